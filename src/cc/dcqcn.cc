@@ -1,0 +1,81 @@
+#include "cc/dcqcn.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rocelab {
+
+void DcqcnRp::CatchUpAlpha(Time now) {
+  if (!seen_cnp_) return;
+  const Time period = p_->alpha_update_period;
+  if (now < alpha_period_start_ + period) return;
+  const int64_t k = (now - alpha_period_start_) / period;
+  // First elapsed period: alpha moves toward 1 if a CNP arrived in it, else decays.
+  alpha_ = (1.0 - p_->g) * alpha_ + (cnp_in_period_ ? p_->g : 0.0);
+  if (k > 1) alpha_ *= std::pow(1.0 - p_->g, static_cast<double>(k - 1));
+  cnp_in_period_ = false;
+  alpha_period_start_ += k * period;
+}
+
+bool DcqcnRp::OnCnp(Time now) {
+  if (!seen_cnp_) {
+    seen_cnp_ = true;
+    alpha_ = p_->initial_alpha;
+    alpha_period_start_ = now;
+    if (p_->rate_on_first_cnp_bps > 0) rc_ = rt_ = std::min(line_rate_, static_cast<double>(p_->rate_on_first_cnp_bps));
+  } else {
+    CatchUpAlpha(now);
+  }
+  cnp_in_period_ = true;
+  if (any_cut_ && now - last_cut_ < p_->rate_reduce_period) return false;
+  // Target rate: remembered before the cut, so fast recovery climbs back to it.
+  if (p_->clamp_target_rate || !active_ || (p_->clamp_target_after_time_inc && timer_stage_ > 0)) rt_ = rc_;
+  double cut = rc_ * (1.0 - alpha_ / std::pow(2.0, p_->alpha_to_rate_shift));
+  cut = std::max(cut, rc_ * p_->min_dec_factor);
+  rc_ = std::max(cut, static_cast<double>(p_->min_rate_bps));
+  last_cut_ = now;
+  any_cut_ = true;
+  active_ = true;
+  timer_stage_ = byte_stage_ = 0;
+  bytes_ = 0;
+  timer_due_ = now + p_->rate_increase_period;
+  return true;
+}
+
+void DcqcnRp::OnBytesSent(uint64_t bytes) {
+  if (!active_ || p_->byte_counter == 0) return;
+  bytes_ += bytes;
+  if (bytes_ >= p_->byte_counter) {
+    bytes_ -= p_->byte_counter;
+    ++byte_stage_;
+    Increase();
+  }
+}
+
+void DcqcnRp::OnTimer(Time now) {
+  if (!active_ || now != timer_due_) return;
+  ++timer_stage_;
+  timer_due_ = now + p_->rate_increase_period;
+  Increase();
+}
+
+void DcqcnRp::Increase() {
+  const int f = p_->fast_recovery_stages;
+  const int hi = std::max(timer_stage_, byte_stage_), lo = std::min(timer_stage_, byte_stage_);
+  if (hi <= f) {
+    // fast recovery (the first F stages): halve the distance to the target
+  } else if (lo > f) {
+    rt_ += static_cast<double>(lo - f) * static_cast<double>(p_->hai_rate_bps);  // hyper increase
+  } else {
+    rt_ += static_cast<double>(p_->ai_rate_bps);  // additive increase
+  }
+  rt_ = std::min(rt_, line_rate_);
+  rc_ = std::min((rt_ + rc_) / 2.0, line_rate_);
+  if (rc_ >= line_rate_ * (1.0 - 1e-9)) {
+    rc_ = rt_ = line_rate_;
+    active_ = false;
+    timer_due_ = kTimeNever;
+  }
+}
+
+}  // namespace rocelab

@@ -1,0 +1,180 @@
+// rocelab: the command line.
+//   rocelab run SCENARIO.yaml --out DIR [--seed N] [--quiet]
+//   rocelab demo --out DIR
+// Exit status: 0 success, 2 bad input or usage (nothing written), 1 internal error.
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli/demo_scenario.h"
+#include "net/fabric.h"
+#include "report/summary.h"
+#include "scenario/scenario.h"
+
+namespace rocelab {
+namespace {
+
+constexpr const char* kUsage =
+    "usage:\n"
+    "  rocelab run SCENARIO.yaml --out DIR [--seed N] [--quiet]\n"
+    "  rocelab demo --out DIR [--quiet]\n"
+    "  rocelab version\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+bool MakeDirs(const std::string& path, std::string* err) {
+  std::string cur;
+  for (size_t i = 0; i <= path.size(); ++i) {
+    if (i == path.size() || path[i] == '/') {
+      if (!cur.empty() && ::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) {
+        *err = cur + ": " + std::strerror(errno);
+        return false;
+      }
+    }
+    if (i < path.size()) cur += path[i];
+  }
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    *err = path + ": not a directory";
+    return false;
+  }
+  return true;
+}
+
+// Writes atomically: a reader never sees half a file, and a failed run leaves none.
+void WriteFile(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw UsageError("cannot write " + tmp);
+    out << text;
+    if (!out) throw UsageError("cannot write " + tmp);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw UsageError("cannot write " + path);
+}
+
+void PrintReport(const Fabric& f) {
+  const Totals t = ComputeTotals(f);
+  const EngineStats& e = f.engine();
+  int finished = 0, failed = 0;
+  double fct_sum = 0, fct_max = 0;
+  for (const QueuePair& qp : f.qps()) {
+    if (qp.done) {
+      ++finished;
+      double fct = static_cast<double>(qp.finish - qp.start) / kMicrosecond;
+      fct_sum += fct;
+      if (fct > fct_max) fct_max = fct;
+    }
+    if (qp.failed) ++failed;
+  }
+  std::printf("scenario %s  seed %llu  simulated %.3f us\n", f.scenario().name.c_str(),
+              static_cast<unsigned long long>(f.scenario().seed), static_cast<double>(f.now()) / kMicrosecond);
+  std::printf("flows: %zu  finished %d  qp errors %d  mean FCT %.1f us  max FCT %.1f us\n", f.qps().size(), finished,
+              failed, finished ? fct_sum / finished : 0.0, fct_max);
+  std::printf("delivered %llu B  lossless drops %llu  lossy drops %llu  PFC tx %llu rx %llu\n",
+              (unsigned long long)t.bytes_delivered, (unsigned long long)t.drops_lossless,
+              (unsigned long long)t.drops_lossy, (unsigned long long)t.pause_frames_tx,
+              (unsigned long long)t.pause_frames_rx);
+  std::printf("ECN marked %llu  CNP sent %llu handled %llu  retransmitted %llu  CRC errors %llu\n",
+              (unsigned long long)t.ecn_marked, (unsigned long long)t.cnp_sent, (unsigned long long)t.cnp_handled,
+              (unsigned long long)t.retransmitted_packets, (unsigned long long)t.crc_errors);
+  const double sim_s = static_cast<double>(f.now()) / kSecond;
+  std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
+              "%.0f B per in-flight packet\n",
+              e.wall_s, e.wall_s > 0 ? e.packet_hops / e.wall_s / 1e6 : 0.0, e.wall_s > 0 ? e.events / e.wall_s / 1e6 : 0.0,
+              e.wall_s > 0 ? sim_s / e.wall_s : 0.0, (unsigned long long)PeakRssKb(), e.bytes_per_packet);
+}
+
+int RunScenario(Scenario sc, const std::string& out_dir, bool quiet) {
+  Fabric fabric(sc);  // may throw ConfigError: nothing written yet
+  std::string err;
+  if (!MakeDirs(out_dir, &err)) throw UsageError("--out: " + err);
+  fabric.Run();
+  WriteFile(out_dir + "/summary.json", SummaryJson(fabric));
+  if (!quiet) {
+    PrintReport(fabric);
+    std::printf("wrote %s/summary.json\n", out_dir.c_str());
+  }
+  return 0;
+}
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) throw UsageError("no command given");
+  const std::string cmd = args[0];
+  if (cmd == "version" || cmd == "--version") {
+    std::printf("rocelab 0.1.0\n");
+    return 0;
+  }
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    std::printf("%s", kUsage);
+    return 0;
+  }
+  std::string out, file;
+  bool quiet = false, have_seed = false;
+  uint64_t seed = 0;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--out" && i + 1 < args.size()) {
+      out = args[++i];
+    } else if (a == "--seed" && i + 1 < args.size()) {
+      const std::string& v = args[++i];
+      char* end = nullptr;
+      errno = 0;
+      unsigned long long s = std::strtoull(v.c_str(), &end, 10);
+      if (v.empty() || *end || errno || v[0] == '-') throw UsageError("--seed expects a non-negative whole number");
+      seed = s;
+      have_seed = true;
+    } else if (a == "--quiet") {
+      quiet = true;
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("unknown option '" + a + "'");
+    } else if (file.empty() && cmd == "run") {
+      file = a;
+    } else {
+      throw UsageError("unexpected argument '" + a + "'");
+    }
+  }
+  if (cmd == "run" || cmd == "demo") {
+    if (out.empty()) throw UsageError(cmd + ": --out DIR is required");
+    Scenario sc;
+    if (cmd == "run") {
+      if (file.empty()) throw UsageError("run: a scenario file is required");
+      sc = LoadScenarioFile(file);
+    } else {
+      sc = ParseScenarioText(DemoScenarioYaml(), "<demo>");
+    }
+    if (have_seed) sc.seed = seed;
+    return RunScenario(sc, out, quiet);
+  }
+  throw UsageError("unknown command '" + cmd + "'");
+}
+
+}  // namespace
+}  // namespace rocelab
+
+int main(int argc, char** argv) {
+  try {
+    return rocelab::Main(argc, argv);
+  } catch (const rocelab::ConfigError& e) {
+    std::fprintf(stderr, "rocelab: error: %s\n", e.what());
+    return 2;
+  } catch (const rocelab::UsageError& e) {
+    std::fprintf(stderr, "rocelab: %s\n%s", e.what(), rocelab::kUsage);
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "rocelab: out of memory (is the fabric or workload too large?)\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rocelab: internal error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,169 @@
+#include "net/fabric.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "plan/headroom.h"
+
+namespace rocelab {
+
+namespace {
+
+const SwitchSpec& SwitchSpecFor(const Scenario& sc, const std::string& name) {
+  for (const auto& d : sc.devices)
+    if (d.device.name == name && d.sw) return *d.sw;
+  return sc.sw;
+}
+
+const NicSpec& NicSpecFor(const Scenario& sc, const std::string& name) {
+  for (const auto& d : sc.devices)
+    if (d.device.name == name && d.nic) return *d.nic;
+  return sc.nic;
+}
+
+Topology BuildTopology(const Scenario& sc) {
+  try {
+    return Topology::Build(sc.topology);
+  } catch (const ConfigError& e) {
+    if (!e.file().empty()) throw;
+    std::string msg = e.what();
+    size_t cut = msg.find("': ");
+    throw ConfigError(sc.file, e.line(), e.key(), cut == std::string::npos ? msg : msg.substr(cut + 3));
+  }
+}
+
+}  // namespace
+
+Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
+  ctx_.seed = sc.seed;
+  for (const RouteOverride& r : sc_.routes) {
+    int node = topo_.FindNode(r.sw.name);
+    int port = ResolvePort(topo_, node, r.port.name);
+    if (port < 0) throw ConfigError(sc_.file, r.port.line, r.port.key, "switch '" + r.sw.name + "' has no port '" + r.port.name + "'");
+    topo_.OverrideRoute(node, topo_.nodes()[topo_.FindNode(r.dst.name)].kind_index, port);
+  }
+  const auto& nodes = topo_.nodes();
+  by_node_.assign(nodes.size(), nullptr);
+  for (int id : topo_.hosts()) {
+    const TopoNode& n = nodes[id];
+    if (n.ports.size() != 1) throw ConfigError(sc_.file, 0, "topology", "host '" + n.name + "' must have exactly one link");
+    nics_.push_back(std::make_unique<Nic>(&ctx_, n.name, static_cast<uint32_t>(n.kind_index), NicSpecFor(sc_, n.name),
+                                          &qps_, &tracker_));
+    by_node_[id] = nics_.back().get();
+  }
+  for (int id : topo_.switches()) {
+    const TopoNode& n = nodes[id];
+    switches_.push_back(std::make_unique<Switch>(&ctx_, n.name, static_cast<int>(n.ports.size()), id, &topo_,
+                                                 SwitchSpecFor(sc_, n.name)));
+    by_node_[id] = switches_.back().get();
+  }
+  for (size_t id = 0; id < nodes.size(); ++id) {
+    Node* dev = by_node_[id];
+    for (size_t p = 0; p < nodes[id].ports.size(); ++p) {
+      const TopoPort& tp = nodes[id].ports[p];
+      dev->Connect(static_cast<int>(p), by_node_[tp.peer_node], tp.peer_port, tp.link.rate_bps, tp.link.delay, tp.link.ber);
+    }
+  }
+  // Headroom, pause response and receive thresholds follow each port's speed and cable.
+  for (auto& s : switches_) {
+    const SwitchSpec& spec = s->spec();
+    for (int p = 0; p < s->num_ports(); ++p) {
+      Port& port = s->port(p);
+      port.pause_response = spec.pfc.response_time >= 0 ? spec.pfc.response_time : PeerResponseTime(port.rate_bps);
+      uint64_t h = spec.pfc.headroom_auto
+                       ? Ieee8021QbbHeadroom(port.rate_bps, port.delay, spec.mtu + 18, spec.cell,
+                                             PeerResponseQuanta(port.rate_bps)).total
+                       : spec.pfc.headroom;
+      s->SetHeadroom(p, h);
+    }
+    s->FinishSetup();
+  }
+  for (auto& n : nics_) {
+    Port& port = n->port(0);
+    port.pause_response = PeerResponseTime(port.rate_bps);
+    n->SetRxThresholds(Ieee8021QbbHeadroom(port.rate_bps, port.delay, DataFrameBytes(n->spec().mtu, true), 1,
+                                           PeerResponseQuanta(port.rate_bps)).total);
+  }
+  BuildQueuePairs();
+}
+
+void Fabric::AddQueuePair(int src, int dst, uint64_t size, Time start, uint8_t dscp) {
+  QueuePair qp;
+  qp.id = static_cast<uint32_t>(qps_.size());
+  qp.src = static_cast<uint32_t>(src);
+  qp.dst = static_cast<uint32_t>(dst);
+  qp.dscp = dscp;
+  const Nic& nic = *nics_[src];
+  qp.priority = nic.spec().dscp_to_priority[dscp & 63];
+  // RoCEv2 puts per-QP entropy in the UDP source port (49152..65535).
+  qp.udp_sport = static_cast<uint16_t>(49152 + (SplitMix64(sc_.seed * 0x9E37ull + qp.id) % 16384));
+  qp.size = size;
+  qp.mtu = nic.spec().mtu;
+  qp.num_packets = static_cast<uint32_t>((size + qp.mtu - 1) / qp.mtu);
+  qp.start = start;
+  qp.rp.Init(&nic.spec().dcqcn, nic.port(0).rate_bps);
+  qps_.push_back(qp);
+}
+
+void Fabric::BuildQueuePairs() {
+  for (const FlowSpec& f : sc_.flows) {
+    int src = topo_.nodes()[topo_.FindNode(f.src.name)].kind_index;
+    int dst = topo_.nodes()[topo_.FindNode(f.dst.name)].kind_index;
+    AddQueuePair(src, dst, f.size, f.start, f.dscp);
+  }
+  const int hosts = static_cast<int>(topo_.hosts().size());
+  for (size_t i = 0; i < sc_.permutations.size(); ++i) {
+    const PermutationSpec& p = sc_.permutations[i];
+    if (hosts < 2) throw ConfigError(sc_.file, p.line, "workload", "a permutation needs at least two hosts");
+    // A random derangement: every host sends to one other host and receives from one.
+    Rng rng(sc_.seed, 0x9E0000ull + i);
+    std::vector<int> perm(hosts);
+    for (int h = 0; h < hosts; ++h) perm[h] = h;
+    for (;;) {
+      for (int h = hosts - 1; h > 0; --h) std::swap(perm[h], perm[rng.Below(static_cast<uint64_t>(h) + 1)]);
+      bool fixed = false;
+      for (int h = 0; h < hosts; ++h) fixed |= perm[h] == h;
+      if (!fixed) break;
+    }
+    for (int h = 0; h < hosts; ++h) AddQueuePair(h, perm[h], p.size, p.start, p.dscp);
+  }
+  tracker_.remaining = static_cast<int64_t>(qps_.size());
+  for (const QueuePair& qp : qps_) nics_[qp.src]->ScheduleFlow(qp.id);
+}
+
+Nic& Fabric::nic(const std::string& host) {
+  int id = topo_.FindNode(host);
+  return *nics_.at(topo_.nodes().at(id).kind_index);
+}
+
+Switch& Fabric::sw(const std::string& name) {
+  int id = topo_.FindNode(name);
+  return *switches_.at(topo_.nodes().at(id).kind_index);
+}
+
+void Fabric::RunUntil(Time t) {
+  auto t0 = std::chrono::steady_clock::now();
+  if (tracker_.remaining > 0) ctx_.sim.RunUntil(std::min(t, sc_.duration));
+  engine_.wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void Fabric::Run() {
+  RunUntil(sc_.duration);
+  Finish();
+}
+
+void Fabric::Finish() {
+  if (finished_) return;
+  finished_ = true;
+  for (auto& n : nics_) n->FinishCounters(ctx_.sim.Now());
+  for (auto& s : switches_) s->FinishCounters(ctx_.sim.Now());
+  engine_.events = ctx_.sim.EventsProcessed();
+  engine_.packet_hops = ctx_.packet_hops;
+  engine_.peak_packets = ctx_.pool.PeakInUse();
+  engine_.bytes_per_packet =
+      engine_.peak_packets
+          ? static_cast<double>(ctx_.pool.AllocatedBytes() + ctx_.sim.QueueBytes()) / static_cast<double>(engine_.peak_packets)
+          : 0.0;
+}
+
+}  // namespace rocelab

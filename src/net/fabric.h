@@ -1,0 +1,65 @@
+// A fabric built from a scenario: topology, switches, NICs, queue pairs for
+// the workload, all sharing one event loop. Run() simulates until every flow
+// has finished (or failed) or the scenario's duration is reached.
+#ifndef ROCELAB_NET_FABRIC_H_
+#define ROCELAB_NET_FABRIC_H_
+
+#include <memory>
+#include <vector>
+
+#include "net/nic.h"
+#include "net/switch.h"
+#include "scenario/scenario.h"
+#include "topo/topology.h"
+
+namespace rocelab {
+
+struct EngineStats {
+  uint64_t events = 0;
+  uint64_t packet_hops = 0;
+  double wall_s = 0;
+  size_t peak_packets = 0;
+  double bytes_per_packet = 0;
+};
+
+class Fabric {
+ public:
+  explicit Fabric(const Scenario& sc);  // throws ConfigError for names that do not resolve
+  Fabric(const Fabric&) = delete;
+  Fabric& operator=(const Fabric&) = delete;
+
+  void Run();
+  // Runs until simulated time `t` (for tests that look at the fabric mid-run).
+  void RunUntil(Time t);
+  void Finish();  // closes open counters; Run() calls it
+
+  const Scenario& scenario() const { return sc_; }
+  const Topology& topology() const { return topo_; }
+  Time now() const { return ctx_.sim.Now(); }
+  const std::vector<QueuePair>& qps() const { return qps_; }
+  const std::vector<std::unique_ptr<Nic>>& nics() const { return nics_; }
+  const std::vector<std::unique_ptr<Switch>>& switches() const { return switches_; }
+  Nic& nic(const std::string& host);
+  Switch& sw(const std::string& name);
+  const EngineStats& engine() const { return engine_; }
+  uint64_t packets_in_flight() const { return ctx_.pool.InUse(); }
+
+ private:
+  void BuildQueuePairs();
+  void AddQueuePair(int src, int dst, uint64_t size, Time start, uint8_t dscp);
+
+  Scenario sc_;
+  Topology topo_;
+  SimContext ctx_;
+  FlowTracker tracker_;
+  std::vector<QueuePair> qps_;
+  std::vector<std::unique_ptr<Switch>> switches_;
+  std::vector<std::unique_ptr<Nic>> nics_;
+  std::vector<Node*> by_node_;  // topology node id -> device
+  EngineStats engine_;
+  bool finished_ = false;
+};
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_NET_FABRIC_H_

@@ -1,0 +1,298 @@
+#include "net/nic.h"
+
+#include <algorithm>
+
+namespace rocelab {
+
+Nic::Nic(SimContext* ctx, const std::string& name, uint32_t host, const NicSpec& spec, std::vector<QueuePair>* qps,
+         FlowTracker* tracker)
+    : Node(ctx, name, 1), spec_(spec), host_(host), qps_(qps), tracker_(tracker) {
+  set_pfc_mask(spec_.pfc_enabled ? spec_.lossless_mask : 0);
+}
+
+void Nic::SetRxThresholds(uint64_t headroom_bytes) {
+  const uint64_t frame = DataFrameBytes(spec_.mtu, true);
+  rx_xoff_ = spec_.rx_xoff ? spec_.rx_xoff
+                           : (spec_.rx_buffer > headroom_bytes + frame ? spec_.rx_buffer - headroom_bytes : frame);
+  rx_xon_ = spec_.rx_xon ? spec_.rx_xon : (rx_xoff_ > 2 * frame ? rx_xoff_ - 2 * frame : 0);
+}
+
+void Nic::ScheduleFlow(uint32_t qp) { ctx_->sim.Schedule((*qps_)[qp].start, this, kFlowStart, qp); }
+
+void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
+  switch (kind) {
+    case kFlowStart: {
+      QueuePair& qp = (*qps_)[arg];
+      qp.started = true;
+      qp.retries_left = spec_.retry_count;
+      active_.push_back(arg);
+      Kick(0);
+      return;
+    }
+    case kWake:
+      if (wake_at_ == Now()) wake_at_ = kTimeNever;
+      Kick(0);
+      return;
+    case kRxDrained: {
+      Packet* p = rx_buf_.pop();
+      for (int prio = 0; prio < kNumPriorities; ++prio)
+        if (port(0).xoff_sent[prio] && rx_buf_.bytes() <= rx_xon_) ReleasePause(0, prio);
+      draining_ = false;
+      if (!rx_buf_.empty()) StartDrain();
+      if (spec_.processing_delay > 0) ctx_->sim.ScheduleIn(spec_.processing_delay, this, kRxProcess, 0, p);
+      else Process(p);
+      return;
+    }
+    case kRxProcess:
+      Process(pkt);
+      return;
+    case kQpTimer:
+      OnQpTimer((*qps_)[arg]);
+      return;
+    case kCcTimer: {
+      QueuePair& qp = (*qps_)[arg];
+      if (qp.rp.timer_due() != Now()) return;
+      qp.rp.OnTimer(Now());
+      ScheduleCcTimer(qp);
+      Kick(0);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+Packet* Nic::NextFrame(int) {
+  for (int prio = kNumPriorities - 1; prio >= 0; --prio)
+    if (!control_[prio].empty() && !Paused(0, prio)) return control_[prio].pop();
+  const size_t n = active_.size();
+  Time earliest = kTimeNever;
+  const Time now = Now();
+  for (size_t i = 0; i < n; ++i) {
+    size_t idx = (rr_ + i) % n;
+    QueuePair& qp = (*qps_)[active_[idx]];
+    if (!qp.HasDataToSend() || Paused(0, qp.priority)) continue;
+    if (qp.next_send > now) {
+      earliest = std::min(earliest, qp.next_send);
+      continue;
+    }
+    rr_ = (idx + 1) % n;
+    return BuildData(qp);
+  }
+  if (earliest != kTimeNever && earliest < wake_at_) {
+    wake_at_ = earliest;
+    ctx_->sim.Schedule(earliest, this, kWake);
+  }
+  return nullptr;
+}
+
+Packet* Nic::BuildData(QueuePair& qp) {
+  const uint32_t psn = qp.snd_nxt++;
+  const uint32_t payload = qp.PayloadOf(psn);
+  const bool first = psn == 0, last = psn + 1 == qp.num_packets;
+  Packet* p = ctx_->pool.Get();
+  p->type = PacketType::kData;
+  p->opcode = qp.num_packets == 1 ? kOpWriteOnly : first ? kOpWriteFirst : last ? kOpWriteLast : kOpWriteMiddle;
+  p->qp = qp.id;
+  p->psn = psn;
+  p->src = qp.src;
+  p->dst = qp.dst;
+  p->payload = payload;
+  p->frame_bytes = static_cast<uint16_t>(DataFrameBytes(payload, first));
+  p->udp_sport = qp.udp_sport;
+  p->dscp = qp.dscp;
+  p->ecn = kEct0;  // RoCEv2 data is ECN-capable
+  p->priority = qp.priority;
+  p->flags = last ? Packet::kFlagLast : 0;
+  if (psn < qp.max_sent) rdma_.retransmitted_packets++;
+  else qp.max_sent = psn + 1;
+  if (psn == qp.snd_una) qp.last_progress = Now();  // the timer runs from the oldest outstanding packet
+  ArmTimer(qp);
+  if (CcOn()) {
+    qp.rp.OnBytesSent(p->frame_bytes);
+    if (qp.rp.limited())
+      qp.next_send = Now() + SerializationTime(p->frame_bytes + kWireOverhead, static_cast<uint64_t>(qp.rp.rate_bps()));
+  }
+  return p;
+}
+
+void Nic::ArmTimer(QueuePair& qp) {
+  if (qp.timer_pending) return;
+  qp.timer_pending = true;
+  ctx_->sim.Schedule(qp.last_progress + AckTimeout(), this, kQpTimer, qp.id);
+}
+
+void Nic::OnQpTimer(QueuePair& qp) {
+  qp.timer_pending = false;
+  if (qp.done || qp.failed || qp.snd_una >= qp.snd_nxt) return;
+  const Time deadline = qp.last_progress + AckTimeout();
+  if (Now() < deadline) {
+    qp.timer_pending = true;
+    ctx_->sim.Schedule(deadline, this, kQpTimer, qp.id);
+    return;
+  }
+  rdma_.local_ack_timeout_err++;
+  if (qp.retries_left == 0) {
+    rdma_.req_transport_retries_exceeded++;
+    Complete(qp, true);
+    return;
+  }
+  --qp.retries_left;
+  qp.snd_nxt = qp.snd_una;  // go back to the oldest unacknowledged PSN
+  qp.last_progress = Now();
+  Kick(0);
+}
+
+void Nic::OnFrame(int, Packet* pkt) {
+  const int prio = spec_.dscp_to_priority[pkt->dscp & 63];
+  pkt->priority = static_cast<uint8_t>(prio);
+  PortCounters& c = port(0).counters;
+  c.rx_prio_packets[prio]++;
+  c.rx_prio_bytes[prio] += pkt->frame_bytes;
+  if (spec_.rx_drain_rate == 0) {
+    if (spec_.processing_delay > 0) ctx_->sim.ScheduleIn(spec_.processing_delay, this, kRxProcess, 0, pkt);
+    else Process(pkt);
+    return;
+  }
+  if (rx_buf_.bytes() + pkt->frame_bytes > spec_.rx_buffer) {
+    c.rx_discards++;  // rx_discards_phy: no receive buffer
+    c.rx_prio_discards[prio]++;
+    ctx_->pool.Put(pkt);
+    return;
+  }
+  rx_buf_.push(pkt);
+  if (rx_buf_.bytes() >= rx_xoff_) AssertPause(0, prio);
+  if (!draining_) StartDrain();
+}
+
+void Nic::StartDrain() {
+  draining_ = true;
+  ctx_->sim.ScheduleIn(SerializationTime(rx_buf_.front()->frame_bytes, spec_.rx_drain_rate), this, kRxDrained);
+}
+
+void Nic::Process(Packet* pkt) {
+  switch (pkt->type) {
+    case PacketType::kData: OnData(pkt); break;
+    case PacketType::kAck: OnAck(pkt); break;
+    case PacketType::kNak: OnNak(pkt); break;
+    case PacketType::kCnp: OnCnp(pkt); break;
+    case PacketType::kPause: break;
+  }
+  ctx_->pool.Put(pkt);
+}
+
+void Nic::SendControl(PacketType type, const QueuePair& qp, uint32_t psn) {
+  Packet* p = ctx_->pool.Get();
+  p->type = type;
+  p->qp = qp.id;
+  p->psn = psn;
+  p->src = host_;
+  p->dst = qp.src;
+  p->udp_sport = qp.udp_sport;
+  p->ecn = kNotEct;
+  if (type == PacketType::kCnp) {
+    p->opcode = kOpCnp;
+    p->frame_bytes = kCnpFrameBytes;
+    p->dscp = spec_.cnp_dscp;
+  } else {
+    p->opcode = kOpAcknowledge;
+    p->frame_bytes = kAckFrameBytes;
+    p->dscp = qp.dscp;
+  }
+  p->priority = spec_.dscp_to_priority[p->dscp & 63];
+  control_[p->priority].push(p);
+  Kick(0);
+}
+
+void Nic::OnData(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  if (pkt->ecn == kCe) {
+    rdma_.np_ecn_marked_roce_packets++;
+    if (CcOn() && (qp.last_cnp < 0 || Now() - qp.last_cnp >= spec_.dcqcn.min_time_between_cnps)) {
+      qp.last_cnp = Now();
+      rdma_.np_cnp_sent++;
+      SendControl(PacketType::kCnp, qp, pkt->psn);
+    }
+  }
+  if (pkt->psn == qp.expected_psn) {
+    ++qp.expected_psn;
+    qp.delivered += pkt->payload;
+    rdma_.bytes_delivered += pkt->payload;
+    if (pkt->opcode == kOpWriteFirst || pkt->opcode == kOpWriteOnly) rdma_.rx_write_requests++;
+    qp.nak_outstanding = false;
+    if (++qp.unacked >= static_cast<uint32_t>(spec_.ack_every) || pkt->last()) {
+      qp.unacked = 0;
+      SendControl(PacketType::kAck, qp, pkt->psn);
+    }
+  } else if (pkt->psn > qp.expected_psn) {
+    rdma_.out_of_sequence++;
+    if (!qp.nak_outstanding) {
+      qp.nak_outstanding = true;
+      SendControl(PacketType::kNak, qp, qp.expected_psn);
+    }
+  } else {
+    rdma_.duplicate_request++;
+    SendControl(PacketType::kAck, qp, qp.expected_psn - 1);
+  }
+}
+
+void Nic::OnAck(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  if (qp.done || qp.failed) return;
+  const uint32_t acked = pkt->psn + 1;
+  if (acked <= qp.snd_una) return;
+  qp.snd_una = acked;
+  qp.retries_left = spec_.retry_count;
+  qp.last_progress = Now();
+  if (qp.snd_nxt < qp.snd_una) qp.snd_nxt = qp.snd_una;
+  if (qp.snd_una >= qp.num_packets) Complete(qp, false);
+}
+
+void Nic::OnNak(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  rdma_.packet_seq_err++;
+  if (qp.done || qp.failed || pkt->psn < qp.snd_una) return;
+  if (pkt->psn > qp.snd_una) {
+    qp.snd_una = pkt->psn;  // a NAK acknowledges everything before it
+    qp.retries_left = spec_.retry_count;
+  }
+  qp.snd_nxt = qp.snd_una;  // go-back-N from the NAKed PSN
+  qp.last_progress = Now();
+  Kick(0);
+}
+
+void Nic::OnCnp(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  if (!CcOn() || qp.done || qp.failed) {
+    rdma_.rp_cnp_ignored++;
+    return;
+  }
+  rdma_.rp_cnp_handled++;
+  qp.rp.OnCnp(Now());
+  ScheduleCcTimer(qp);
+}
+
+void Nic::ScheduleCcTimer(QueuePair& qp) {
+  const Time due = qp.rp.timer_due();
+  if (due != kTimeNever && due != qp.cc_timer_at) {
+    qp.cc_timer_at = due;
+    ctx_->sim.Schedule(due, this, kCcTimer, qp.id);
+  }
+  if (!qp.rp.limited()) qp.next_send = std::min(qp.next_send, Now());
+}
+
+void Nic::Complete(QueuePair& qp, bool failed) {
+  if (failed) qp.failed = true;
+  else qp.done = true;
+  qp.finish = Now();
+  auto it = std::find(active_.begin(), active_.end(), qp.id);
+  if (it != active_.end()) {
+    size_t idx = static_cast<size_t>(it - active_.begin());
+    active_.erase(it);
+    if (rr_ > idx) --rr_;
+    if (rr_ >= active_.size()) rr_ = 0;
+  }
+  if (--tracker_->remaining == 0) ctx_->sim.Stop();
+}
+
+}  // namespace rocelab

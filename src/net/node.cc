@@ -1,0 +1,204 @@
+#include "net/node.h"
+
+#include <cmath>
+
+namespace rocelab {
+
+namespace {
+uint64_t NameHash(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+}  // namespace
+
+Node::Node(SimContext* ctx, std::string name, int num_ports)
+    : ctx_(ctx), ports_(num_ports), name_(std::move(name)), ber_rng_(ctx->seed, NameHash(name_) ^ 0xBE4) {}
+
+void Node::Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time delay, double ber) {
+  Port& p = ports_[port];
+  p.peer = peer;
+  p.peer_port = peer_port;
+  p.rate_bps = rate_bps;
+  p.delay = delay;
+  p.ber = ber;
+  p.ps_per_byte = (8000000000000ull % rate_bps == 0) ? static_cast<Time>(8000000000000ull / rate_bps) : 0;
+}
+
+void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
+  switch (kind) {
+    case kArrive: {
+      Port& p = ports_[arg];
+      p.counters.rx_frames++;
+      p.counters.rx_bytes += pkt->frame_bytes;
+      if (pkt->corrupted()) {
+        p.counters.crc_errors++;
+        ctx_->pool.Put(pkt);
+        return;
+      }
+      if (pkt->type == PacketType::kPause) {
+        for (int prio = 0; prio < kNumPriorities; ++prio)
+          if (pkt->pause_enable & (1u << prio)) p.counters.rx_pause[prio]++;
+        if (p.pause_response > 0) {
+          ctx_->sim.ScheduleIn(p.pause_response, this, kPauseApply, arg, pkt);
+        } else {
+          ApplyPause(static_cast<int>(arg), pkt);
+        }
+        return;
+      }
+      OnFrame(static_cast<int>(arg), pkt);
+      return;
+    }
+    case kTxDone:
+      ports_[arg].busy = false;
+      Kick(static_cast<int>(arg));
+      return;
+    case kPauseApply:
+      ApplyPause(static_cast<int>(arg), pkt);
+      return;
+    case kPauseExpire: {
+      int port = static_cast<int>(arg / kNumPriorities), prio = static_cast<int>(arg % kNumPriorities);
+      Port& p = ports_[port];
+      if (p.paused[prio] && p.paused_until[prio] <= Now()) {
+        Resume(port, prio);
+        Kick(port);
+      }
+      return;
+    }
+    case kPauseRefresh: {
+      int port = static_cast<int>(arg / kNumPriorities), prio = static_cast<int>(arg % kNumPriorities);
+      Port& p = ports_[port];
+      if (p.xoff_sent[prio] && p.next_refresh[prio] == Now()) {
+        SendPauseFrame(port, prio, pause_quanta_);
+        Time period = QuantaTime(p, pause_quanta_) / 2;
+        p.next_refresh[prio] = Now() + period;
+        ctx_->sim.ScheduleIn(period, this, kPauseRefresh, arg);
+      }
+      return;
+    }
+    default:
+      OnNodeEvent(kind, arg, pkt);
+  }
+}
+
+Time Node::QuantaTime(const Port& p, uint32_t quanta) const {
+  // One quantum is the time to send 512 bits at the port's speed (802.1Qbb).
+  return SerializationTime(static_cast<uint64_t>(quanta) * 64, p.rate_bps);
+}
+
+void Node::ApplyPause(int port, Packet* pfc) {
+  Port& p = ports_[port];
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    if (!(pfc->pause_enable & (1u << prio))) continue;
+    if (!(pfc_mask_ & (1u << prio))) continue;  // PFC off for this priority: ignored
+    uint16_t q = pfc->pause_quanta[prio];
+    if (q == 0) {
+      if (p.paused[prio]) Resume(port, prio);
+      continue;
+    }
+    if (!p.paused[prio]) {
+      p.paused[prio] = true;
+      p.pause_began[prio] = Now();
+    }
+    p.paused_until[prio] = Now() + QuantaTime(p, q);
+    ctx_->sim.Schedule(p.paused_until[prio], this, kPauseExpire,
+                       static_cast<uint32_t>(port * kNumPriorities + prio));
+  }
+  ctx_->pool.Put(pfc);
+  Kick(port);
+}
+
+void Node::Resume(int port, int prio) {
+  Port& p = ports_[port];
+  p.paused[prio] = false;
+  p.counters.rx_pause_duration[prio] += Now() - p.pause_began[prio];
+  p.counters.rx_pause_transitions[prio]++;
+}
+
+void Node::AssertPause(int port, int prio) {
+  Port& p = ports_[port];
+  if (p.xoff_sent[prio] || !(pfc_mask_ & (1u << prio))) return;
+  p.xoff_sent[prio] = true;
+  p.xoff_began[prio] = Now();
+  SendPauseFrame(port, prio, pause_quanta_);
+  // Refresh at half the pause time so the peer never resumes while we are congested.
+  Time period = QuantaTime(p, pause_quanta_) / 2;
+  p.next_refresh[prio] = Now() + period;
+  ctx_->sim.ScheduleIn(period, this, kPauseRefresh, static_cast<uint32_t>(port * kNumPriorities + prio));
+}
+
+void Node::ReleasePause(int port, int prio) {
+  Port& p = ports_[port];
+  if (!p.xoff_sent[prio]) return;
+  p.xoff_sent[prio] = false;
+  p.counters.tx_pause_duration[prio] += Now() - p.xoff_began[prio];
+  SendPauseFrame(port, prio, 0);
+}
+
+void Node::SendPauseFrame(int port, int prio, uint16_t quanta) {
+  Packet* f = ctx_->pool.Get();
+  f->type = PacketType::kPause;
+  f->frame_bytes = kPauseFrame;
+  f->pause_enable = static_cast<uint8_t>(1u << prio);
+  f->pause_quanta[prio] = quanta;
+  f->priority = static_cast<uint8_t>(prio);
+  Port& p = ports_[port];
+  p.counters.tx_pause[prio]++;
+  p.control.push(f);
+  Kick(port);
+}
+
+void Node::Kick(int port) {
+  Port& p = ports_[port];
+  if (p.busy || p.peer == nullptr) return;
+  // Busy while choosing, so that a Kick from inside NextFrame (an XON it
+  // triggers on this same port) waits for the next frame boundary.
+  p.busy = true;
+  Packet* pkt = p.control.empty() ? NextFrame(port) : p.control.pop();
+  p.busy = false;
+  if (pkt) Transmit(port, pkt);
+}
+
+void Node::Transmit(int port, Packet* pkt) {
+  Port& p = ports_[port];
+  const uint32_t wire = pkt->frame_bytes + kWireOverhead;
+  const Time ser = p.ps_per_byte ? wire * p.ps_per_byte : SerializationTime(wire, p.rate_bps);
+  const Time now = Now();
+  p.busy = true;
+  PortCounters& c = p.counters;
+  c.tx_frames++;
+  c.tx_bytes += pkt->frame_bytes;
+  if (pkt->type != PacketType::kPause) {
+    c.tx_prio_packets[pkt->priority]++;
+    c.tx_prio_bytes[pkt->priority] += pkt->frame_bytes;
+  }
+  c.busy += ser;
+  if (c.first_tx < 0) c.first_tx = now;
+  c.last_tx_end = now + ser;
+  if (p.ber > 0) {
+    // P(frame hit) = 1 - (1 - ber)^bits
+    double bits = 8.0 * pkt->frame_bytes;
+    double p_err = -std::expm1(bits * std::log1p(-p.ber));
+    if (ber_rng_.Uniform() < p_err) pkt->flags |= Packet::kFlagCorrupted;
+  }
+  ++ctx_->packet_hops;
+  ctx_->sim.Schedule(now + ser, this, kTxDone, static_cast<uint32_t>(port));
+  ctx_->sim.Schedule(now + ser + p.delay, p.peer, kArrive, static_cast<uint32_t>(p.peer_port), pkt);
+}
+
+void Node::FinishCounters(Time now) {
+  for (Port& p : ports_) {
+    for (int prio = 0; prio < kNumPriorities; ++prio) {
+      if (p.paused[prio]) {
+        p.counters.rx_pause_duration[prio] += now - p.pause_began[prio];
+        p.pause_began[prio] = now;
+      }
+      if (p.xoff_sent[prio]) {
+        p.counters.tx_pause_duration[prio] += now - p.xoff_began[prio];
+        p.xoff_began[prio] = now;
+      }
+    }
+  }
+}
+
+}  // namespace rocelab

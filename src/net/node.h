@@ -1,0 +1,113 @@
+// A node of the fabric (switch or NIC) and its ports. The node owns what every
+// port does alike: putting a frame on the wire (serialization, propagation,
+// bit errors), receiving PFC frames and pausing the matching priority, and
+// sending PFC frames — XOFF with refresh while congested, XON when drained.
+// Subclasses decide which frame goes next and what to do with one that
+// arrives.
+#ifndef ROCELAB_NET_NODE_H_
+#define ROCELAB_NET_NODE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/event_queue.h"
+#include "sim/packet.h"
+#include "sim/rng.h"
+#include "telemetry/counters.h"
+
+namespace rocelab {
+
+// What all nodes share: the clock, the packet pool and fabric-wide figures.
+struct SimContext {
+  Simulator sim;
+  PacketPool pool;
+  uint64_t packet_hops = 0;
+  uint64_t seed = 1;
+};
+
+struct Port {
+  class Node* peer = nullptr;
+  int peer_port = -1;
+  uint64_t rate_bps = 0;
+  Time delay = 0;
+  double ber = 0;
+  Time ps_per_byte = 0;  // exact when the rate divides 8 Tb/s, else 0
+  Time pause_response = 0;  // from a PFC frame's arrival to the priority stopping
+  bool busy = false;
+  // Received PFC state, per priority.
+  bool paused[kNumPriorities] = {};
+  Time paused_until[kNumPriorities] = {};
+  Time pause_began[kNumPriorities] = {};
+  // Sent PFC state, per priority.
+  bool xoff_sent[kNumPriorities] = {};
+  Time xoff_began[kNumPriorities] = {};
+  Time next_refresh[kNumPriorities] = {};
+  PacketFifo control;  // PFC frames waiting for the wire; they bypass all queues
+  PortCounters counters;
+};
+
+class Node : public EventSource {
+ public:
+  Node(SimContext* ctx, std::string name, int num_ports);
+  ~Node() override = default;
+
+  const std::string& name() const { return name_; }
+  int num_ports() const { return static_cast<int>(ports_.size()); }
+  Port& port(int i) { return ports_[i]; }
+  const Port& port(int i) const { return ports_[i]; }
+
+  void Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time delay, double ber);
+  // PFC is honoured (received) and generated only for these priorities.
+  void set_pfc_mask(uint8_t mask) { pfc_mask_ = mask; }
+  uint8_t pfc_mask() const { return pfc_mask_; }
+  void set_pause_quanta(uint16_t q) { pause_quanta_ = q; }
+
+  void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) final;
+
+  // Closes open pause intervals so durations are complete at the end of a run.
+  void FinishCounters(Time now);
+
+ protected:
+  enum : uint32_t {
+    kArrive = 0,      // arg: port, pkt: the frame
+    kTxDone,          // arg: port
+    kPauseApply,      // arg: port, pkt: the PFC frame, after the response delay
+    kPauseExpire,     // arg: port * 8 + priority
+    kPauseRefresh,    // arg: port * 8 + priority
+    kFirstNodeEvent,  // subclasses number their events from here
+  };
+
+  // Picks the next frame for an idle port (PFC frames are handled before this).
+  virtual Packet* NextFrame(int port) = 0;
+  // A good frame (not PFC, not corrupted) has arrived.
+  virtual void OnFrame(int port, Packet* pkt) = 0;
+  virtual void OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) = 0;
+
+  // Starts the port if it is idle and has something to send.
+  void Kick(int port);
+  // Asserts or releases PFC toward the peer of `port` for `prio`.
+  void AssertPause(int port, int prio);
+  void ReleasePause(int port, int prio);
+  bool Paused(int port, int prio) const { return ports_[port].paused[prio]; }
+
+  Time Now() const { return ctx_->sim.Now(); }
+  SimContext* ctx_;
+  std::vector<Port> ports_;
+
+ private:
+  void Transmit(int port, Packet* pkt);
+  void SendPauseFrame(int port, int prio, uint16_t quanta);
+  void ApplyPause(int port, Packet* pfc);
+  void Resume(int port, int prio);
+  Time QuantaTime(const Port& p, uint32_t quanta) const;
+
+  std::string name_;
+  uint8_t pfc_mask_ = 0;
+  uint16_t pause_quanta_ = 0xFFFF;
+  Rng ber_rng_;
+};
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_NET_NODE_H_

@@ -1,0 +1,194 @@
+#include "net/switch.h"
+
+#include <algorithm>
+
+namespace rocelab {
+
+Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo_node, const Topology* topo,
+               const SwitchSpec& spec)
+    : Node(ctx, name, num_ports),
+      spec_(spec),
+      topo_node_(topo_node),
+      topo_(topo),
+      ecmp_seed_(SplitMix64(ctx->seed ^ SplitMix64(static_cast<uint64_t>(topo_node) + 0xEC3Bull))),
+      ecn_rng_(ctx->seed, 0xEC00000ull + static_cast<uint64_t>(topo_node)),
+      buffer_cells_bytes_(spec.buffer / spec.cell * spec.cell),
+      headroom_(num_ports, 0),
+      pgs_(num_ports),
+      queues_(num_ports),
+      rr_(num_ports, 0),
+      rr_fresh_(num_ports, 1) {
+  uint32_t min_w = *std::min_element(spec_.ets_weights.begin(), spec_.ets_weights.end());
+  for (int q = 0; q < kNumPriorities; ++q)
+    quantum_[q] = static_cast<int64_t>(spec_.ets_weights[q]) * 9216 / std::max<uint32_t>(min_w, 1);
+  set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
+  set_pause_quanta(spec_.pfc.quanta);
+}
+
+void Switch::SetHeadroom(int port, uint64_t bytes) { headroom_[port] = (bytes + spec_.cell - 1) / spec_.cell * spec_.cell; }
+
+void Switch::FinishSetup() {
+  uint64_t reserved = 0;
+  int lossless_pgs = 0;
+  for (int p = 0; p < kNumPriorities; ++p)
+    if (Lossless(p)) ++lossless_pgs;
+  for (uint64_t h : headroom_) reserved += h * lossless_pgs;
+  shared_size_ = reserved < buffer_cells_bytes_ ? buffer_cells_bytes_ - reserved : 0;
+}
+
+int Switch::Route(const Packet* pkt) const {
+  Topology::Span hops = topo_->NextHops(topo_node_, static_cast<int>(pkt->dst));
+  if (hops.size == 1) return hops.begin[0];
+  if (hops.size == 0) return -1;
+  // 5-tuple: source and destination address, protocol UDP, source port (QP
+  // entropy) and the RoCEv2 destination port 4791, mixed with this switch's seed.
+  uint64_t key = (static_cast<uint64_t>(pkt->src) << 32) ^ pkt->dst ^
+                 (static_cast<uint64_t>(pkt->udp_sport) << 48) ^ (static_cast<uint64_t>(kRoceUdpPort) << 20) ^ 17;
+  uint64_t h = SplitMix64(key ^ ecmp_seed_);
+  return hops.begin[(h >> 32) % hops.size];
+}
+
+void Switch::OnFrame(int in_port, Packet* pkt) {
+  const int prio = spec_.dscp_to_priority[pkt->dscp & 63];
+  pkt->priority = static_cast<uint8_t>(prio);
+  Port& ip = ports_[in_port];
+  ip.counters.rx_prio_packets[prio]++;
+  ip.counters.rx_prio_bytes[prio] += pkt->frame_bytes;
+  PriorityGroup& pg = pgs_[in_port][prio];
+  pg.counters.packets++;
+  pg.counters.bytes += pkt->frame_bytes;
+
+  const int out = Route(pkt);
+  const uint64_t bytes = Cells(pkt->frame_bytes);
+  const bool lossless = Lossless(prio);
+  const uint64_t limit = DynamicLimit(lossless ? spec_.pfc.alpha : spec_.lossy_alpha);
+  const bool fits_shared = pg.shared + bytes <= limit && shared_used_ + bytes <= shared_size_;
+  bool in_headroom = false;
+  if (out < 0 || pkt->frame_bytes > spec_.mtu + 18) {
+    // No route, or larger than the port MTU: discarded at ingress.
+    ip.counters.rx_discards++;
+    ctx_->pool.Put(pkt);
+    return;
+  }
+  if (!fits_shared) {
+    if (lossless && pg.headroom + bytes <= headroom_[in_port]) {
+      in_headroom = true;
+    } else {
+      // Headroom overflow on a lossless PG is the only way a lossless class loses data.
+      EgressQueue& q = queues_[out][prio];
+      if (lossless) {
+        lossless_drops_++;
+        pg.counters.dropped_packets++;
+        ip.counters.rx_discards++;
+        ip.counters.rx_prio_discards[prio]++;
+      } else {
+        lossy_drops_++;
+        q.counters.dropped_packets++;
+        q.counters.dropped_bytes += pkt->frame_bytes;
+      }
+      ctx_->pool.Put(pkt);
+      if (lossless) AssertPause(in_port, prio);
+      return;
+    }
+  }
+  if (in_headroom) {
+    pg.headroom += bytes;
+    pg.counters.headroom_watermark_bytes = std::max(pg.counters.headroom_watermark_bytes, pg.headroom);
+  } else {
+    pg.shared += bytes;
+    shared_used_ += bytes;
+    shared_watermark_ = std::max(shared_watermark_, shared_used_);
+    pg.counters.shared_watermark_bytes = std::max(pg.counters.shared_watermark_bytes, pg.shared);
+  }
+  pkt->in_port = static_cast<uint16_t>(in_port);
+  pkt->in_headroom = in_headroom;
+  if (lossless && (in_headroom || pg.shared >= DynamicLimit(spec_.pfc.alpha))) AssertPause(in_port, prio);
+
+  EgressQueue& q = queues_[out][prio];
+  if (!spec_.ecn.mark_on_dequeue) MaybeMarkEcn(q, prio, pkt);
+  q.fifo.push(pkt);
+  q.counters.watermark_bytes = std::max(q.counters.watermark_bytes, q.fifo.bytes());
+  Kick(out);
+}
+
+void Switch::MaybeMarkEcn(EgressQueue& q, int prio, Packet* pkt) {
+  const EcnSpec& e = spec_.ecn;
+  if (!e.enabled || !(spec_.lossless_mask & (1u << prio)) || pkt->ecn == kNotEct || pkt->ecn == kCe) return;
+  // RED on the instantaneous queue length (DCQCN's marking profile).
+  const uint64_t len = q.fifo.bytes();
+  bool mark;
+  if (len <= e.kmin) {
+    mark = false;
+  } else if (len >= e.kmax) {
+    mark = true;
+  } else {
+    double p = e.pmax * static_cast<double>(len - e.kmin) / static_cast<double>(e.kmax - e.kmin);
+    mark = ecn_rng_.Uniform() < p;
+  }
+  if (mark) {
+    pkt->ecn = kCe;
+    q.counters.ecn_marked++;
+    ecn_marked_++;
+  }
+}
+
+void Switch::Release(Packet* pkt) {
+  const int in = pkt->in_port, prio = pkt->priority;
+  PriorityGroup& pg = pgs_[in][prio];
+  const uint64_t bytes = Cells(pkt->frame_bytes);
+  if (pkt->in_headroom) {
+    pg.headroom -= bytes;
+  } else {
+    pg.shared -= bytes;
+    shared_used_ -= bytes;
+  }
+  if (ports_[in].xoff_sent[prio] && pg.headroom == 0) {
+    const uint64_t limit = DynamicLimit(spec_.pfc.alpha);
+    if (pg.shared + spec_.pfc.xon_offset <= limit || pg.shared == 0) ReleasePause(in, prio);
+  }
+}
+
+Packet* Switch::NextFrame(int port) {
+  auto& qs = queues_[port];
+  int pick = -1;
+  for (int q = kNumPriorities - 1; q >= 0 && pick < 0; --q)
+    if ((spec_.strict_mask & (1u << q)) && !qs[q].fifo.empty() && !Paused(port, q)) pick = q;
+  if (pick < 0) {
+    bool any = false;
+    for (int q = 0; q < kNumPriorities; ++q)
+      if (!(spec_.strict_mask & (1u << q)) && !qs[q].fifo.empty() && !Paused(port, q)) any = true;
+    if (!any) return nullptr;
+    // Deficit round robin: a queue earns its quantum once per visit.
+    for (;;) {
+      int q = rr_[port];
+      EgressQueue& eq = qs[q];
+      bool eligible = !(spec_.strict_mask & (1u << q)) && !eq.fifo.empty() && !Paused(port, q);
+      if (!eligible) {
+        if (eq.fifo.empty()) eq.deficit = 0;
+        rr_[port] = static_cast<uint8_t>((q + 1) % kNumPriorities);
+        rr_fresh_[port] = 1;
+        continue;
+      }
+      if (rr_fresh_[port]) {
+        eq.deficit += quantum_[q];
+        rr_fresh_[port] = 0;
+      }
+      if (eq.deficit >= eq.fifo.front()->frame_bytes) {
+        eq.deficit -= eq.fifo.front()->frame_bytes;
+        pick = q;
+        break;
+      }
+      rr_[port] = static_cast<uint8_t>((q + 1) % kNumPriorities);
+      rr_fresh_[port] = 1;
+    }
+  }
+  EgressQueue& q = qs[pick];
+  if (spec_.ecn.mark_on_dequeue) MaybeMarkEcn(q, pick, q.fifo.front());
+  Packet* pkt = q.fifo.pop();
+  q.counters.packets++;
+  q.counters.bytes += pkt->frame_bytes;
+  Release(pkt);
+  return pkt;
+}
+
+}  // namespace rocelab

@@ -1,0 +1,87 @@
+// A shared-buffer switch. Ingress: each (port, priority group) is charged for
+// the cells its packets occupy, against a dynamic threshold on the free shared
+// pool (alpha x free); a lossless PG that crosses it asserts PFC XOFF upstream
+// and spills into its reserved headroom, and releases with XON once it has
+// drained xon_offset below the threshold. Egress: eight queues per port,
+// strict priority then DWRR (ETS), RED/ECN marking on the instantaneous queue.
+// Forwarding: shortest-path ECMP on a hash of the 5-tuple.
+#ifndef ROCELAB_NET_SWITCH_H_
+#define ROCELAB_NET_SWITCH_H_
+
+#include <array>
+#include <vector>
+
+#include "net/node.h"
+#include "scenario/scenario.h"
+#include "topo/topology.h"
+
+namespace rocelab {
+
+class Switch : public Node {
+ public:
+  Switch(SimContext* ctx, const std::string& name, int num_ports, int topo_node, const Topology* topo,
+         const SwitchSpec& spec);
+
+  // Reserved headroom for each lossless PG of `port` (set after Connect).
+  void SetHeadroom(int port, uint64_t bytes);
+  // Computes the shared pool once all headroom is reserved.
+  void FinishSetup();
+
+  const SwitchSpec& spec() const { return spec_; }
+  const QueueCounters& queue_counters(int port, int q) const { return queues_[port][q].counters; }
+  const PriorityGroupCounters& pg_counters(int port, int pg) const { return pgs_[port][pg].counters; }
+  uint64_t headroom(int port) const { return headroom_[port]; }
+  uint64_t shared_pool() const { return shared_size_; }
+  uint64_t shared_used() const { return shared_used_; }
+  uint64_t shared_watermark() const { return shared_watermark_; }
+  uint64_t lossless_drops() const { return lossless_drops_; }
+  uint64_t lossy_drops() const { return lossy_drops_; }
+  uint64_t ecn_marked() const { return ecn_marked_; }
+
+ protected:
+  Packet* NextFrame(int port) override;
+  void OnFrame(int port, Packet* pkt) override;
+  void OnNodeEvent(uint32_t, uint32_t, Packet*) override {}
+
+ private:
+  struct PriorityGroup {
+    uint64_t shared = 0;    // bytes charged to the shared pool
+    uint64_t headroom = 0;  // bytes in the reserved headroom
+    PriorityGroupCounters counters;
+  };
+  struct EgressQueue {
+    PacketFifo fifo;
+    int64_t deficit = 0;
+    QueueCounters counters;
+  };
+
+  int Route(const Packet* pkt) const;
+  uint64_t Cells(uint32_t frame_bytes) const {
+    return (frame_bytes + spec_.cell - 1) / spec_.cell * spec_.cell;
+  }
+  bool Lossless(int prio) const { return spec_.pfc.enabled && (spec_.lossless_mask & (1u << prio)); }
+  uint64_t DynamicLimit(double alpha) const {
+    return static_cast<uint64_t>(alpha * static_cast<double>(shared_size_ - shared_used_));
+  }
+  void MaybeMarkEcn(EgressQueue& q, int prio, Packet* pkt);
+  void Release(Packet* pkt);
+
+  SwitchSpec spec_;
+  int topo_node_;
+  const Topology* topo_;
+  uint64_t ecmp_seed_;
+  Rng ecn_rng_;
+  uint64_t buffer_cells_bytes_;
+  uint64_t shared_size_ = 0, shared_used_ = 0, shared_watermark_ = 0;
+  std::vector<uint64_t> headroom_;
+  std::vector<std::array<PriorityGroup, kNumPriorities>> pgs_;
+  std::vector<std::array<EgressQueue, kNumPriorities>> queues_;
+  std::vector<uint8_t> rr_;        // DWRR position per port
+  std::vector<uint8_t> rr_fresh_;  // the DWRR position was just reached
+  std::array<int64_t, kNumPriorities> quantum_{};
+  uint64_t lossless_drops_ = 0, lossy_drops_ = 0, ecn_marked_ = 0;
+};
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_NET_SWITCH_H_

@@ -1,0 +1,41 @@
+#include "plan/headroom.h"
+
+#include "sim/packet.h"
+
+namespace rocelab {
+
+uint32_t PeerResponseQuanta(uint64_t rate_bps) {
+  struct Entry {
+    uint64_t rate;
+    uint32_t quanta;
+  };
+  static const Entry kTable[] = {{10000000000ull, 67},   {25000000000ull, 80},   {40000000000ull, 118},
+                                 {50000000000ull, 147},  {100000000000ull, 394}, {200000000000ull, 453},
+                                 {400000000000ull, 905}};
+  for (const Entry& e : kTable)
+    if (rate_bps <= e.rate) return e.quanta;
+  return static_cast<uint32_t>((905ull * rate_bps + 400000000000ull - 1) / 400000000000ull);
+}
+
+Time PeerResponseTime(uint64_t rate_bps) {
+  return SerializationTime(static_cast<uint64_t>(PeerResponseQuanta(rate_bps)) * 64, rate_bps);
+}
+
+HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uint32_t max_frame, uint32_t cell,
+                                      uint32_t response_quanta) {
+  HeadroomBreakdown h;
+  h.our_frame = max_frame + kWireOverhead;
+  h.pfc_frame = kPauseFrame + kWireOverhead;
+  // bytes = 2 x delay[ps] x rate[bit/s] / 8 / 1e12, rounded up
+  const unsigned __int128 bits_x_ps = static_cast<unsigned __int128>(2 * one_way_delay) * rate_bps;
+  h.cable_round_trip = static_cast<uint64_t>((bits_x_ps + 8000000000000ull - 1) / 8000000000000ull);
+  h.peer_response = static_cast<uint64_t>(response_quanta) * 512 / 8;
+  h.peer_frame = max_frame + kWireOverhead;
+  const uint64_t sum = h.our_frame + h.pfc_frame + h.cable_round_trip + h.peer_response + h.peer_frame;
+  const uint64_t rounded = cell ? (sum + cell - 1) / cell * cell : sum;
+  h.cell_rounding = rounded - sum;
+  h.total = rounded;
+  return h;
+}
+
+}  // namespace rocelab

@@ -1,0 +1,41 @@
+// PFC headroom: the bytes a lossless priority group must still absorb after
+// it decides to pause its peer. The IEEE 802.1Qbb method (802.1Qbb annex N;
+// the same terms SONiC's headroom calculation uses) adds
+//   our frame in flight      the frame we are sending delays our PFC frame
+//   PFC frame                64 B + preamble and IFG
+//   cable round trip         bytes on the wire there and back
+//   peer response            the time the peer may take to act, in quanta
+//   peer frame in flight     the frame it has started keeps coming
+// and rounds up to whole buffer cells.
+#ifndef ROCELAB_PLAN_HEADROOM_H_
+#define ROCELAB_PLAN_HEADROOM_H_
+
+#include <cstdint>
+
+#include "sim/time.h"
+
+namespace rocelab {
+
+// Pause quanta a peer may take to respond, by port speed, as SONiC's headroom
+// calculation tabulates them (sonic-swss cfgmgr/buffer_headroom_mellanox.lua):
+// 10G 67, 25G 80, 40G 118, 50G 147, 100G 394, 200G 453, 400G 905. Speeds in
+// between take the next higher entry; above 400G, scaled from 400G.
+uint32_t PeerResponseQuanta(uint64_t rate_bps);
+Time PeerResponseTime(uint64_t rate_bps);
+
+struct HeadroomBreakdown {
+  uint64_t our_frame = 0;
+  uint64_t pfc_frame = 0;
+  uint64_t cable_round_trip = 0;
+  uint64_t peer_response = 0;
+  uint64_t peer_frame = 0;
+  uint64_t cell_rounding = 0;
+  uint64_t total = 0;
+};
+
+HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uint32_t max_frame, uint32_t cell,
+                                      uint32_t response_quanta);
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_PLAN_HEADROOM_H_

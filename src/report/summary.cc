@@ -1,0 +1,216 @@
+#include "report/summary.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "topo/topology.h"
+#include "util/json_writer.h"
+
+namespace rocelab {
+
+Totals ComputeTotals(const Fabric& f) {
+  Totals t;
+  for (const auto& n : f.nics()) {
+    const PortCounters& c = n->port(0).counters;
+    const RdmaCounters& r = n->rdma();
+    for (int p = 0; p < kNumPriorities; ++p) {
+      t.pause_frames_tx += c.tx_pause[p];
+      t.pause_frames_rx += c.rx_pause[p];
+      bool lossless = n->spec().pfc_enabled && (n->spec().lossless_mask & (1u << p));
+      (lossless ? t.drops_lossless : t.drops_lossy) += c.rx_prio_discards[p];
+    }
+    t.crc_errors += c.crc_errors;
+    t.cnp_sent += r.np_cnp_sent;
+    t.cnp_handled += r.rp_cnp_handled;
+    t.retransmitted_packets += r.retransmitted_packets;
+    t.qp_errors += r.req_transport_retries_exceeded;
+    t.bytes_delivered += r.bytes_delivered;
+    t.timeouts += r.local_ack_timeout_err;
+  }
+  for (const auto& s : f.switches()) {
+    t.drops_lossless += s->lossless_drops();
+    t.drops_lossy += s->lossy_drops();
+    t.ecn_marked += s->ecn_marked();
+    for (int i = 0; i < s->num_ports(); ++i) {
+      const PortCounters& c = s->port(i).counters;
+      for (int p = 0; p < kNumPriorities; ++p) {
+        t.pause_frames_tx += c.tx_pause[p];
+        t.pause_frames_rx += c.rx_pause[p];
+      }
+      t.crc_errors += c.crc_errors;
+    }
+  }
+  return t;
+}
+
+uint64_t PeakRssKb() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.compare(0, 6, "VmHWM:") == 0) {
+      std::istringstream ss(line.substr(6));
+      uint64_t kb = 0;
+      ss >> kb;
+      return kb;
+    }
+  }
+  return 0;
+}
+
+namespace {
+
+uint64_t Us(Time t) { return static_cast<uint64_t>(t / kMicrosecond); }
+
+void WriteNic(JsonWriter& w, const Nic& n) {
+  const PortCounters& c = n.port(0).counters;
+  const RdmaCounters& r = n.rdma();
+  w.BeginObject(n.name().c_str());
+  w.String("rdma_device", "mlx5_0").String("netdev", "eth0");
+  w.BeginObject("ethtool");
+  w.Uint("rx_packets_phy", c.rx_frames).Uint("rx_bytes_phy", c.rx_bytes);
+  w.Uint("tx_packets_phy", c.tx_frames).Uint("tx_bytes_phy", c.tx_bytes);
+  w.Uint("rx_crc_errors_phy", c.crc_errors).Uint("rx_discards_phy", c.rx_discards);
+  for (int p = 0; p < kNumPriorities; ++p) {
+    const bool pfc = n.pfc_mask() & (1u << p);
+    if (!pfc && !c.rx_prio_packets[p] && !c.tx_prio_packets[p] && !c.rx_pause[p] && !c.tx_pause[p]) continue;
+    const std::string pre = "prio" + std::to_string(p);
+    w.Uint("rx_" + pre + "_bytes", c.rx_prio_bytes[p]).Uint("rx_" + pre + "_packets", c.rx_prio_packets[p]);
+    w.Uint("tx_" + pre + "_bytes", c.tx_prio_bytes[p]).Uint("tx_" + pre + "_packets", c.tx_prio_packets[p]);
+    w.Uint("rx_" + pre + "_discards", c.rx_prio_discards[p]);
+    w.Uint("rx_" + pre + "_pause", c.rx_pause[p]).Uint("rx_" + pre + "_pause_duration", Us(c.rx_pause_duration[p]));
+    w.Uint("tx_" + pre + "_pause", c.tx_pause[p]).Uint("tx_" + pre + "_pause_duration", Us(c.tx_pause_duration[p]));
+    if (pfc) w.Uint("rx_" + pre + "_pause_transition", c.rx_pause_transitions[p]);
+  }
+  w.EndObject();
+  w.BeginObject("hw_counters");
+  w.Uint("np_cnp_sent", r.np_cnp_sent).Uint("np_ecn_marked_roce_packets", r.np_ecn_marked_roce_packets);
+  w.Uint("rp_cnp_handled", r.rp_cnp_handled).Uint("rp_cnp_ignored", r.rp_cnp_ignored);
+  w.Uint("out_of_sequence", r.out_of_sequence).Uint("duplicate_request", r.duplicate_request);
+  w.Uint("packet_seq_err", r.packet_seq_err).Uint("local_ack_timeout_err", r.local_ack_timeout_err);
+  w.Uint("req_transport_retries_exceeded", r.req_transport_retries_exceeded);
+  w.Uint("rx_write_requests", r.rx_write_requests);
+  w.EndObject();
+  w.BeginObject("rocelab");
+  w.Uint("retransmitted_packets", r.retransmitted_packets).Uint("bytes_delivered", r.bytes_delivered);
+  w.Uint("tx_busy_ns", static_cast<uint64_t>(c.busy / kNanosecond));
+  w.Uint("rx_xoff_bytes", n.rx_xoff()).Uint("rx_xon_bytes", n.rx_xon());
+  w.EndObject();
+  w.EndObject();
+}
+
+void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo) {
+  w.BeginObject(s.name().c_str());
+  w.BeginObject("buffer");
+  w.Uint("size_bytes", s.spec().buffer).Uint("shared_pool_bytes", s.shared_pool());
+  w.Uint("shared_watermark_bytes", s.shared_watermark());
+  w.EndObject();
+  w.BeginObject("ports");
+  const TopoNode& tn = topo.nodes()[topo.FindNode(s.name())];
+  for (int i = 0; i < s.num_ports(); ++i) {
+    const PortCounters& c = s.port(i).counters;
+    w.BeginObject(SwitchPortAlias(i).c_str());
+    w.String("peer", topo.nodes()[tn.ports[i].peer_node].name);
+    w.Uint("headroom_bytes", s.headroom(i));
+    w.Uint("SAI_PORT_STAT_IF_IN_UCAST_PKTS", c.rx_frames).Uint("SAI_PORT_STAT_IF_IN_OCTETS", c.rx_bytes);
+    w.Uint("SAI_PORT_STAT_IF_OUT_UCAST_PKTS", c.tx_frames).Uint("SAI_PORT_STAT_IF_OUT_OCTETS", c.tx_bytes);
+    w.Uint("SAI_PORT_STAT_IF_IN_ERRORS", c.crc_errors).Uint("SAI_PORT_STAT_IF_IN_DISCARDS", c.rx_discards);
+    for (int p = 0; p < kNumPriorities; ++p) {
+      if (!(s.pfc_mask() & (1u << p)) && !c.rx_pause[p] && !c.tx_pause[p]) continue;
+      const std::string pre = "SAI_PORT_STAT_PFC_" + std::to_string(p);
+      w.Uint(pre + "_RX_PKTS", c.rx_pause[p]).Uint(pre + "_TX_PKTS", c.tx_pause[p]);
+      w.Uint(pre + "_RX_PAUSE_DURATION_US", Us(c.rx_pause_duration[p]));
+      w.Uint(pre + "_TX_PAUSE_DURATION_US", Us(c.tx_pause_duration[p]));
+    }
+    w.Uint("rocelab_tx_busy_ns", static_cast<uint64_t>(c.busy / kNanosecond));
+    w.BeginObject("queues");
+    for (int q = 0; q < kNumPriorities; ++q) {
+      const QueueCounters& qc = s.queue_counters(i, q);
+      if (!qc.packets && !qc.dropped_packets) continue;
+      w.BeginObject(("UC" + std::to_string(q)).c_str());
+      w.Uint("SAI_QUEUE_STAT_PACKETS", qc.packets).Uint("SAI_QUEUE_STAT_BYTES", qc.bytes);
+      w.Uint("SAI_QUEUE_STAT_DROPPED_PACKETS", qc.dropped_packets).Uint("SAI_QUEUE_STAT_DROPPED_BYTES", qc.dropped_bytes);
+      w.Uint("SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS", qc.ecn_marked);
+      w.Uint("SAI_QUEUE_STAT_WATERMARK_BYTES", qc.watermark_bytes);
+      w.EndObject();
+    }
+    w.EndObject();
+    w.BeginObject("priority_groups");
+    for (int pg = 0; pg < kNumPriorities; ++pg) {
+      const PriorityGroupCounters& pc = s.pg_counters(i, pg);
+      if (!pc.packets) continue;
+      w.BeginObject(("PG" + std::to_string(pg)).c_str());
+      w.Uint("SAI_INGRESS_PRIORITY_GROUP_STAT_PACKETS", pc.packets);
+      w.Uint("SAI_INGRESS_PRIORITY_GROUP_STAT_BYTES", pc.bytes);
+      w.Uint("SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS", pc.dropped_packets);
+      w.Uint("SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES", pc.shared_watermark_bytes);
+      w.Uint("SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES", pc.headroom_watermark_bytes);
+      w.EndObject();
+    }
+    w.EndObject();
+    w.EndObject();
+  }
+  w.EndObject();
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string SummaryJson(const Fabric& f) {
+  JsonWriter w;
+  const EngineStats& e = f.engine();
+  const double sim_s = static_cast<double>(f.now()) / kSecond;
+  w.BeginObject();
+  w.String("scenario", f.scenario().name);
+  w.Uint("seed", f.scenario().seed);
+  w.Double("sim_time_ns", static_cast<double>(f.now()) / kNanosecond, 3);
+  w.BeginObject("engine");
+  w.Uint("events", e.events).Uint("packet_hops", e.packet_hops);
+  w.Double("wall_s", e.wall_s);
+  w.Double("events_per_s", e.wall_s > 0 ? e.events / e.wall_s : 0, 0);
+  w.Double("packet_hops_per_s", e.wall_s > 0 ? e.packet_hops / e.wall_s : 0, 0);
+  w.Double("sim_to_wall_ratio", e.wall_s > 0 ? sim_s / e.wall_s : 0);
+  w.Uint("peak_packets_in_flight", e.peak_packets);
+  w.Double("bytes_per_in_flight_packet", e.bytes_per_packet, 1);
+  w.Uint("peak_rss_kb", PeakRssKb());
+  w.EndObject();
+  w.BeginArray("flows");
+  for (const QueuePair& qp : f.qps()) {
+    w.BeginObject();
+    w.Uint("id", qp.id);
+    w.String("src", f.topology().nodes()[f.topology().hosts()[qp.src]].name);
+    w.String("dst", f.topology().nodes()[f.topology().hosts()[qp.dst]].name);
+    w.Uint("priority", qp.priority).Uint("dscp", qp.dscp).Uint("bytes", qp.size);
+    w.Double("start_ns", static_cast<double>(qp.start) / kNanosecond, 3);
+    if (qp.done) {
+      const Time fct = qp.finish - qp.start;
+      w.Double("finish_ns", static_cast<double>(qp.finish) / kNanosecond, 3);
+      w.Double("fct_ns", static_cast<double>(fct) / kNanosecond, 3);
+      w.Double("goodput_gbps", static_cast<double>(qp.size) * 8.0 / (static_cast<double>(fct) / kNanosecond));
+    } else {
+      w.Null("finish_ns").Null("fct_ns").Null("goodput_gbps");
+    }
+    w.String("state", qp.done ? "finished" : qp.failed ? "qp_error" : "unfinished");
+    w.Uint("bytes_delivered", qp.delivered);
+    w.EndObject();
+  }
+  w.EndArray();
+  const Totals t = ComputeTotals(f);
+  w.BeginObject("totals");
+  w.Uint("drops_lossless", t.drops_lossless).Uint("drops_lossy", t.drops_lossy);
+  w.Uint("pause_frames_tx", t.pause_frames_tx).Uint("pause_frames_rx", t.pause_frames_rx);
+  w.Uint("ecn_marked", t.ecn_marked).Uint("cnp_sent", t.cnp_sent).Uint("cnp_handled", t.cnp_handled);
+  w.Uint("retransmitted_packets", t.retransmitted_packets).Uint("crc_errors", t.crc_errors);
+  w.Uint("qp_errors", t.qp_errors).Uint("bytes_delivered", t.bytes_delivered);
+  w.EndObject();
+  w.BeginObject("hosts");
+  for (const auto& n : f.nics()) WriteNic(w, *n);
+  w.EndObject();
+  w.BeginObject("switches");
+  for (const auto& s : f.switches()) WriteSwitch(w, *s, f.topology());
+  w.EndObject();
+  w.EndObject();
+  return w.str();
+}
+
+}  // namespace rocelab

@@ -1,0 +1,32 @@
+// summary.json: the run's result. Everything here is counted by the
+// simulation; the wall-clock figures live only under "engine", so two runs of
+// the same scenario and seed differ nowhere else.
+#ifndef ROCELAB_REPORT_SUMMARY_H_
+#define ROCELAB_REPORT_SUMMARY_H_
+
+#include <cstdint>
+#include <string>
+
+#include "net/fabric.h"
+
+namespace rocelab {
+
+struct Totals {
+  uint64_t drops_lossless = 0, drops_lossy = 0;
+  uint64_t pause_frames_tx = 0, pause_frames_rx = 0;
+  uint64_t ecn_marked = 0, cnp_sent = 0, cnp_handled = 0;
+  uint64_t retransmitted_packets = 0, crc_errors = 0, qp_errors = 0;
+  uint64_t bytes_delivered = 0;
+  uint64_t timeouts = 0;
+};
+
+Totals ComputeTotals(const Fabric& fabric);
+
+// Peak resident set size of this process, in KiB (0 where unknown).
+uint64_t PeakRssKb();
+
+std::string SummaryJson(const Fabric& fabric);
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_REPORT_SUMMARY_H_

@@ -1,0 +1,174 @@
+// The scenario: everything a run needs, read from one YAML file and checked
+// before anything is simulated. Every value keeps the line it came from so a
+// later check (a host name that does not exist, say) can still point at it.
+#ifndef ROCELAB_SCENARIO_SCENARIO_H_
+#define ROCELAB_SCENARIO_SCENARIO_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cc/dcqcn_params.h"
+#include "sim/time.h"
+
+namespace rocelab {
+
+// A bad input: names the file, the line and the key.
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(std::string file, int line, std::string key, const std::string& message)
+      : std::runtime_error(Format(file, line, key, message)),
+        file_(std::move(file)), line_(line), key_(std::move(key)) {}
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  static std::string Format(const std::string& f, int l, const std::string& k, const std::string& m) {
+    std::string s = f;
+    if (l > 0) s += ":" + std::to_string(l);
+    s += ": ";
+    if (!k.empty()) s += "key '" + k + "': ";
+    return s + m;
+  }
+  std::string file_;
+  int line_;
+  std::string key_;
+};
+
+struct LinkSpec {
+  uint64_t rate_bps = 100000000000ull;
+  Time delay = 1 * kMicrosecond;  // one-way propagation
+  double ber = 0;                 // bit-error rate
+};
+
+// Where a name in the file came from, for errors found after parsing.
+struct NameRef {
+  std::string name;
+  int line = 0;
+  std::string key;
+};
+
+struct TopologySpec {
+  enum class Type { kSpineLeaf, kFatTree, kExplicit };
+  Type type = Type::kSpineLeaf;
+  int spines = 2, leaves = 2, hosts_per_leaf = 8;
+  LinkSpec host_link, fabric_link;
+  int k = 4;  // fat-tree
+  struct Node {
+    std::string name;
+    bool is_switch = false;
+    int line = 0;
+  };
+  struct Link {
+    NameRef a, b;
+    LinkSpec spec;
+    int line = 0;
+  };
+  std::vector<Node> nodes;  // explicit
+  std::vector<Link> links;  // explicit
+};
+
+struct PfcSpec {
+  bool enabled = true;
+  bool headroom_auto = true;
+  uint64_t headroom = 0;             // per lossless PG, when not auto
+  double alpha = 1.0 / 8;            // dynamic threshold of a PG on the free shared pool
+  uint64_t xon_offset = 18 * 1024;   // resume this far below the XOFF point
+  uint16_t quanta = 0xFFFF;          // pause time in each XOFF frame
+  Time response_time = -1;           // -1: per-speed 802.1Qbb response (auto)
+};
+
+struct EcnSpec {
+  bool enabled = true;
+  uint64_t kmin = 100 * 1024;
+  uint64_t kmax = 400 * 1024;
+  double pmax = 0.2;
+  bool mark_on_dequeue = true;
+};
+
+struct SwitchSpec {
+  uint64_t buffer = 32ull * 1024 * 1024;
+  uint32_t cell = 256;  // buffer accounting unit (bytes)
+  uint8_t lossless_mask = 1u << 3;
+  PfcSpec pfc;
+  EcnSpec ecn;
+  uint8_t strict_mask = 1u << 6;            // strict-priority queues (CNPs ride queue 6)
+  std::array<uint32_t, 8> ets_weights{{1, 1, 1, 1, 1, 1, 1, 1}};
+  std::array<uint8_t, 64> dscp_to_priority{};
+  double lossy_alpha = 1.0 / 8;
+  uint32_t mtu = 9216;  // largest frame a port accepts
+};
+
+struct NicSpec {
+  uint32_t mtu = 4096;  // RoCE path MTU (payload bytes per packet)
+  enum class Cc { kNone, kDcqcn } cc = Cc::kDcqcn;
+  DcqcnParams dcqcn;
+  int ack_every = 1;         // responder ACK coalescing (packets per ACK)
+  int timeout = 14;          // local ACK timeout exponent: 4.096 us * 2^timeout
+  int retry_count = 7;
+  uint64_t rx_buffer = 256 * 1024;
+  uint64_t rx_drain_rate = 0;  // bps toward host memory; 0: drains as fast as the link fills it
+  uint64_t rx_xoff = 0;        // 0: rx_buffer minus the port's headroom
+  uint64_t rx_xon = 0;         // 0: rx_xoff minus 2 frames
+  Time processing_delay = 0;
+  bool pfc_enabled = true;
+  uint8_t lossless_mask = 1u << 3;
+  std::array<uint8_t, 64> dscp_to_priority{};
+  uint8_t cnp_dscp = 48;     // mlx5 cnp_dscp 48 (NVIDIA DCQCN parameters)
+};
+
+struct FlowSpec {
+  NameRef src, dst;
+  uint64_t size = 0;
+  Time start = 0;
+  uint8_t dscp = 26;
+  int line = 0;
+};
+
+struct PermutationSpec {
+  uint64_t size = 0;
+  Time start = 0;
+  uint8_t dscp = 26;
+  int line = 0;
+};
+
+struct RouteOverride {
+  NameRef sw, dst, port;
+};
+
+// Per-device settings on top of the fabric-wide ones.
+struct DeviceOverride {
+  NameRef device;
+  std::optional<SwitchSpec> sw;
+  std::optional<NicSpec> nic;
+};
+
+struct Scenario {
+  std::string file = "<scenario>";
+  std::string name = "scenario";
+  uint64_t seed = 1;
+  Time duration = 10 * kMillisecond;
+  TopologySpec topology;
+  SwitchSpec sw;
+  NicSpec nic;
+  std::vector<FlowSpec> flows;
+  std::vector<PermutationSpec> permutations;
+  std::vector<RouteOverride> routes;
+  std::vector<DeviceOverride> devices;
+};
+
+// Default DSCP -> priority map as NVIDIA ships it: 26 -> 3, 48 -> 6, rest -> 0.
+std::array<uint8_t, 64> DefaultDscpMap();
+
+// Reads and checks a scenario. Throws ConfigError.
+Scenario LoadScenarioFile(const std::string& path);
+Scenario ParseScenarioText(const std::string& text, const std::string& file_label);
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_SCENARIO_SCENARIO_H_

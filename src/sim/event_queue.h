@@ -1,0 +1,128 @@
+// The event queue: a binary min-heap of small plain structs. An event names
+// its target (an EventSource), a kind the target interprets, one integer
+// argument and optionally a packet. Ties in time break by insertion order,
+// which makes every run with the same inputs replay identically.
+#ifndef ROCELAB_SIM_EVENT_QUEUE_H_
+#define ROCELAB_SIM_EVENT_QUEUE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/time.h"
+
+namespace rocelab {
+
+struct Packet;
+
+// Anything that receives events: switches, NICs, workload drivers.
+class EventSource {
+ public:
+  virtual ~EventSource() = default;
+  virtual void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) = 0;
+};
+
+struct Event {
+  Time time;
+  uint64_t seq;
+  EventSource* target;
+  Packet* pkt;
+  uint32_t kind;
+  uint32_t arg;
+};
+
+class EventQueue {
+ public:
+  void Push(Time time, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
+    heap_.push_back(Event{time, next_seq_++, target, pkt, kind, arg});
+    SiftUp(heap_.size() - 1);
+  }
+
+  bool Empty() const { return heap_.empty(); }
+  size_t Size() const { return heap_.size(); }
+  size_t CapacityBytes() const { return heap_.capacity() * sizeof(Event); }
+  Time TopTime() const { return heap_.front().time; }
+
+  Event Pop() {
+    Event top = heap_.front();
+    heap_.front() = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) SiftDown(0);
+    return top;
+  }
+
+ private:
+  static bool Before(const Event& a, const Event& b) {
+    return a.time < b.time || (a.time == b.time && a.seq < b.seq);
+  }
+
+  void SiftUp(size_t i) {
+    Event e = heap_[i];
+    while (i > 0) {
+      size_t parent = (i - 1) / 2;
+      if (!Before(e, heap_[parent])) break;
+      heap_[i] = heap_[parent];
+      i = parent;
+    }
+    heap_[i] = e;
+  }
+
+  void SiftDown(size_t i) {
+    const size_t n = heap_.size();
+    Event e = heap_[i];
+    for (;;) {
+      size_t child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && Before(heap_[child + 1], heap_[child])) ++child;
+      if (!Before(heap_[child], e)) break;
+      heap_[i] = heap_[child];
+      i = child;
+    }
+    heap_[i] = e;
+  }
+
+  std::vector<Event> heap_;
+  uint64_t next_seq_ = 0;
+};
+
+// The clock and the queue together: the one loop every component shares.
+class Simulator {
+ public:
+  Time Now() const { return now_; }
+
+  void Schedule(Time at, EventSource* target, uint32_t kind, uint32_t arg = 0, Packet* pkt = nullptr) {
+    queue_.Push(at, target, kind, arg, pkt);
+  }
+  void ScheduleIn(Time delay, EventSource* target, uint32_t kind, uint32_t arg = 0,
+                  Packet* pkt = nullptr) {
+    queue_.Push(now_ + delay, target, kind, arg, pkt);
+  }
+
+  // Runs events with time <= until, or until Stop() is called.
+  void RunUntil(Time until) {
+    stopped_ = false;
+    while (!stopped_ && !queue_.Empty() && queue_.TopTime() <= until) {
+      Event e = queue_.Pop();
+      now_ = e.time;
+      ++events_;
+      e.target->HandleEvent(e.kind, e.arg, e.pkt);
+    }
+    if (!stopped_ && now_ < until && until != kTimeNever) now_ = until;
+  }
+
+  void Stop() { stopped_ = true; }
+  bool Stopped() const { return stopped_; }
+  uint64_t EventsProcessed() const { return events_; }
+  size_t PendingEvents() const { return queue_.Size(); }
+  size_t QueueBytes() const { return queue_.CapacityBytes(); }
+
+ private:
+  EventQueue queue_;
+  Time now_ = 0;
+  uint64_t events_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_SIM_EVENT_QUEUE_H_

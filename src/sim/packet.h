@@ -1,0 +1,172 @@
+// A packet is plain data recycled through a pool. It carries the header fields
+// that the fabric acts on (DSCP, ECN, UDP source port for ECMP, BTH opcode and
+// PSN) and the frame size on the wire; the payload itself is never stored.
+//
+// Layout contract (stable for later telemetry): 128 bytes at most, with a
+// reserved block for up to five in-band telemetry hop records (HPCC's INT:
+// one 64-bit word per hop, as its ns-3 model packs them).
+#ifndef ROCELAB_SIM_PACKET_H_
+#define ROCELAB_SIM_PACKET_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/time.h"
+
+namespace rocelab {
+
+enum class PacketType : uint8_t {
+  kData,   // RoCEv2 RDMA WRITE segment (BTH opcodes 0x06..0x0A)
+  kAck,    // BTH opcode 0x11 with AETH syndrome ACK
+  kNak,    // BTH opcode 0x11 with AETH syndrome NAK (PSN sequence error)
+  kCnp,    // RoCEv2 congestion notification packet, BTH opcode 0x81
+  kPause,  // IEEE 802.1Qbb priority flow control frame (MAC control 0x8808)
+};
+
+// BTH opcodes (InfiniBand Architecture Specification vol. 1, RC opcodes).
+enum BthOpcode : uint8_t {
+  kOpWriteFirst = 0x06,
+  kOpWriteMiddle = 0x07,
+  kOpWriteLast = 0x08,
+  kOpWriteOnly = 0x0A,
+  kOpAcknowledge = 0x11,
+  kOpCnp = 0x81,
+};
+
+// ECN codepoints in the IPv4 header (RFC 3168).
+enum EcnCodepoint : uint8_t { kNotEct = 0, kEct1 = 1, kEct0 = 2, kCe = 3 };
+
+constexpr int kNumPriorities = 8;
+constexpr int kMaxIntHops = 5;
+
+struct Packet {
+  Packet* next;  // intrusive link for FIFOs; no container allocates per packet
+
+  uint32_t qp;       // queue pair (= flow) index
+  uint32_t psn;      // packet sequence number (24 bits on the wire, not wrapped here)
+  uint32_t src;      // source host index
+  uint32_t dst;      // destination host index
+  uint32_t payload;  // RDMA payload bytes in this packet
+  uint16_t frame_bytes;  // Ethernet header through FCS; the wire adds preamble + IFG
+  uint16_t udp_sport;    // per-QP entropy, hashed by ECMP
+
+  PacketType type;
+  uint8_t opcode;
+  uint8_t dscp;
+  uint8_t ecn;
+  uint8_t priority;   // set at each ingress from the device's DSCP map
+  uint8_t flags;      // kFlagLast, kFlagCorrupted
+  uint16_t in_port;   // switch ingress port, for buffer accounting
+  uint8_t in_headroom;  // admitted into the PG headroom rather than the shared pool
+  uint8_t pause_enable;  // PFC class-enable vector
+  uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
+
+  uint8_t int_count;                  // reserved: in-band telemetry hop records
+  uint64_t int_hops[kMaxIntHops];
+
+  static constexpr uint8_t kFlagLast = 1;       // last packet of the message (ACK requested)
+  static constexpr uint8_t kFlagCorrupted = 2;  // a bit error hit it on the last link
+
+  bool last() const { return flags & kFlagLast; }
+  bool corrupted() const { return flags & kFlagCorrupted; }
+};
+
+static_assert(sizeof(Packet) <= 128, "packet layout contract: 128 bytes at most");
+
+// Frame sizes (bytes from the Ethernet destination address through the FCS).
+// Ethernet II header 14, IPv4 20, UDP 8, BTH 12, RETH 16, AETH 4, ICRC 4, FCS 4.
+constexpr uint32_t kEthHeader = 14;
+constexpr uint32_t kFcs = 4;
+constexpr uint32_t kIpv4Header = 20;
+constexpr uint32_t kUdpHeader = 8;
+constexpr uint32_t kBth = 12;
+constexpr uint32_t kReth = 16;
+constexpr uint32_t kAeth = 4;
+constexpr uint32_t kIcrc = 4;
+constexpr uint32_t kCnpPayload = 16;  // RoCEv2 CNP: 16 reserved bytes after the BTH
+constexpr uint32_t kPreambleSfd = 8;
+constexpr uint32_t kInterFrameGap = 12;
+constexpr uint32_t kWireOverhead = kPreambleSfd + kInterFrameGap;  // on the wire, not in the frame
+constexpr uint32_t kMinFrame = 64;
+constexpr uint32_t kPauseFrame = 64;  // 802.1Qbb frame padded to the minimum
+constexpr uint32_t kRoceHeaders = kEthHeader + kIpv4Header + kUdpHeader + kBth + kIcrc + kFcs;  // 62
+constexpr uint16_t kRoceUdpPort = 4791;
+
+inline uint32_t DataFrameBytes(uint32_t payload, bool with_reth) {
+  return kRoceHeaders + payload + (with_reth ? kReth : 0);
+}
+constexpr uint32_t kAckFrameBytes = kRoceHeaders + kAeth;        // 66
+constexpr uint32_t kCnpFrameBytes = kRoceHeaders + kCnpPayload;  // 78
+
+// Free-list pool. Blocks are never returned to the system during a run, so the
+// steady state allocates nothing.
+class PacketPool {
+ public:
+  Packet* Get() {
+    if (!free_) Grow();
+    Packet* p = free_;
+    free_ = p->next;
+    *p = Packet{};
+    ++in_use_;
+    if (in_use_ > peak_in_use_) peak_in_use_ = in_use_;
+    return p;
+  }
+  void Put(Packet* p) {
+    p->next = free_;
+    free_ = p;
+    --in_use_;
+  }
+  size_t InUse() const { return in_use_; }
+  size_t PeakInUse() const { return peak_in_use_; }
+  size_t AllocatedBytes() const { return blocks_.size() * kBlock * sizeof(Packet); }
+
+ private:
+  static constexpr size_t kBlock = 4096;
+  void Grow() {
+    blocks_.emplace_back(new Packet[kBlock]);
+    Packet* b = blocks_.back().get();
+    for (size_t i = 0; i < kBlock; ++i) {
+      b[i].next = free_;
+      free_ = &b[i];
+    }
+  }
+  std::vector<std::unique_ptr<Packet[]>> blocks_;
+  Packet* free_ = nullptr;
+  size_t in_use_ = 0;
+  size_t peak_in_use_ = 0;
+};
+
+// FIFO of packets threaded through Packet::next, with a byte count.
+class PacketFifo {
+ public:
+  bool empty() const { return head_ == nullptr; }
+  Packet* front() const { return head_; }
+  uint64_t bytes() const { return bytes_; }
+  uint32_t size() const { return count_; }
+  void push(Packet* p) {
+    p->next = nullptr;
+    if (tail_) tail_->next = p; else head_ = p;
+    tail_ = p;
+    bytes_ += p->frame_bytes;
+    ++count_;
+  }
+  Packet* pop() {
+    Packet* p = head_;
+    head_ = p->next;
+    if (!head_) tail_ = nullptr;
+    bytes_ -= p->frame_bytes;
+    --count_;
+    return p;
+  }
+
+ private:
+  Packet* head_ = nullptr;
+  Packet* tail_ = nullptr;
+  uint64_t bytes_ = 0;
+  uint32_t count_ = 0;
+};
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_SIM_PACKET_H_

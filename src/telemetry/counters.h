@@ -1,0 +1,65 @@
+// Counters as devices keep them. The fields are plain integers updated on the
+// hot path; docs/counters.md names the real-device counter each one is
+// exported as (mlx5 ethtool -S, RDMA hw_counters, SAI statistics) and the
+// exact point where it is counted.
+#ifndef ROCELAB_TELEMETRY_COUNTERS_H_
+#define ROCELAB_TELEMETRY_COUNTERS_H_
+
+#include <cstdint>
+
+#include "sim/packet.h"
+#include "sim/time.h"
+
+namespace rocelab {
+
+// One side of a link: a switch port or a NIC port.
+struct PortCounters {
+  uint64_t tx_frames = 0, tx_bytes = 0, rx_frames = 0, rx_bytes = 0;
+  uint64_t tx_prio_packets[kNumPriorities] = {}, tx_prio_bytes[kNumPriorities] = {};
+  uint64_t rx_prio_packets[kNumPriorities] = {}, rx_prio_bytes[kNumPriorities] = {};
+  uint64_t tx_pause[kNumPriorities] = {};            // PFC frames sent (XOFF and XON)
+  uint64_t rx_pause[kNumPriorities] = {};            // PFC frames received
+  uint64_t rx_pause_transitions[kNumPriorities] = {};  // paused -> running
+  Time tx_pause_duration[kNumPriorities] = {};       // time this port held its peer paused
+  Time rx_pause_duration[kNumPriorities] = {};       // time this port was paused by its peer
+  uint64_t crc_errors = 0;                           // frames dropped for a bad FCS
+  uint64_t rx_discards = 0;                          // frames dropped for lack of buffer
+  uint64_t rx_prio_discards[kNumPriorities] = {};
+  Time busy = 0;        // wire time of everything sent
+  Time first_tx = -1;   // start of the first frame sent
+  Time last_tx_end = 0; // end of the last frame sent
+};
+
+// RDMA transport counters of a NIC (mlx5 hw_counters names in docs/counters.md).
+struct RdmaCounters {
+  uint64_t np_cnp_sent = 0;
+  uint64_t np_ecn_marked_roce_packets = 0;
+  uint64_t rp_cnp_handled = 0;
+  uint64_t rp_cnp_ignored = 0;
+  uint64_t out_of_sequence = 0;
+  uint64_t duplicate_request = 0;
+  uint64_t packet_seq_err = 0;
+  uint64_t local_ack_timeout_err = 0;
+  uint64_t req_transport_retries_exceeded = 0;
+  uint64_t rx_write_requests = 0;
+  uint64_t retransmitted_packets = 0;  // rocelab extension: data packets sent again
+  uint64_t bytes_delivered = 0;        // rocelab extension: payload accepted in order
+};
+
+struct QueueCounters {
+  uint64_t packets = 0, bytes = 0;
+  uint64_t dropped_packets = 0, dropped_bytes = 0;
+  uint64_t ecn_marked = 0;
+  uint64_t watermark_bytes = 0;
+};
+
+struct PriorityGroupCounters {
+  uint64_t packets = 0, bytes = 0;
+  uint64_t dropped_packets = 0;
+  uint64_t shared_watermark_bytes = 0;
+  uint64_t headroom_watermark_bytes = 0;
+};
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_TELEMETRY_COUNTERS_H_

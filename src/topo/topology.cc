@@ -1,0 +1,186 @@
+#include "topo/topology.h"
+
+#include <deque>
+#include <stdexcept>
+
+namespace rocelab {
+
+int Topology::AddNode(const std::string& name, bool is_switch) {
+  TopoNode n;
+  n.name = name;
+  n.is_switch = is_switch;
+  int id = static_cast<int>(nodes_.size());
+  if (is_switch) {
+    n.kind_index = static_cast<int>(switches_.size());
+    switches_.push_back(id);
+  } else {
+    n.kind_index = static_cast<int>(hosts_.size());
+    hosts_.push_back(id);
+  }
+  nodes_.push_back(std::move(n));
+  by_name_[name] = id;
+  return id;
+}
+
+void Topology::AddLink(int a, int b, const LinkSpec& link) {
+  TopoPort pa, pb;
+  pa.peer_node = b;
+  pa.peer_port = static_cast<int>(nodes_[b].ports.size());
+  pa.link = link;
+  pb.peer_node = a;
+  pb.peer_port = static_cast<int>(nodes_[a].ports.size());
+  pb.link = link;
+  nodes_[a].ports.push_back(pa);
+  nodes_[b].ports.push_back(pb);
+}
+
+int Topology::FindNode(const std::string& name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? -1 : it->second;
+}
+
+Topology Topology::Build(const TopologySpec& spec) {
+  Topology t;
+  using Type = TopologySpec::Type;
+  if (spec.type == Type::kSpineLeaf) {
+    const int hpl = spec.hosts_per_leaf;
+    for (int h = 0; h < spec.leaves * hpl; ++h) t.AddNode("h" + std::to_string(h), false);
+    std::vector<int> leaf(spec.leaves), spine(spec.spines);
+    for (int l = 0; l < spec.leaves; ++l) leaf[l] = t.AddNode("leaf" + std::to_string(l), true);
+    for (int s = 0; s < spec.spines; ++s) spine[s] = t.AddNode("spine" + std::to_string(s), true);
+    // Leaf ports: hosts first (Ethernet0 faces the leaf's first host), then spines.
+    for (int l = 0; l < spec.leaves; ++l)
+      for (int i = 0; i < hpl; ++i) t.AddLink(leaf[l], t.hosts_[l * hpl + i], spec.host_link);
+    for (int l = 0; l < spec.leaves; ++l)
+      for (int s = 0; s < spec.spines; ++s) t.AddLink(leaf[l], spine[s], spec.fabric_link);
+  } else if (spec.type == Type::kFatTree) {
+    const int k = spec.k, half = k / 2;
+    for (int h = 0; h < k * k * k / 4; ++h) t.AddNode("h" + std::to_string(h), false);
+    std::vector<int> edge(k * half), agg(k * half), core(half * half);
+    for (int i = 0; i < k * half; ++i) edge[i] = t.AddNode("edge" + std::to_string(i), true);
+    for (int i = 0; i < k * half; ++i) agg[i] = t.AddNode("agg" + std::to_string(i), true);
+    for (int i = 0; i < half * half; ++i) core[i] = t.AddNode("core" + std::to_string(i), true);
+    for (int e = 0; e < k * half; ++e)
+      for (int i = 0; i < half; ++i) t.AddLink(edge[e], t.hosts_[e * half + i], spec.host_link);
+    for (int pod = 0; pod < k; ++pod)
+      for (int e = 0; e < half; ++e)
+        for (int a = 0; a < half; ++a) t.AddLink(edge[pod * half + e], agg[pod * half + a], spec.fabric_link);
+    // Aggregation switch a of each pod connects to cores a*half .. a*half+half-1.
+    for (int pod = 0; pod < k; ++pod)
+      for (int a = 0; a < half; ++a)
+        for (int c = 0; c < half; ++c) t.AddLink(agg[pod * half + a], core[a * half + c], spec.fabric_link);
+  } else {
+    for (const auto& n : spec.nodes)
+      if (!n.is_switch) t.AddNode(n.name, false);
+    for (const auto& n : spec.nodes)
+      if (n.is_switch) t.AddNode(n.name, true);
+    for (const auto& l : spec.links) {
+      int a = t.FindNode(l.a.name), b = t.FindNode(l.b.name);
+      if (!t.nodes_[a].is_switch && !t.nodes_[a].ports.empty())
+        throw ConfigError("", l.line, "topology.links", "host '" + l.a.name + "' already has a link (hosts have one NIC port)");
+      if (!t.nodes_[b].is_switch && !t.nodes_[b].ports.empty())
+        throw ConfigError("", l.line, "topology.links", "host '" + l.b.name + "' already has a link (hosts have one NIC port)");
+      t.AddLink(a, b, l.spec);
+    }
+  }
+  for (const TopoNode& n : t.nodes_)
+    if (n.ports.size() > 4096) throw ConfigError("", 0, "topology", "node " + n.name + " has more than 4096 ports");
+  t.ComputeRoutes();
+  return t;
+}
+
+void Topology::ComputeRoutes() {
+  const int n = static_cast<int>(nodes_.size());
+  hop_offset_.assign(switches_.size(), {});
+  hop_ports_.assign(switches_.size(), {});
+  for (auto& v : hop_offset_) v.reserve(hosts_.size() + 1);
+  std::vector<int> dist(n);
+  std::deque<int> q;
+  for (size_t h = 0; h < hosts_.size(); ++h) {
+    // BFS from the destination over switches (hosts do not forward).
+    std::fill(dist.begin(), dist.end(), -1);
+    dist[hosts_[h]] = 0;
+    q.assign(1, hosts_[h]);
+    while (!q.empty()) {
+      int u = q.front();
+      q.pop_front();
+      if (nodes_[u].is_switch || u == hosts_[h]) {
+        for (const TopoPort& p : nodes_[u].ports) {
+          if (dist[p.peer_node] < 0) {
+            dist[p.peer_node] = dist[u] + 1;
+            q.push_back(p.peer_node);
+          }
+        }
+      }
+    }
+    for (size_t s = 0; s < switches_.size(); ++s) {
+      const TopoNode& sw = nodes_[switches_[s]];
+      hop_offset_[s].push_back(static_cast<uint32_t>(hop_ports_[s].size()));
+      int d = dist[switches_[s]];
+      if (d < 0) continue;
+      for (size_t p = 0; p < sw.ports.size(); ++p) {
+        int peer = sw.ports[p].peer_node;
+        if (dist[peer] == d - 1 && (nodes_[peer].is_switch || peer == hosts_[h]))
+          hop_ports_[s].push_back(static_cast<uint16_t>(p));
+      }
+    }
+  }
+  for (size_t s = 0; s < switches_.size(); ++s) hop_offset_[s].push_back(static_cast<uint32_t>(hop_ports_[s].size()));
+}
+
+Topology::Span Topology::NextHops(int node, int host) const {
+  int s = nodes_[node].kind_index;
+  uint32_t a = hop_offset_[s][host], b = hop_offset_[s][host + 1];
+  return Span{hop_ports_[s].data() + a, b - a};
+}
+
+void Topology::OverrideRoute(int node, int host, int port) {
+  // Rebuild this switch's table with the one entry replaced.
+  int s = nodes_[node].kind_index;
+  std::vector<uint32_t> off;
+  std::vector<uint16_t> ports;
+  off.reserve(hop_offset_[s].size());
+  for (size_t h = 0; h + 1 < hop_offset_[s].size(); ++h) {
+    off.push_back(static_cast<uint32_t>(ports.size()));
+    if (static_cast<int>(h) == host) {
+      ports.push_back(static_cast<uint16_t>(port));
+    } else {
+      for (uint32_t i = hop_offset_[s][h]; i < hop_offset_[s][h + 1]; ++i) ports.push_back(hop_ports_[s][i]);
+    }
+  }
+  off.push_back(static_cast<uint32_t>(ports.size()));
+  hop_offset_[s] = std::move(off);
+  hop_ports_[s] = std::move(ports);
+}
+
+std::string SwitchPortAlias(int port) { return "Ethernet" + std::to_string(port * 4); }
+
+int ResolvePort(const Topology& topo, int node, const std::string& name) {
+  const TopoNode& n = topo.nodes()[node];
+  const int count = static_cast<int>(n.ports.size());
+  auto as_index = [&](const std::string& digits) -> int {
+    if (digits.empty() || digits.size() > 6) return -1;
+    for (char c : digits)
+      if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
+    return std::stoi(digits);
+  };
+  if (name.compare(0, 8, "Ethernet") == 0) {
+    int v = as_index(name.substr(8));
+    if (v < 0 || v % 4 != 0 || v / 4 >= count) return -1;
+    return v / 4;
+  }
+  std::string peer = name;
+  size_t colon = name.find(':');
+  if (colon != std::string::npos) {
+    if (name.substr(0, colon) != n.name) return -1;
+    peer = name.substr(colon + 1);
+  }
+  int v = as_index(peer);
+  if (v >= 0) return v < count ? v : -1;
+  int peer_node = topo.FindNode(peer);
+  for (int p = 0; p < count; ++p)
+    if (n.ports[p].peer_node == peer_node) return p;
+  return -1;
+}
+
+}  // namespace rocelab

@@ -1,0 +1,67 @@
+// The fabric as a graph: named hosts and switches, full-duplex links between
+// numbered ports, and shortest-path ECMP next hops per (switch, destination
+// host). Builders for spine-leaf, k-ary fat-tree and explicit node/link lists.
+#ifndef ROCELAB_TOPO_TOPOLOGY_H_
+#define ROCELAB_TOPO_TOPOLOGY_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace rocelab {
+
+struct TopoPort {
+  int peer_node = -1;
+  int peer_port = -1;
+  LinkSpec link;
+};
+
+struct TopoNode {
+  std::string name;
+  bool is_switch = false;
+  int kind_index = 0;  // host index or switch index
+  std::vector<TopoPort> ports;
+};
+
+class Topology {
+ public:
+  static Topology Build(const TopologySpec& spec);
+
+  const std::vector<TopoNode>& nodes() const { return nodes_; }
+  const std::vector<int>& hosts() const { return hosts_; }        // node ids in host order
+  const std::vector<int>& switches() const { return switches_; }  // node ids in switch order
+  int FindNode(const std::string& name) const;                    // -1 if absent
+
+  // Next-hop ports of switch node `node` toward host `host` (shortest paths).
+  struct Span {
+    const uint16_t* begin;
+    uint32_t size;
+  };
+  Span NextHops(int node, int host) const;
+  void ComputeRoutes();
+  // Replaces the next hops of (node, host) with one port.
+  void OverrideRoute(int node, int host, int port);
+
+ private:
+  void AddLink(int a, int b, const LinkSpec& link);
+  int AddNode(const std::string& name, bool is_switch);
+
+  std::vector<TopoNode> nodes_;
+  std::vector<int> hosts_, switches_;
+  std::unordered_map<std::string, int> by_name_;
+  // Per switch (kind_index): offsets per host into hop_ports_.
+  std::vector<std::vector<uint32_t>> hop_offset_;
+  std::vector<std::vector<uint16_t>> hop_ports_;
+};
+
+// SONiC names a switch port EthernetN with N = 4 x port index.
+std::string SwitchPortAlias(int port);
+// Parses "Ethernet8", "8" or "leaf0:h5" style port names of node `node`; -1 if none.
+int ResolvePort(const Topology& topo, int node, const std::string& port_name);
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_TOPO_TOPOLOGY_H_

@@ -1,0 +1,28 @@
+// Quantities with explicit units, as every scenario value must carry one.
+// Sizes are powers of 1024 (2MB = 2097152 bytes; KiB/MiB/GiB accepted too),
+// rates powers of 1000 in bits per second, times in ps/ns/us/ms/s.
+// Each parser returns false and fills `error` with the reason on bad input.
+#ifndef ROCELAB_UTIL_UNITS_H_
+#define ROCELAB_UTIL_UNITS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "sim/time.h"
+
+namespace rocelab {
+
+bool ParseSize(const std::string& text, uint64_t* bytes, std::string* error);
+bool ParseRate(const std::string& text, uint64_t* bps, std::string* error);
+bool ParseTime(const std::string& text, Time* t, std::string* error);
+bool ParseLength(const std::string& text, double* meters, std::string* error);
+bool ParseNumber(const std::string& text, double* value, std::string* error);
+bool ParseInteger(const std::string& text, int64_t* value, std::string* error);
+bool ParseBool(const std::string& text, bool* value, std::string* error);
+
+// "100G", "25G", "400G": the short form reports and port names use.
+std::string FormatRate(uint64_t bps);
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_UTIL_UNITS_H_

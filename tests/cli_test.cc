@@ -1,0 +1,115 @@
+// The rocelab command: exit statuses, error text, and no partial output.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int status;
+  std::string output;
+};
+
+Result RunCli(const std::string& args) {
+  std::string cmd = std::string(ROCELAB_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+std::string TempDir(const std::string& tag) {
+  char tmpl[] = "/tmp/rocelab-cli-XXXXXX";
+  std::string d = mkdtemp(tmpl);
+  return d + "/" + tag;
+}
+
+bool Exists(const std::string& p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0;
+}
+
+std::string WriteScenario(const std::string& dir, const std::string& text) {
+  std::string path = dir + ".yaml";
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char* kGood =
+    "name: two-hosts\n"
+    "duration: 1ms\n"
+    "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2,\n"
+    "           host_link: {rate: 100G, delay: 1us}}\n"
+    "workload:\n"
+    "  - {type: flow, src: h0, dst: h1, size: 64KB}\n";
+
+}  // namespace
+
+TEST(Cli, RunWritesSummary) {
+  std::string dir = TempDir("out");
+  std::string file = WriteScenario(dir, kGood);
+  Result r = RunCli("run " + file + " --out " + dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(dir + "/summary.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string json = ss.str();
+  for (const char* key : {"\"scenario\": \"two-hosts\"", "\"sim_time_ns\"", "\"engine\"", "\"packet_hops\"", "\"flows\"",
+                          "\"fct_ns\"", "\"goodput_gbps\"", "\"totals\"", "\"drops_lossless\"", "\"hosts\"",
+                          "\"switches\"", "\"tx_prio3_pause\"", "\"SAI_PORT_STAT_PFC_3_TX_PKTS\"", "\"np_cnp_sent\""})
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+  EXPECT_FALSE(Exists(dir + "/summary.json.tmp"));
+}
+
+TEST(Cli, BadInputExitsTwoNamesTheSpotAndWritesNothing) {
+  std::string dir = TempDir("out");
+  std::string text = kGood;
+  text.replace(text.find("size: 64KB"), 10, "size: 64");
+  std::string file = WriteScenario(dir, text);
+  Result r = RunCli("run " + file + " --out " + dir);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find(file + ":6: key 'workload[0].size': "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("no unit"), std::string::npos) << r.output;
+  EXPECT_FALSE(Exists(dir));
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(RunCli("").status, 2);
+  EXPECT_EQ(RunCli("frobnicate").status, 2);
+  EXPECT_EQ(RunCli("run").status, 2);
+  EXPECT_EQ(RunCli("run /nonexistent/file.yaml --out /tmp/x-never").status, 2);
+  EXPECT_EQ(RunCli("demo").status, 2);  // --out missing
+  EXPECT_EQ(RunCli("demo --out /tmp/x --seed abc").status, 2);
+  EXPECT_EQ(RunCli("version").status, 0);
+}
+
+TEST(Cli, GarbageFilesNeverCrash) {
+  std::string dir = TempDir("out");
+  const char* inputs[] = {"", "\x01\x02\x03", "- - - -\n", "{", "a: [1, 2", "topology: 5\n", "::::\n",
+                          "topology: {type: fat-tree, k: 3}\n", "topology: {type: fat-tree, k: 200}\n",
+                          "workload: {a: 1}\ntopology: {type: spine-leaf}\n"};
+  int i = 0;
+  for (const char* in : inputs) {
+    std::string file = WriteScenario(dir + std::to_string(i++), in);
+    Result r = RunCli("run " + file + " --out " + dir);
+    EXPECT_EQ(r.status, 2) << "input: " << in << "\n" << r.output;
+    EXPECT_NE(r.output.find(file), std::string::npos) << r.output;
+  }
+  EXPECT_FALSE(Exists(dir));
+}
+
+TEST(Cli, DemoRuns) {
+  std::string dir = TempDir("demo");
+  Result r = RunCli("demo --out " + dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("packet-hops/s"), std::string::npos);
+  EXPECT_TRUE(Exists(dir + "/summary.json"));
+}

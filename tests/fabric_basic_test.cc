@@ -1,0 +1,92 @@
+// Single flows against analytic values, the NIC receive path, bit errors and
+// determinism.
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace rocelab {
+
+TEST(FabricBasic, LongFlowGoodputMatchesWireEfficiency) {
+  auto f = RunYaml("duration: 100ms\n" + ExampleFabric() +
+                   "workload:\n  - {type: flow, src: h0, dst: h1, size: 64MB, priority: 3}\n");
+  const QueuePair& qp = f->qps()[0];
+  ASSERT_TRUE(qp.done);
+  // payload / (payload + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + Ethernet 14 + FCS 4 + preamble 8 + IFG 12)
+  const double bound = 100.0 * 4096.0 / (4096.0 + 82.0);
+  const double goodput = static_cast<double>(qp.size) * 8.0 / static_cast<double>(qp.finish - qp.start) * 1000.0;
+  EXPECT_LE(goodput, bound);
+  EXPECT_GE(goodput, 0.99 * bound) << "goodput " << goodput << " Gb/s, bound " << bound;
+  EXPECT_EQ(ComputeTotals(*f).bytes_delivered, 64u << 20);
+}
+
+TEST(FabricBasic, OneMegabyteFctMatchesTheAnalyticValue) {
+  auto f = RunYaml("duration: 10ms\n" + ExampleFabric() +
+                   "workload:\n  - {type: flow, src: h0, dst: h8, size: 1MB, priority: 3}\n");
+  const QueuePair& qp = f->qps()[0];
+  ASSERT_TRUE(qp.done);
+  // h0 -100G- leaf0 -400G- spine -400G- leaf1 -100G- h8, 1 us per link; NIC latencies 0.
+  const Time d = kMicrosecond;
+  const Time first = 4096 + 62 + 16 + 20, other = 4096 + 62 + 20, ack = 66 + 20;
+  const Time serialization_at_bottleneck = (first + 255 * other) * 80;      // all 256 packets at 100G
+  const Time last_packet_path = 4 * d + other * 20 * 2 + other * 80;        // store-and-forward of the last one
+  const Time ack_path = 4 * d + ack * (80 + 20 + 20 + 80);                  // the last ACK's way back
+  const Time analytic = serialization_at_bottleneck + last_packet_path + ack_path;
+  const Time fct = qp.finish - qp.start;
+  EXPECT_NEAR(static_cast<double>(fct), static_cast<double>(analytic), 0.01 * analytic)
+      << "fct " << fct << " ps, analytic " << analytic << " ps";
+  // The model is exact up to the larger first packet's queueing (a few ns).
+  EXPECT_NEAR(static_cast<double>(fct), static_cast<double>(analytic), 5000.0);
+}
+
+TEST(FabricBasic, SlowReceiverPausesUpstreamAndLosesNothing) {
+  auto f = RunYaml("duration: 50ms\n" + ExampleFabric("  pfc: {enabled: true}\n") +
+                   "devices:\n  h1: {rx_drain_rate: 50G, rx_buffer: 256KB}\n"
+                   "workload:\n  - {type: flow, src: h0, dst: h1, size: 20MB, priority: 3}\n");
+  const QueuePair& qp = f->qps()[0];
+  ASSERT_TRUE(qp.done);
+  Totals t = ComputeTotals(*f);
+  EXPECT_EQ(t.drops_lossless, 0u);
+  EXPECT_EQ(t.bytes_delivered, 20u << 20);
+  const PortCounters& h1 = f->nic("h1").port(0).counters;
+  EXPECT_GT(h1.tx_pause[3], 0u) << "the NIC must send PFC when its receive buffer fills";
+  EXPECT_EQ(h1.rx_discards, 0u);
+  EXPECT_GT(f->sw("leaf0").port(1).counters.rx_pause[3], 0u);
+  EXPECT_GT(f->sw("leaf0").port(1).counters.rx_pause_duration[3], 0);
+  // Goodput is set by the drain rate: 50 Gb/s of frames carrying 4096 B of every 4158.
+  const double goodput = static_cast<double>(qp.size) * 8.0 / static_cast<double>(qp.finish - qp.start) * 1000.0;
+  EXPECT_NEAR(goodput, 50.0 * 4096 / 4158, 1.0);
+}
+
+TEST(FabricBasic, BitErrorsAreCountedAndGoBackNRecovers) {
+  // A lost NAK is recovered by the local ACK timeout, so keep it short (4.096 us x 2^8 = 1 ms).
+  auto f = RunYaml("duration: 1s\n"
+                   "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 2,\n"
+                   "           host_link: {rate: 100G, delay: 1us, ber: 1e-6}, fabric_link: {rate: 400G, delay: 1us}}\n"
+                   "nic: {cc: none, timeout: 8}\n"
+                   "workload:\n  - {type: flow, src: h0, dst: h2, size: 10MB, priority: 3}\n");
+  const QueuePair& qp = f->qps()[0];
+  ASSERT_TRUE(qp.done);
+  Totals t = ComputeTotals(*f);
+  // About 3.3 % of 4178-byte frames are hit at BER 1e-6 on each of two host links.
+  EXPECT_GT(t.crc_errors, 50u);
+  EXPECT_GT(t.retransmitted_packets, 0u);
+  EXPECT_EQ(qp.delivered, 10u << 20);
+  EXPECT_EQ(t.bytes_delivered, 10u << 20);
+  EXPECT_GT(f->nic("h0").rdma().packet_seq_err, 0u);
+  EXPECT_GT(f->nic("h2").rdma().out_of_sequence, 0u);
+}
+
+TEST(FabricBasic, SameSeedSameSummary) {
+  const std::string yaml = "seed: 11\nduration: 5ms\n" +
+                           ExampleFabric("  ecn: {enabled: true, kmin: 50KB, kmax: 200KB, pmax: 0.2}\n",
+                                         "{mtu: 4096, cc: dcqcn}") +
+                           "workload:\n  - {type: permutation, size: 1MB, priority: 3}\n";
+  auto a = RunYaml(yaml);
+  auto b = RunYaml(yaml);
+  EXPECT_EQ(WithoutEngine(SummaryJson(*a)), WithoutEngine(SummaryJson(*b)));
+  EXPECT_GT(ComputeTotals(*a).bytes_delivered, 0u);
+  auto c = RunYaml("seed: 12\n" + yaml.substr(yaml.find('\n') + 1));
+  EXPECT_NE(WithoutEngine(SummaryJson(*a)), WithoutEngine(SummaryJson(*c)));
+}
+
+}  // namespace rocelab

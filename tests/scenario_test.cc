@@ -1,0 +1,120 @@
+#include "scenario/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include "net/fabric.h"
+
+namespace rocelab {
+
+namespace {
+
+const char* kGood =
+    "name: incast-15to1\n"
+    "seed: 7\n"
+    "duration: 2ms\n"
+    "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 8,\n"
+    "           host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 400G, delay: 1us}}\n"
+    "switch:\n"
+    "  buffer: 32MB\n"
+    "  lossless_priorities: [3]\n"
+    "  pfc: {enabled: true, headroom: auto}\n"
+    "  ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}\n"
+    "nic: {mtu: 4096, cc: dcqcn}\n"
+    "workload:\n"
+    "  - {type: flow, src: h0, dst: h8, size: 10MB, start: 0us, priority: 3}\n";
+
+// Replaces the first occurrence of `from` in the good scenario.
+std::string Mutate(const std::string& from, const std::string& to) {
+  std::string s = kGood;
+  size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return s.replace(at, from.size(), to);
+}
+
+// Parses (and builds, so names are resolved) and returns the error.
+ConfigError ErrorOf(const std::string& text) {
+  try {
+    Scenario sc = ParseScenarioText(text, "bad.yaml");
+    Fabric f(sc);
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error for:\n" << text;
+  return ConfigError("", 0, "", "");
+}
+
+}  // namespace
+
+TEST(Scenario, TheIssueExampleParses) {
+  Scenario sc = ParseScenarioText(kGood, "good.yaml");
+  EXPECT_EQ(sc.name, "incast-15to1");
+  EXPECT_EQ(sc.seed, 7u);
+  EXPECT_EQ(sc.duration, 2 * kMillisecond);
+  EXPECT_EQ(sc.topology.fabric_link.rate_bps, 400000000000ull);
+  EXPECT_EQ(sc.sw.buffer, 32ull << 20);
+  EXPECT_EQ(sc.sw.ecn.kmin, 100u * 1024);
+  EXPECT_EQ(sc.sw.lossless_mask, 1u << 3);
+  ASSERT_EQ(sc.flows.size(), 1u);
+  EXPECT_EQ(sc.flows[0].size, 10u << 20);
+  EXPECT_EQ(sc.flows[0].dscp, 26);  // priority 3 is DSCP 26 by default
+  EXPECT_EQ(sc.nic.dcqcn.profile, "mlx5");
+}
+
+TEST(Scenario, ErrorsNameFileLineAndKey) {
+  struct Case {
+    std::string text;
+    int line;
+    std::string key;
+    std::string words;
+  };
+  const Case cases[] = {
+      {Mutate("buffer: 32MB", "buffer: 32"), 7, "switch.buffer", "no unit"},
+      {Mutate("buffer: 32MB", "bufer: 32MB"), 7, "switch.bufer", "unknown key"},
+      {Mutate("kmax: 400KB", "kmax: 10KB"), 10, "switch.ecn.kmax", "kmax"},
+      {Mutate("dst: h8", "dst: h99"), 13, "workload[0].dst", "no host named 'h99'"},
+      {Mutate("dst: h8", "dst: leaf1"), 13, "workload[0].dst", "is a switch"},
+      {Mutate("mtu: 4096", "mtu: 3000"), 11, "nic.mtu", "256, 512"},
+      {Mutate("pmax: 0.2", "pmax: 2"), 10, "switch.ecn.pmax", "out of range"},
+      {Mutate("delay: 1us},", "delay: 1 parsec},"), 5, "topology.host_link.delay", "unknown time unit"},
+      {Mutate("type: spine-leaf", "type: torus"), 4, "topology.type", "torus"},
+      {Mutate("cc: dcqcn", "cc: bbr"), 11, "nic.cc", "bbr"},
+      {Mutate("size: 10MB", "size: 0B"), 13, "workload[0].size", "out of range"},
+      {Mutate("priority: 3", "priority: 3, dscp: 26"), 13, "workload[0].dscp", "not both"},
+      {Mutate("seed: 7", "seed: -1"), 2, "seed", "out of range"},
+      {Mutate("hosts_per_leaf: 8", "hosts_per_leaf: 8}"), 4, "", "unexpected text"},
+  };
+  for (const Case& c : cases) {
+    ConfigError e = ErrorOf(c.text);
+    EXPECT_EQ(e.file(), "bad.yaml");
+    EXPECT_EQ(e.line(), c.line) << e.what();
+    EXPECT_EQ(e.key(), c.key) << e.what();
+    EXPECT_NE(std::string(e.what()).find(c.words), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("bad.yaml:" + std::to_string(c.line) + ": ", 0), 0u) << e.what();
+  }
+}
+
+TEST(Scenario, RouteOverridePortsAreChecked) {
+  std::string text = std::string(kGood) + "routes:\n  - {switch: leaf0, dst: h8, port: Ethernet99}\n";
+  ConfigError e = ErrorOf(text);
+  EXPECT_EQ(e.line(), 15);
+  EXPECT_EQ(e.key(), "routes.port");
+}
+
+TEST(Scenario, DeviceOverridesApplyPerDevice) {
+  std::string text = std::string(kGood) +
+                     "devices:\n  leaf1: {ecn: {enabled: false}, dscp_to_priority: {26: 0}}\n"
+                     "  h3: {rx_drain_rate: 50G}\n";
+  Scenario sc = ParseScenarioText(text, "x.yaml");
+  ASSERT_EQ(sc.devices.size(), 2u);
+  Fabric f(sc);
+  EXPECT_FALSE(f.sw("leaf1").spec().ecn.enabled);
+  EXPECT_EQ(f.sw("leaf1").spec().dscp_to_priority[26], 0);
+  EXPECT_TRUE(f.sw("leaf0").spec().ecn.enabled);
+  EXPECT_EQ(f.nic("h3").spec().rx_drain_rate, 50000000000ull);
+  EXPECT_EQ(f.nic("h2").spec().rx_drain_rate, 0u);
+  ConfigError e = ErrorOf(std::string(kGood) + "devices:\n  leaf7: {buffer: 1MB}\n");
+  EXPECT_EQ(e.line(), 15);
+  EXPECT_NE(std::string(e.what()).find("no device named 'leaf7'"), std::string::npos);
+}
+
+}  // namespace rocelab

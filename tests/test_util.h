@@ -1,0 +1,38 @@
+// Helpers shared by the fabric tests: build a scenario from YAML text and run it.
+#ifndef ROCELAB_TESTS_TEST_UTIL_H_
+#define ROCELAB_TESTS_TEST_UTIL_H_
+
+#include <memory>
+#include <string>
+
+#include "net/fabric.h"
+#include "report/summary.h"
+#include "scenario/scenario.h"
+
+namespace rocelab {
+
+inline std::unique_ptr<Fabric> RunYaml(const std::string& yaml) {
+  auto f = std::make_unique<Fabric>(ParseScenarioText(yaml, "test.yaml"));
+  f->Run();
+  return f;
+}
+
+// The example fabric of the scenario schema: 2 spines, 2 leaves, 8 hosts each.
+inline std::string ExampleFabric(const std::string& extra_switch = "", const std::string& nic = "{mtu: 4096, cc: none}",
+                                 const std::string& buffer = "32MB") {
+  return "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 8,\n"
+         "           host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 400G, delay: 1us}}\n"
+         "switch:\n  buffer: " + buffer + "\n  lossless_priorities: [3]\n" + extra_switch +
+         "nic: " + nic + "\n";
+}
+
+// Summary JSON without the "engine" block (the only wall-clock figures).
+inline std::string WithoutEngine(const std::string& json) {
+  size_t a = json.find("  \"engine\": {");
+  size_t b = json.find("},", a);
+  return json.substr(0, a) + json.substr(b + 3);
+}
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_TESTS_TEST_UTIL_H_

@@ -1,0 +1,59 @@
+#include "util/units.h"
+
+#include <gtest/gtest.h>
+
+namespace rocelab {
+
+TEST(Units, SizesArePowersOf1024) {
+  uint64_t b;
+  std::string err;
+  ASSERT_TRUE(ParseSize("2MB", &b, &err));
+  EXPECT_EQ(b, 2097152u);
+  ASSERT_TRUE(ParseSize("4KB", &b, &err));
+  EXPECT_EQ(b, 4096u);
+  ASSERT_TRUE(ParseSize("1.5KiB", &b, &err));
+  EXPECT_EQ(b, 1536u);
+  ASSERT_TRUE(ParseSize("32GB", &b, &err));
+  EXPECT_EQ(b, 32ull << 30);
+  EXPECT_FALSE(ParseSize("32", &b, &err));
+  EXPECT_NE(err.find("no unit"), std::string::npos);
+  EXPECT_FALSE(ParseSize("3 furlongs", &b, &err));
+  EXPECT_FALSE(ParseSize("-1KB", &b, &err));
+  EXPECT_FALSE(ParseSize("0.3B", &b, &err));
+}
+
+TEST(Units, RatesArePowersOf1000) {
+  uint64_t r;
+  std::string err;
+  ASSERT_TRUE(ParseRate("100G", &r, &err));
+  EXPECT_EQ(r, 100000000000ull);
+  ASSERT_TRUE(ParseRate("25Gbps", &r, &err));
+  EXPECT_EQ(r, 25000000000ull);
+  ASSERT_TRUE(ParseRate("40Mbps", &r, &err));
+  EXPECT_EQ(r, 40000000ull);
+  ASSERT_TRUE(ParseRate("1.6T", &r, &err));
+  EXPECT_EQ(r, 1600000000000ull);
+  EXPECT_FALSE(ParseRate("100", &r, &err));
+  EXPECT_FALSE(ParseRate("0G", &r, &err));
+}
+
+TEST(Units, Times) {
+  Time t;
+  std::string err;
+  ASSERT_TRUE(ParseTime("1us", &t, &err));
+  EXPECT_EQ(t, kMicrosecond);
+  ASSERT_TRUE(ParseTime("2.5ms", &t, &err));
+  EXPECT_EQ(t, 2500 * kMicrosecond);
+  ASSERT_TRUE(ParseTime("300ns", &t, &err));
+  EXPECT_EQ(t, 300 * kNanosecond);
+  EXPECT_FALSE(ParseTime("5", &t, &err));
+  EXPECT_FALSE(ParseTime("5min", &t, &err));
+}
+
+TEST(Units, SerializationTimeIsExactAtCommonSpeeds) {
+  EXPECT_EQ(SerializationTime(4178, 100000000000ull), 4178 * 80);
+  EXPECT_EQ(SerializationTime(84, 400000000000ull), 84 * 20);
+  EXPECT_EQ(SerializationTime(1, 3000000000ull), 2667);  // rounded up
+}
+
+}  // namespace rocelab
