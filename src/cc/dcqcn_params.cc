@@ -35,7 +35,7 @@ DcqcnParams DcqcnMlx5Profile() {
   p.initial_alpha = 1023.0 / 1024.0;      // initial_alpha_value 1023 (10-bit fixed point)
   p.rate_reduce_period = 4 * kMicrosecond;   // rate_reduce_monitor_period 4 [us]
   p.rate_increase_period = 300 * kMicrosecond;  // rpg_time_reset 300 [us]
-  p.byte_counter = 32767ull * 64;         // rpg_byte_reset 32767 [64 B units] = 2 MiB (see docs/dcqcn.md)
+  p.byte_counter = 32767ull * 64;         // rpg_byte_reset 32767 in 64 B units = 2 MiB (unit disputed: docs/dcqcn.md)
   p.fast_recovery_stages = 1;             // rpg_threshold 1
   p.ai_rate_bps = 5000000;                // rpg_ai_rate 5 [Mb/s]
   p.hai_rate_bps = 50000000;              // rpg_hai_rate 50 [Mb/s]

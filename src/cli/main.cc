@@ -3,8 +3,6 @@
 //   rocelab demo --out DIR
 // Exit status: 0 success, 2 bad input or usage (nothing written), 1 internal error.
 
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli.h"
 #include "cli/demo_scenario.h"
 #include "net/fabric.h"
 #include "report/summary.h"
@@ -24,42 +23,9 @@ constexpr const char* kUsage =
     "usage:\n"
     "  rocelab run SCENARIO.yaml --out DIR [--seed N] [--quiet]\n"
     "  rocelab demo --out DIR [--quiet]\n"
+    "  rocelab plan headroom|buffer|ecn ...   (rocelab plan for details)\n"
+    "  rocelab lint FABRIC_OR_SCENARIO.yaml [--json]\n"
     "  rocelab version\n";
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-bool MakeDirs(const std::string& path, std::string* err) {
-  std::string cur;
-  for (size_t i = 0; i <= path.size(); ++i) {
-    if (i == path.size() || path[i] == '/') {
-      if (!cur.empty() && ::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) {
-        *err = cur + ": " + std::strerror(errno);
-        return false;
-      }
-    }
-    if (i < path.size()) cur += path[i];
-  }
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    *err = path + ": not a directory";
-    return false;
-  }
-  return true;
-}
-
-// Writes atomically: a reader never sees half a file, and a failed run leaves none.
-void WriteFile(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw UsageError("cannot write " + tmp);
-    out << text;
-    if (!out) throw UsageError("cannot write " + tmp);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw UsageError("cannot write " + path);
-}
 
 void PrintReport(const Fabric& f) {
   const Totals t = ComputeTotals(f);
@@ -98,7 +64,7 @@ int RunScenario(Scenario sc, const std::string& out_dir, bool quiet) {
   std::string err;
   if (!MakeDirs(out_dir, &err)) throw UsageError("--out: " + err);
   fabric.Run();
-  WriteFile(out_dir + "/summary.json", SummaryJson(fabric));
+  WriteFileAtomically(out_dir + "/summary.json", SummaryJson(fabric));
   if (!quiet) {
     PrintReport(fabric);
     std::printf("wrote %s/summary.json\n", out_dir.c_str());
@@ -110,6 +76,8 @@ int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) throw UsageError("no command given");
   const std::string cmd = args[0];
+  if (cmd == "plan") return PlanCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (cmd == "lint") return LintCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "version" || cmd == "--version") {
     std::printf("rocelab 0.1.0\n");
     return 0;

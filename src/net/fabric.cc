@@ -9,18 +9,6 @@ namespace rocelab {
 
 namespace {
 
-const SwitchSpec& SwitchSpecFor(const Scenario& sc, const std::string& name) {
-  for (const auto& d : sc.devices)
-    if (d.device.name == name && d.sw) return *d.sw;
-  return sc.sw;
-}
-
-const NicSpec& NicSpecFor(const Scenario& sc, const std::string& name) {
-  for (const auto& d : sc.devices)
-    if (d.device.name == name && d.nic) return *d.nic;
-  return sc.nic;
-}
-
 Topology BuildTopology(const Scenario& sc) {
   try {
     return Topology::Build(sc.topology);
@@ -70,11 +58,7 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
     for (int p = 0; p < s->num_ports(); ++p) {
       Port& port = s->port(p);
       port.pause_response = spec.pfc.response_time >= 0 ? spec.pfc.response_time : PeerResponseTime(port.rate_bps);
-      uint64_t h = spec.pfc.headroom_auto
-                       ? Ieee8021QbbHeadroom(port.rate_bps, port.delay, spec.mtu + 18, spec.cell,
-                                             PeerResponseQuanta(port.rate_bps)).total
-                       : spec.pfc.headroom;
-      s->SetHeadroom(p, h);
+      s->SetHeadroom(p, PortHeadroom(spec, port.rate_bps, port.delay));
     }
     s->FinishSetup();
   }

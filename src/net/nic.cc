@@ -144,7 +144,7 @@ void Nic::OnQpTimer(QueuePair& qp) {
 }
 
 void Nic::OnFrame(int, Packet* pkt) {
-  const int prio = spec_.dscp_to_priority[pkt->dscp & 63];
+  const int prio = spec_.trust_dscp ? spec_.dscp_to_priority[pkt->dscp & 63] : pkt->priority;
   pkt->priority = static_cast<uint8_t>(prio);
   PortCounters& c = port(0).counters;
   c.rx_prio_packets[prio]++;

@@ -18,9 +18,13 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
       queues_(num_ports),
       rr_(num_ports, 0),
       rr_fresh_(num_ports, 1) {
-  uint32_t min_w = *std::min_element(spec_.ets_weights.begin(), spec_.ets_weights.end());
+  // Quanta scale so the lightest queue still sends one maximum frame per round.
+  uint32_t min_w = UINT32_MAX;
   for (int q = 0; q < kNumPriorities; ++q)
-    quantum_[q] = static_cast<int64_t>(spec_.ets_weights[q]) * 9216 / std::max<uint32_t>(min_w, 1);
+    if (!(spec_.strict_mask & (1u << q)) && spec_.ets_weights[q] > 0) min_w = std::min(min_w, spec_.ets_weights[q]);
+  for (int q = 0; q < kNumPriorities; ++q)
+    quantum_[q] = static_cast<int64_t>(std::max<uint32_t>(spec_.ets_weights[q], 1)) * 9216 /
+                  (min_w == UINT32_MAX ? 1 : min_w);
   set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
   set_pause_quanta(spec_.pfc.quanta);
 }
@@ -49,7 +53,8 @@ int Switch::Route(const Packet* pkt) const {
 }
 
 void Switch::OnFrame(int in_port, Packet* pkt) {
-  const int prio = spec_.dscp_to_priority[pkt->dscp & 63];
+  // DSCP trust classifies by the IP header; PCP trust by the 802.1p bits the previous hop sent.
+  const int prio = spec_.trust_dscp ? spec_.dscp_to_priority[pkt->dscp & 63] : pkt->priority;
   pkt->priority = static_cast<uint8_t>(prio);
   Port& ip = ports_[in_port];
   ip.counters.rx_prio_packets[prio]++;

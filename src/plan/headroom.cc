@@ -1,5 +1,6 @@
 #include "plan/headroom.h"
 
+#include "scenario/scenario.h"
 #include "sim/packet.h"
 
 namespace rocelab {
@@ -36,6 +37,13 @@ HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uin
   h.cell_rounding = rounded - sum;
   h.total = rounded;
   return h;
+}
+
+uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_delay) {
+  if (!spec.pfc.headroom_auto) return spec.pfc.headroom;
+  // The port MTU is an IP MTU; the largest frame adds Ethernet header and FCS.
+  return Ieee8021QbbHeadroom(rate_bps, one_way_delay, spec.mtu + kEthHeader + kFcs, spec.cell,
+                             PeerResponseQuanta(rate_bps)).total;
 }
 
 }  // namespace rocelab

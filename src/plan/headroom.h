@@ -36,6 +36,11 @@ struct HeadroomBreakdown {
 HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uint32_t max_frame, uint32_t cell,
                                       uint32_t response_quanta);
 
+struct SwitchSpec;
+// The headroom a switch reserves per lossless PG on a port of this speed and
+// cable: configured, or (headroom: auto) the 802.1Qbb sum for the port MTU.
+uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_delay);
+
 }  // namespace rocelab
 
 #endif  // ROCELAB_PLAN_HEADROOM_H_

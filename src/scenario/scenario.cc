@@ -54,6 +54,14 @@ void ReadDscpMap(ConfigReader& parent, const char* key, std::array<uint8_t, 64>*
   }
 }
 
+void ReadTrust(ConfigReader& r, bool* trust_dscp) {
+  std::string trust;
+  if (!r.String("trust", &trust)) return;
+  if (trust == "dscp") *trust_dscp = true;
+  else if (trust == "pcp") *trust_dscp = false;
+  else r.Fail("trust", "'" + trust + "' should be dscp or pcp");
+}
+
 uint8_t PriorityMask(ConfigReader& r, const char* key, uint8_t current) {
   std::vector<int64_t> list;
   if (!r.IntList(key, &list, 0, 7)) return current;
@@ -115,12 +123,29 @@ void ReadSwitch(ConfigReader& r, SwitchSpec* s) {
     ConfigReader e(r.file(), *n, r.PathOf("ets"));
     s->strict_mask = PriorityMask(e, "strict", s->strict_mask);
     std::vector<int64_t> w;
-    if (e.IntList("weights", &w, 1, 100)) {
+    if (e.IntList("weights", &w, 0, 100)) {
       if (w.size() != 8) e.Fail("weights", "expected 8 weights, one per queue");
       for (int i = 0; i < 8; ++i) s->ets_weights[i] = static_cast<uint32_t>(w[i]);
     }
+    for (int q = 0; q < 8; ++q)
+      if (!(s->strict_mask & (1u << q)) && s->ets_weights[q] == 0)
+        e.Fail(e.Has("weights") ? "weights" : "strict", "queue " + std::to_string(q) + " is not strict and has weight 0");
     e.Finish();
   }
+  if (const YamlNode* n = r.Get("pfc_watchdog")) {
+    ConfigReader w(r.file(), *n, r.PathOf("pfc_watchdog"));
+    w.Bool("enabled", &s->pfc_watchdog.enabled);
+    // sonic-utilities pfcwd ranges: detection 100-5000 ms, restoration 100-60000 ms.
+    w.Duration("detection_time", &s->pfc_watchdog.detection_time, 100 * kMillisecond, 5000 * kMillisecond);
+    w.Duration("restoration_time", &s->pfc_watchdog.restoration_time, 100 * kMillisecond, 60000 * kMillisecond);
+    std::string action;
+    if (w.String("action", &action)) {
+      if (action != "drop" && action != "forward" && action != "alert") w.Fail("action", "'" + action + "' should be drop, forward or alert");
+      s->pfc_watchdog.action = action;
+    }
+    w.Finish();
+  }
+  ReadTrust(r, &s->trust_dscp);
   ReadDscpMap(r, "dscp_to_priority", &s->dscp_to_priority);
   r.Double("lossy_alpha", &s->lossy_alpha, 1.0 / 1024, 64.0);
   int64_t mtu;
@@ -184,6 +209,7 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
   n->lossless_mask = PriorityMask(r, "lossless_priorities", n->lossless_mask);
   ReadDscpMap(r, "dscp_to_priority", &n->dscp_to_priority);
   if (r.Int("cnp_dscp", &v, 0, 63)) n->cnp_dscp = static_cast<uint8_t>(v);
+  ReadTrust(r, &n->trust_dscp);
 }
 
 void ReadTopology(ConfigReader& top, Scenario* sc) {
@@ -444,6 +470,18 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
   ReadDevices(top, &sc);
   top.Finish();
   return sc;
+}
+
+const SwitchSpec& SwitchSpecFor(const Scenario& sc, const std::string& device) {
+  for (const auto& d : sc.devices)
+    if (d.device.name == device && d.sw) return *d.sw;
+  return sc.sw;
+}
+
+const NicSpec& NicSpecFor(const Scenario& sc, const std::string& device) {
+  for (const auto& d : sc.devices)
+    if (d.device.name == device && d.nic) return *d.nic;
+  return sc.nic;
 }
 
 Scenario LoadScenarioFile(const std::string& path) {

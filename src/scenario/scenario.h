@@ -91,6 +91,16 @@ struct EcnSpec {
   bool mark_on_dequeue = true;
 };
 
+// SONiC's PFC watchdog (sonic-utilities pfcwd: start_default is detection =
+// restoration = 200 ms, action drop). Checked by lint; the watchdog agent
+// itself is not simulated yet.
+struct PfcWatchdogSpec {
+  bool enabled = true;
+  Time detection_time = 200 * kMillisecond;
+  Time restoration_time = 200 * kMillisecond;
+  std::string action = "drop";
+};
+
 struct SwitchSpec {
   uint64_t buffer = 32ull * 1024 * 1024;
   uint32_t cell = 256;  // buffer accounting unit (bytes)
@@ -98,7 +108,10 @@ struct SwitchSpec {
   PfcSpec pfc;
   EcnSpec ecn;
   uint8_t strict_mask = 1u << 6;            // strict-priority queues (CNPs ride queue 6)
-  std::array<uint32_t, 8> ets_weights{{1, 1, 1, 1, 1, 1, 1, 1}};
+  // DWRR weights in percent of the non-strict bandwidth: RoCE queue 3 gets 40 %.
+  std::array<uint32_t, 8> ets_weights{{10, 10, 10, 40, 10, 10, 0, 10}};
+  bool trust_dscp = true;  // classify by DSCP (false: by the 802.1p PCP of the frame)
+  PfcWatchdogSpec pfc_watchdog;
   std::array<uint8_t, 64> dscp_to_priority{};
   double lossy_alpha = 1.0 / 8;
   uint32_t mtu = 9216;  // largest frame a port accepts
@@ -120,6 +133,7 @@ struct NicSpec {
   uint8_t lossless_mask = 1u << 3;
   std::array<uint8_t, 64> dscp_to_priority{};
   uint8_t cnp_dscp = 48;     // mlx5 cnp_dscp 48 (NVIDIA DCQCN parameters)
+  bool trust_dscp = true;    // mlnx_qos --trust dscp (false: pcp)
 };
 
 struct FlowSpec {
@@ -164,6 +178,10 @@ struct Scenario {
 
 // Default DSCP -> priority map as NVIDIA ships it: 26 -> 3, 48 -> 6, rest -> 0.
 std::array<uint8_t, 64> DefaultDscpMap();
+
+// The settings in force on one device: its `devices` entry, else the fabric-wide ones.
+const SwitchSpec& SwitchSpecFor(const Scenario& sc, const std::string& device);
+const NicSpec& NicSpecFor(const Scenario& sc, const std::string& device);
 
 // Reads and checks a scenario. Throws ConfigError.
 Scenario LoadScenarioFile(const std::string& path);

@@ -122,6 +122,19 @@ JsonWriter& JsonWriter::Null(const std::string& key) {
   return *this;
 }
 
+JsonWriter& JsonWriter::Raw(const std::string& key, const std::string& json) {
+  Prefix(key);
+  std::string v = json;
+  while (!v.empty() && v.back() == '\n') v.pop_back();
+  // Re-indent nested lines to the current depth.
+  std::string pad(2 * first_.size(), ' ');
+  for (char c : v) {
+    out_ += c;
+    if (c == '\n') out_ += pad;
+  }
+  return *this;
+}
+
 JsonWriter& JsonWriter::StringValue(const std::string& v) {
   Prefix(nullptr);
   out_ += Escape(v);

@@ -23,6 +23,8 @@ class JsonWriter {
   JsonWriter& Double(const std::string& key, double v, int decimals = 6);
   JsonWriter& Bool(const std::string& key, bool v);
   JsonWriter& Null(const std::string& key);
+  // A value that is already JSON text (another writer's output).
+  JsonWriter& Raw(const std::string& key, const std::string& json);
   // Values inside arrays.
   JsonWriter& StringValue(const std::string& v);
   JsonWriter& UintValue(uint64_t v);

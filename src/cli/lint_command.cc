@@ -1,0 +1,44 @@
+// rocelab lint FABRIC_OR_SCENARIO.yaml [--json]
+// Exit status: 0 no errors (warnings allowed), 1 errors found, 2 bad input.
+#include <cstdio>
+
+#include "cli/cli.h"
+#include "plan/lint.h"
+#include "util/json_writer.h"
+
+namespace rocelab {
+
+int LintCommand(const std::vector<std::string>& argv) {
+  Args a(argv, {}, {"--json"}, "lint");
+  if (a.positional().size() != 1) throw UsageError("lint: one fabric or scenario file is required");
+  Scenario sc = LoadScenarioFile(a.positional()[0]);
+  LintReport r = LintFabric(sc);
+  if (a.Has("--json")) {
+    JsonWriter w;
+    w.BeginObject();
+    w.String("file", sc.file).Int("errors", r.errors).Int("warnings", r.warnings);
+    w.Int("link_failures_checked", r.links_failed_and_checked);
+    w.BeginArray("findings");
+    for (const Finding& f : r.findings) {
+      w.BeginObject();
+      w.String("severity", SeverityName(f.severity)).String("check", f.check).String("device", f.device);
+      w.String("port", f.port).String("key", f.key).String("evidence", f.evidence).String("fix", f.fix);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+    std::printf("%s", w.str().c_str());
+  } else {
+    for (const Finding& f : r.findings) {
+      std::printf("%-7s %-20s %s%s%s  [%s]\n", SeverityName(f.severity), f.check.c_str(), f.device.c_str(),
+                  f.port.empty() ? "" : ":", f.port.c_str(), f.key.c_str());
+      std::printf("        %s\n        fix: %s\n", f.evidence.c_str(), f.fix.c_str());
+    }
+    std::printf("%s: %d error(s), %d warning(s); routing checked for cycles as configured and under %d single link "
+                "failures\n",
+                sc.file.c_str(), r.errors, r.warnings, r.links_failed_and_checked);
+  }
+  return r.errors ? 1 : 0;
+}
+
+}  // namespace rocelab

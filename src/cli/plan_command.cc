@@ -1,0 +1,302 @@
+// rocelab plan headroom | buffer | ecn
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+#include "plan/buffer_plan.h"
+#include "plan/ecn_plan.h"
+#include "plan/headroom.h"
+#include "plan/sonic_headroom.h"
+#include "scenario/scenario.h"
+#include "sim/packet.h"
+#include "util/json_writer.h"
+#include "util/units.h"
+
+namespace rocelab {
+namespace {
+
+constexpr const char* kPlanUsage =
+    "usage:\n"
+    "  rocelab plan headroom --speed 100G --cable 100m --mtu 9216 [--cell 256B] [--response-time 394q|2us]\n"
+    "                        [--model ieee|sonic-mellanox] [--asic spectrum1..spectrum5] [--lossless-mtu 1024]\n"
+    "                        [--small-packet-percentage 50] [--gearbox-delay 0ns] [--shared-headroom-pool]\n"
+    "                        [--format text|sonic] [--json]\n"
+    "  rocelab plan buffer FABRIC.yaml [--json]\n"
+    "  rocelab plan ecn --speed 100G --rtt 10us [--mtu 4096] [--ports 32] [--lossless 3] [--json]\n";
+
+uint64_t RateArg(const Args& a, const std::string& opt) {
+  uint64_t v;
+  std::string err;
+  if (!ParseRate(a.Require(opt), &v, &err)) throw UsageError(a.command() + ": " + opt + ": " + err);
+  return v;
+}
+
+int64_t IntArg(const Args& a, const std::string& opt, int64_t fallback, int64_t lo, int64_t hi) {
+  if (!a.Has(opt)) return fallback;
+  int64_t v;
+  std::string err;
+  if (!ParseInteger(a.Get(opt), &v, &err)) throw UsageError(a.command() + ": " + opt + ": " + err);
+  if (v < lo || v > hi)
+    throw UsageError(a.command() + ": " + opt + ": out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+  return v;
+}
+
+std::string Bytes(double b) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%10.1f", b);
+  return buf;
+}
+
+int PlanHeadroom(const std::vector<std::string>& argv) {
+  Args a(argv, {"--speed", "--cable", "--mtu", "--cell", "--response-time", "--model", "--asic", "--lossless-mtu",
+                "--small-packet-percentage", "--gearbox-delay", "--format"},
+         {"--json", "--shared-headroom-pool"}, "plan headroom");
+  const uint64_t speed = RateArg(a, "--speed");
+  double cable_m;
+  std::string err;
+  if (!ParseLength(a.Require("--cable"), &cable_m, &err)) throw UsageError("plan headroom: --cable: " + err);
+  a.Require("--mtu");
+  const uint32_t mtu = static_cast<uint32_t>(IntArg(a, "--mtu", 0, 64, 16384));
+  const std::string model = a.Get("--model", "ieee");
+  const std::string format = a.Get("--format", "text");
+  if (format != "text" && format != "sonic") throw UsageError("plan headroom: --format is text or sonic");
+  const bool json = a.Has("--json");
+
+  uint64_t xon = 0, xoff = 0, size = 0;
+  JsonWriter w;
+  std::string text;
+  if (model == "ieee") {
+    uint32_t cell = 1;
+    if (a.Has("--cell")) {
+      uint64_t c;
+      if (!ParseSize(a.Get("--cell"), &c, &err) || c == 0 || c > 4096) throw UsageError("plan headroom: --cell: " + (err.empty() ? "1 B to 4 KB" : err));
+      cell = static_cast<uint32_t>(c);
+    }
+    uint32_t quanta = PeerResponseQuanta(speed);
+    if (a.Has("--response-time")) {
+      std::string rt = a.Get("--response-time");
+      if (!rt.empty() && rt.back() == 'q') {
+        int64_t q;
+        if (!ParseInteger(rt.substr(0, rt.size() - 1), &q, &err) || q < 0 || q > 65535)
+          throw UsageError("plan headroom: --response-time: quanta must be 0 to 65535 (e.g. 394q)");
+        quanta = static_cast<uint32_t>(q);
+      } else {
+        Time t;
+        if (!ParseTime(rt, &t, &err)) throw UsageError("plan headroom: --response-time: " + err + " (or quanta, e.g. 394q)");
+        // Quanta are 512 bit times at the port speed.
+        quanta = static_cast<uint32_t>(std::ceil(static_cast<double>(t) * static_cast<double>(speed) / 512.0 / 1e12));
+      }
+    }
+    const Time delay = static_cast<Time>(cable_m * 5.0 * kNanosecond + 0.5);  // 2e8 m/s
+    HeadroomBreakdown h = Ieee8021QbbHeadroom(speed, delay, mtu, cell, quanta);
+    xoff = h.total;
+    xon = static_cast<uint64_t>(std::ceil(2.0 * mtu / cell)) * cell;
+    size = xoff + xon;
+    if (json) {
+      w.BeginObject();
+      w.String("model", "ieee-802.1qbb").Uint("speed_bps", speed).Double("cable_m", cable_m, 3).Uint("mtu", mtu);
+      w.Uint("cell", cell).Uint("response_quanta", quanta);
+      w.BeginObject("terms");
+      w.Uint("our_frame_in_flight", h.our_frame).Uint("pfc_frame", h.pfc_frame);
+      w.Uint("cable_round_trip", h.cable_round_trip).Uint("peer_response", h.peer_response);
+      w.Uint("peer_frame_in_flight", h.peer_frame).Uint("cell_rounding", h.cell_rounding);
+      w.EndObject();
+      w.Uint("xoff", xoff).Uint("xon", xon).Uint("size", size);
+      w.EndObject();
+    } else {
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "PFC headroom, IEEE 802.1Qbb method: %s, %.1f m cable, %u B frames, cell %u B\n",
+                    FormatRate(speed).c_str(), cable_m, mtu, cell);
+      text += buf;
+      text += "  our frame in flight      " + Bytes(h.our_frame) + " B  (max frame + preamble/IFG: delays our PFC frame)\n";
+      text += "  PFC frame                " + Bytes(h.pfc_frame) + " B  (64 B + preamble/IFG)\n";
+      text += "  cable round trip         " + Bytes(h.cable_round_trip) + " B  (2 x " +
+              std::to_string(static_cast<long long>(delay / kNanosecond)) + " ns at 5 ns/m)\n";
+      text += "  peer response            " + Bytes(h.peer_response) + " B  (" + std::to_string(quanta) +
+              " quanta x 512 bit, IEEE 802.3 31B.3.7)\n";
+      text += "  peer frame in flight     " + Bytes(h.peer_frame) + " B  (the frame the peer has started)\n";
+      text += "  cell rounding            " + Bytes(h.cell_rounding) + " B\n";
+      text += "  xoff (headroom)          " + Bytes(xoff) + " B\n";
+      text += "  xon (resume offset)      " + Bytes(xon) + " B  (2 max frames)\n";
+      text += "  size                     " + Bytes(size) + " B\n";
+    }
+  } else if (model == "sonic-mellanox") {
+    SonicHeadroomInput in;
+    in.speed_bps = speed;
+    in.cable_m = cable_m;
+    in.port_mtu = mtu;
+    if (a.Has("--asic") && !ParseSpectrumAsic(a.Get("--asic"), &in.asic))
+      throw UsageError("plan headroom: --asic is spectrum1, spectrum2, spectrum3, spectrum4 or spectrum5");
+    in.lossless_mtu = static_cast<uint32_t>(IntArg(a, "--lossless-mtu", 1024, 64, 16384));
+    in.small_packet_percentage = static_cast<uint32_t>(IntArg(a, "--small-packet-percentage", 50, 0, 100));
+    if (a.Has("--gearbox-delay")) {
+      Time g;
+      if (!ParseTime(a.Get("--gearbox-delay"), &g, &err)) throw UsageError("plan headroom: --gearbox-delay: " + err);
+      in.gearbox_delay_ns = static_cast<double>(g) / kNanosecond;
+    }
+    in.shared_headroom_pool = a.Has("--shared-headroom-pool");
+    SonicHeadroom h;
+    if (!SonicMellanoxHeadroom(in, &h, &err)) throw UsageError("plan headroom: --speed: " + err);
+    xon = h.xon;
+    xoff = h.xoff;
+    size = h.size;
+    if (json) {
+      w.BeginObject();
+      w.String("model", "sonic-mellanox").Uint("speed_bps", speed).Double("cable_m", cable_m, 3).Uint("port_mtu", mtu);
+      w.Uint("cell", h.cell).Uint("pause_quanta", h.pause_quanta);
+      w.BeginObject("terms");
+      w.Double("peer_response", h.peer_response, 3).Double("cable", h.cable, 3).Double("gearbox", h.gearbox, 3);
+      w.Double("mac_phy_delay", h.mac_phy_delay, 3).Double("speed_overhead", h.speed_overhead, 3);
+      w.Double("propagation", h.propagation, 3).Uint("worst_case_factor", h.worst_case_factor);
+      w.Double("small_packet_share", h.small_packet_share, 6).Double("cell_occupancy", h.cell_occupancy, 6);
+      w.Bool("two_kb_rule", h.two_kb_rule);
+      w.EndObject();
+      w.Uint("xoff", xoff).Uint("xon", xon).Uint("size", size);
+      w.EndObject();
+    } else {
+      char buf[2048];
+      std::snprintf(buf, sizeof buf,
+                    "PFC headroom as SONiC computes it on %s (buffer_headroom_mellanox.lua): %s, %.1f m, port MTU %u\n"
+                    "  peer response      %12.3f B  (%u quanta x 512 / 8)\n"
+                    "  cable (both ways)  %12.3f B  (2 x %.1f m x speed / 198e6 m/s / 8)\n"
+                    "  gearbox (x2)       %12.3f B\n"
+                    "  MAC/PHY delay      %12.3f B  (0.8 KB)\n"
+                    "  Spectrum-4/5 extra %12.3f B\n"
+                    "  propagation        %12.3f B  (port MTU + the above)\n"
+                    "  cell %u B: worst-case cells per small packet %u, small-packet share %.4f %%, occupancy %.6f\n"
+                    "  xoff = ceil1K(%u + propagation x occupancy)%s = %llu\n"
+                    "  xon  = ceil1K(pipeline latency 19 KB) = %llu\n"
+                    "  size = %llu\n",
+                    a.Get("--asic", "spectrum2").c_str(), FormatRate(speed).c_str(), cable_m, mtu, h.peer_response,
+                    h.pause_quanta, h.cable, cable_m, 2 * h.gearbox, h.mac_phy_delay, h.speed_overhead, h.propagation,
+                    h.cell, h.worst_case_factor, h.small_packet_share, h.cell_occupancy, in.lossless_mtu,
+                    h.two_kb_rule ? " + 2 KB (still below the all-small-packets xoff)" : "",
+                    (unsigned long long)xoff, (unsigned long long)xon, (unsigned long long)size);
+      text = buf;
+    }
+  } else {
+    throw UsageError("plan headroom: --model is ieee or sonic-mellanox");
+  }
+  if (format == "sonic") {
+    char cable[32];
+    std::snprintf(cable, sizeof cable, "%gm", cable_m);
+    const std::string profile = "pg_lossless_" + std::to_string(speed / 1000000) + "_" + cable + "_profile";
+    JsonWriter s;
+    s.BeginObject();
+    s.BeginObject("BUFFER_PROFILE").BeginObject(profile.c_str());
+    s.String("pool", "ingress_lossless_pool").String("xon", std::to_string(xon)).String("xoff", std::to_string(xoff));
+    s.String("size", std::to_string(size)).String("dynamic_th", "0");
+    s.EndObject().EndObject();
+    s.BeginObject("BUFFER_PG").BeginObject("Ethernet0|3-4").String("profile", profile).EndObject().EndObject();
+    s.EndObject();
+    std::printf("%s", s.str().c_str());
+    return 0;
+  }
+  std::printf("%s", json ? w.str().c_str() : text.c_str());
+  return 0;
+}
+
+int PlanBuffer(const std::vector<std::string>& argv) {
+  Args a(argv, {}, {"--json"}, "plan buffer");
+  if (a.positional().size() != 1) throw UsageError("plan buffer: one fabric or scenario file is required");
+  Scenario sc = LoadScenarioFile(a.positional()[0]);
+  std::vector<SwitchBudget> budgets = PlanBuffers(sc);
+  bool all_fit = true;
+  if (a.Has("--json")) {
+    JsonWriter w;
+    w.BeginObject();
+    w.BeginArray("switches");
+    for (const auto& b : budgets) {
+      w.BeginObject();
+      w.String("switch", b.name).Uint("buffer", b.buffer).Int("lossless_pgs", b.lossless_pgs);
+      w.Uint("headroom_total", b.headroom_total).Int("shared_left", b.shared_left).Bool("fits", b.fits);
+      w.String("verdict", b.verdict);
+      w.BeginArray("ports");
+      for (const auto& p : b.ports) {
+        w.BeginObject();
+        w.String("port", p.port).String("peer", p.peer).Uint("rate_bps", p.rate_bps);
+        w.Uint("delay_ns", static_cast<uint64_t>(p.delay / kNanosecond)).Uint("headroom_per_pg", p.headroom_per_pg);
+        w.EndObject();
+      }
+      w.EndArray();
+      w.EndObject();
+      all_fit &= b.fits;
+    }
+    w.EndArray();
+    w.EndObject();
+    std::printf("%s", w.str().c_str());
+  } else {
+    std::printf("%-10s %6s %4s %14s %14s %14s  %s\n", "switch", "ports", "PGs", "buffer B", "headroom B", "shared left B",
+                "verdict");
+    for (const auto& b : budgets) {
+      std::printf("%-10s %6zu %4d %14llu %14llu %14lld  %s\n", b.name.c_str(), b.ports.size(), b.lossless_pgs,
+                  (unsigned long long)b.buffer, (unsigned long long)b.headroom_total, (long long)b.shared_left,
+                  b.verdict.c_str());
+      all_fit &= b.fits;
+    }
+  }
+  return all_fit ? 0 : 1;
+}
+
+int PlanEcn(const std::vector<std::string>& argv) {
+  Args a(argv, {"--speed", "--rtt", "--mtu", "--ports", "--lossless"}, {"--json"}, "plan ecn");
+  const uint64_t speed = RateArg(a, "--speed");
+  Time rtt;
+  std::string err;
+  if (!ParseTime(a.Require("--rtt"), &rtt, &err) || rtt <= 0) throw UsageError("plan ecn: --rtt: " + (err.empty() ? "must be > 0" : err));
+  const int64_t mtu = IntArg(a, "--mtu", 4096, 256, 4096);
+  if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)
+    throw UsageError("plan ecn: --mtu is a RoCE MTU: 256, 512, 1024, 2048 or 4096");
+  TemplateInput t;
+  t.ecn = PlanDcqcnEcn(speed, rtt, static_cast<uint32_t>(mtu));
+  t.ports = static_cast<int>(IntArg(a, "--ports", 32, 1, 512));
+  t.lossless = {static_cast<int>(IntArg(a, "--lossless", 3, 0, 7))};
+  SonicHeadroomInput hin;
+  hin.speed_bps = speed;
+  SonicHeadroom h;
+  if (SonicMellanoxHeadroom(hin, &h, &err)) {
+    t.xon = h.xon;
+    t.xoff = h.xoff;
+    t.size = h.size;
+  }
+  const std::vector<std::string> nic = NicQosCommands(t, "eth0", "mlx5_0");
+  if (a.Has("--json")) {
+    JsonWriter w;
+    w.BeginObject();
+    w.Uint("speed_bps", speed).Double("rtt_us", static_cast<double>(rtt) / kMicrosecond, 3);
+    w.Uint("bdp_bytes", t.ecn.bdp).Uint("kmin", t.ecn.kmin).Uint("kmax", t.ecn.kmax).Double("pmax", t.ecn.pmax, 3);
+    w.BeginArray("reasoning");
+    for (const auto& r : t.ecn.reasoning) w.StringValue(r);
+    w.EndArray();
+    w.Raw("config_db", SonicQosTemplate(t));
+    w.BeginArray("nic_commands");
+    for (const auto& c : nic) w.StringValue(c);
+    w.EndArray();
+    w.EndObject();
+    std::printf("%s", w.str().c_str());
+    return 0;
+  }
+  std::printf("DCQCN ECN thresholds for %s, RTT %.2f us, RoCE MTU %lld\n", FormatRate(speed).c_str(),
+              static_cast<double>(rtt) / kMicrosecond, (long long)mtu);
+  std::printf("  Kmin %llu B   Kmax %llu B   Pmax %.2f\n\n", (unsigned long long)t.ecn.kmin,
+              (unsigned long long)t.ecn.kmax, t.ecn.pmax);
+  for (const auto& r : t.ecn.reasoning) std::printf("  - %s\n", r.c_str());
+  std::printf("\nSONiC config_db (switch):\n%s\nNIC (per host):\n", SonicQosTemplate(t).c_str());
+  for (const auto& c : nic) std::printf("  %s\n", c.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int PlanCommand(const std::vector<std::string>& args) {
+  if (args.empty()) throw UsageError(std::string("plan: which plan? headroom, buffer or ecn\n") + kPlanUsage);
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (args[0] == "headroom") return PlanHeadroom(rest);
+  if (args[0] == "buffer") return PlanBuffer(rest);
+  if (args[0] == "ecn") return PlanEcn(rest);
+  throw UsageError("plan: unknown plan '" + args[0] + "'\n" + kPlanUsage);
+}
+
+}  // namespace rocelab

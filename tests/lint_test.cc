@@ -1,0 +1,140 @@
+// The checklist finds each misconfiguration, where it is, and passes a clean fabric.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "plan/lint.h"
+#include "scenario/scenario.h"
+
+namespace rocelab {
+
+namespace {
+
+const char* kClean =
+    "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,\n"
+    "           host_link: {rate: 100G, length: 3m}, fabric_link: {rate: 400G, length: 30m}}\n"
+    "switch:\n"
+    "  buffer: 32MB\n"
+    "  lossless_priorities: [3]\n"
+    "  pfc: {enabled: true, headroom: auto}\n"
+    "  ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}\n"
+    "nic: {mtu: 4096, cc: dcqcn}\n";
+
+LintReport Lint(const std::string& extra) { return LintFabric(ParseScenarioText(std::string(kClean) + extra, "f.yaml")); }
+
+const Finding* FindCheck(const LintReport& r, const std::string& check, const std::string& device) {
+  for (const Finding& f : r.findings)
+    if (f.check == check && f.device.rfind(device, 0) == 0) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(Lint, CleanFabricPasses) {
+  LintReport r = Lint("");
+  EXPECT_EQ(r.errors, 0);
+  EXPECT_EQ(r.warnings, 0);
+  for (const Finding& f : r.findings) ADD_FAILURE() << f.check << " " << f.device << ": " << f.evidence;
+  EXPECT_EQ(r.links_failed_and_checked, 4);
+}
+
+TEST(Lint, EcnOffOnOneSwitch) {
+  LintReport r = Lint("devices:\n  leaf1: {ecn: {enabled: false}}\n");
+  const Finding* f = FindCheck(r, "ecn-enabled", "leaf1");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(f->key, "devices.leaf1.ecn.enabled");
+  EXPECT_EQ(FindCheck(r, "ecn-enabled", "leaf0"), nullptr);
+}
+
+TEST(Lint, PfcBeforeEcn) {
+  LintReport r = Lint("devices:\n  spine0: {ecn: {kmin: 6MB, kmax: 8MB}}\n");
+  const Finding* f = FindCheck(r, "ecn-before-pfc", "spine0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_NE(f->evidence.find("fan-in 1"), std::string::npos) << f->evidence;
+  EXPECT_EQ(FindCheck(r, "ecn-before-pfc", "leaf0"), nullptr);
+  // A small dynamic threshold brings XOFF below a Kmax that was fine.
+  LintReport r2 = Lint("devices:\n  leaf0: {pfc: {alpha: 0.01}}\n");
+  ASSERT_NE(FindCheck(r2, "ecn-before-pfc", "leaf0"), nullptr);
+}
+
+TEST(Lint, DriftedDscpMapAndTrustMode) {
+  LintReport r = Lint("devices:\n  leaf1: {dscp_to_priority: {26: 1}}\n  spine1: {trust: pcp}\n");
+  const Finding* m = FindCheck(r, "dscp-map-consistent", "leaf1");
+  ASSERT_NE(m, nullptr);
+  EXPECT_NE(m->evidence.find("26->1"), std::string::npos);
+  const Finding* l = FindCheck(r, "roce-dscp-lossless", "leaf1");
+  ASSERT_NE(l, nullptr);
+  EXPECT_NE(l->evidence.find("priority 1"), std::string::npos);
+  const Finding* t = FindCheck(r, "trust-mode", "spine1");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->key, "devices.spine1.trust");
+}
+
+TEST(Lint, PfcOffForTheRocePriorityOnOneHop) {
+  LintReport r = Lint("devices:\n  spine0: {lossless_priorities: [4]}\n  h2: {pfc: false}\n");
+  const Finding* s = FindCheck(r, "pfc-enabled", "spine0");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->key, "devices.spine0.lossless_priorities");
+  ASSERT_NE(FindCheck(r, "pfc-enabled", "h2"), nullptr);
+}
+
+TEST(Lint, MtuTooSmallOnOneHop) {
+  LintReport r = Lint("devices:\n  leaf0: {mtu: 4000}\n");
+  const Finding* f = FindCheck(r, "mtu", "leaf0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_NE(f->evidence.find("4174"), std::string::npos) << f->evidence;
+}
+
+TEST(Lint, HeadroomTooSmallForCableLength) {
+  // 60 KB covers 3 m host links at 100G but not 400G links of 300 m.
+  std::string text = kClean;
+  text.replace(text.find("length: 30m"), 11, "length: 300m");
+  text.replace(text.find("headroom: auto"), 14, "headroom: 60KB");
+  LintReport r = LintFabric(ParseScenarioText(text, "f.yaml"));
+  const Finding* f = FindCheck(r, "headroom-cable", "leaf0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->port, "Ethernet16");  // the first uplink; host ports are fine
+  EXPECT_NE(f->evidence.find("spine0"), std::string::npos);
+  for (const Finding& g : r.findings)
+    if (g.check == "headroom-cable") {
+      EXPECT_NE(g.evidence.find("400G"), std::string::npos) << g.evidence;
+    }
+}
+
+TEST(Lint, RoutingCycleFromOverrides) {
+  LintReport r = Lint("routes:\n  - {switch: spine0, dst: h5, port: leaf0}\n  - {switch: leaf0, dst: h5, port: spine0}\n");
+  const Finding* f = FindCheck(r, "deadlock-free", "");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_NE(f->evidence.find("spine0:Ethernet0 (from leaf0) -> leaf0:Ethernet16 (from spine0)"), std::string::npos)
+      << f->evidence;
+}
+
+TEST(Lint, EtsWeightsAndWatchdog) {
+  LintReport r = Lint("devices:\n  leaf0: {ets: {weights: [10, 10, 10, 10, 10, 10, 0, 10]}, pfc_watchdog: {enabled: false}}\n");
+  const Finding* e = FindCheck(r, "ets-weights", "leaf0");
+  ASSERT_NE(e, nullptr);
+  EXPECT_NE(e->evidence.find("70"), std::string::npos);
+  const Finding* w = FindCheck(r, "pfc-watchdog", "leaf0");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->severity, Severity::kWarning);
+}
+
+TEST(Lint, CnpSharingTheRoceQueue) {
+  LintReport r = Lint("devices:\n  leaf0: {dscp_to_priority: {48: 3}}\n");
+  ASSERT_NE(FindCheck(r, "cnp-priority", "leaf0"), nullptr);
+}
+
+TEST(Lint, FatTreeK16WithEveryLinkFailureInSeconds) {
+  auto t0 = std::chrono::steady_clock::now();
+  LintReport r = LintFabric(ParseScenarioText("topology: {type: fat-tree, k: 16, link: {rate: 100G, delay: 1us}}\n", "k16.yaml"));
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.errors, 0);
+  EXPECT_EQ(r.links_failed_and_checked, 2048);  // 16 pods x 8 x 8 edge-agg + 8 x 8 x 16 agg-core
+  RecordProperty("seconds", std::to_string(s));
+}
+
+}  // namespace rocelab

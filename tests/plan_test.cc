@@ -1,0 +1,131 @@
+// Headroom, buffer and ECN planning against hand-checked numbers.
+#include <gtest/gtest.h>
+
+#include "plan/buffer_plan.h"
+#include "plan/ecn_plan.h"
+#include "plan/headroom.h"
+#include "plan/sonic_headroom.h"
+#include "scenario/scenario.h"
+
+namespace rocelab {
+
+namespace {
+SonicHeadroom Sonic(uint64_t gbps, double meters, uint32_t mtu, SpectrumAsic asic) {
+  SonicHeadroomInput in;
+  in.speed_bps = gbps * 1000000000ull;
+  in.cable_m = meters;
+  in.port_mtu = mtu;
+  in.asic = asic;
+  SonicHeadroom h;
+  std::string err;
+  EXPECT_TRUE(SonicMellanoxHeadroom(in, &h, &err)) << err;
+  return h;
+}
+}  // namespace
+
+TEST(SonicHeadroom, WorkedExampleSpectrum2TermByTerm) {
+  SonicHeadroom h = Sonic(100, 5, 9100, SpectrumAsic::kSpectrum2);
+  EXPECT_EQ(h.pause_quanta, 394u);
+  EXPECT_DOUBLE_EQ(h.peer_response, 25216.0);              // 394 x 512 / 8
+  EXPECT_NEAR(h.cable, 631.313, 0.001);                    // 2 x 5 x 100e9 / 198e6 / 8
+  EXPECT_DOUBLE_EQ(h.mac_phy_delay, 819.2);                // 0.8 KB
+  EXPECT_NEAR(h.propagation, 9100 + 631.313 + 819.2 + 25216, 0.001);
+  EXPECT_EQ(h.cell, 144u);
+  EXPECT_EQ(h.worst_case_factor, 3u);                      // ceil(144 / 64)
+  EXPECT_NEAR(h.small_packet_share, 6400.0 / 544.0, 1e-9);  // 50 % of packets are 64 B, the rest 1024 B
+  EXPECT_TRUE(h.two_kb_rule);
+  EXPECT_EQ(h.xon, 19456u);
+  EXPECT_EQ(h.xoff, 48128u);
+  EXPECT_EQ(h.size, 67584u);
+}
+
+TEST(SonicHeadroom, MoreCases) {
+  // Spectrum-1 (96 B cells): factor ceil(2 x 96 / 97) = 2; 40 m of cable.
+  SonicHeadroom s1 = Sonic(100, 40, 9100, SpectrumAsic::kSpectrum1);
+  EXPECT_EQ(s1.worst_case_factor, 2u);
+  EXPECT_NEAR(s1.propagation, 40185.705, 0.001);
+  EXPECT_EQ(s1.xoff, 48128u);
+  EXPECT_EQ(s1.size, 67584u);
+  // Spectrum-4 at 400G adds speed_G x 120 / 8 = 6000 B of propagation.
+  SonicHeadroom s4 = Sonic(400, 5, 9100, SpectrumAsic::kSpectrum4);
+  EXPECT_DOUBLE_EQ(s4.speed_overhead, 6000.0);
+  EXPECT_NEAR(s4.propagation, 76364.453, 0.001);
+  EXPECT_EQ(s4.xoff, 98304u);
+  EXPECT_EQ(s4.size, 117760u);
+  // 25G over 300 m.
+  SonicHeadroom s25 = Sonic(25, 300, 9100, SpectrumAsic::kSpectrum3);
+  EXPECT_NEAR(s25.propagation, 24508.897, 0.001);
+  EXPECT_EQ(s25.xoff, 33792u);
+  // A shared headroom pool reserves only xon, and the 2 KB rule does not apply.
+  SonicHeadroomInput in;
+  in.shared_headroom_pool = true;
+  SonicHeadroom shp;
+  std::string err;
+  ASSERT_TRUE(SonicMellanoxHeadroom(in, &shp, &err));
+  EXPECT_FALSE(shp.two_kb_rule);
+  EXPECT_EQ(shp.xoff, 46080u);
+  EXPECT_EQ(shp.size, 19456u);
+  in.speed_bps = 3000000000ull;
+  EXPECT_FALSE(SonicMellanoxHeadroom(in, &shp, &err));
+}
+
+TEST(IeeeHeadroom, HundredGigOverHundredMeters) {
+  // 100G, 100 m (500 ns each way), 9216 B frames, 256 B cells.
+  HeadroomBreakdown h = Ieee8021QbbHeadroom(100000000000ull, 500 * kNanosecond, 9216, 256, 394);
+  EXPECT_EQ(h.our_frame, 9236u);          // frame + preamble 8 + IFG 12
+  EXPECT_EQ(h.pfc_frame, 84u);
+  EXPECT_EQ(h.cable_round_trip, 12500u);  // 1 us x 100 Gb/s
+  EXPECT_EQ(h.peer_response, 25216u);     // 394 quanta x 64 B
+  EXPECT_EQ(h.peer_frame, 9236u);
+  EXPECT_EQ(h.cell_rounding, 48u);
+  EXPECT_EQ(h.total, 56320u);             // 220 cells
+}
+
+TEST(IeeeHeadroom, FourHundredGigOverFiveMeters) {
+  HeadroomBreakdown h = Ieee8021QbbHeadroom(400000000000ull, 25 * kNanosecond, 4096, 256, PeerResponseQuanta(400000000000ull));
+  EXPECT_EQ(h.our_frame, 4116u);
+  EXPECT_EQ(h.cable_round_trip, 2500u);   // 50 ns x 400 Gb/s
+  EXPECT_EQ(h.peer_response, 57920u);     // 905 quanta
+  EXPECT_EQ(h.total, 68864u);             // 269 cells
+  EXPECT_EQ(h.cell_rounding, 128u);
+}
+
+TEST(BufferPlan, VerdictWhenHeadroomDoesNotFit) {
+  Scenario sc = ParseScenarioText(
+      "topology: {type: spine-leaf, spines: 4, leaves: 2, hosts_per_leaf: 32,\n"
+      "           host_link: {rate: 100G, length: 3m}, fabric_link: {rate: 400G, length: 2km}}\n"
+      "switch: {buffer: 2MB, lossless_priorities: [3, 4]}\n",
+      "b.yaml");
+  std::vector<SwitchBudget> b = PlanBuffers(sc);
+  ASSERT_EQ(b.size(), 6u);
+  EXPECT_EQ(b[0].name, "leaf0");
+  EXPECT_EQ(b[0].lossless_pgs, 2);
+  EXPECT_EQ(b[0].ports.size(), 36u);
+  uint64_t sum = 0;
+  for (const auto& p : b[0].ports) sum += p.headroom_per_pg * 2;
+  EXPECT_EQ(sum, b[0].headroom_total);
+  EXPECT_FALSE(b[0].fits);
+  EXPECT_NE(b[0].verdict.find("DOES NOT FIT"), std::string::npos);
+  EXPECT_LT(b[0].shared_left, 0);
+}
+
+TEST(EcnPlan, ThresholdsFollowTheBandwidthDelayProduct) {
+  EcnPlan p = PlanDcqcnEcn(100000000000ull, 10 * kMicrosecond, 4096);
+  EXPECT_EQ(p.bdp, 125000u);
+  EXPECT_EQ(p.kmin, 62500u);
+  EXPECT_EQ(p.kmax, 250000u);
+  EXPECT_DOUBLE_EQ(p.pmax, 0.2);
+  // A tiny RTT: the frame floors hold.
+  EcnPlan q = PlanDcqcnEcn(25000000000ull, 1 * kMicrosecond, 1024);
+  EXPECT_EQ(q.kmin, 5u * q.frame);
+  EXPECT_EQ(q.kmax, q.kmin + 10u * q.frame);
+  TemplateInput t;
+  t.ecn = p;
+  t.ports = 2;
+  std::string cfg = SonicQosTemplate(t);
+  for (const char* table : {"BUFFER_PROFILE", "BUFFER_PG", "WRED_PROFILE", "QUEUE", "PORT_QOS_MAP", "DSCP_TO_TC_MAP",
+                            "TC_TO_PRIORITY_GROUP_MAP", "PFC_WD", "\"26\": \"3\"", "\"green_min_threshold\": \"62500\""})
+    EXPECT_NE(cfg.find(table), std::string::npos) << table;
+}
+
+}  // namespace rocelab
