@@ -287,55 +287,87 @@ std::vector<BufferRef> DeadlockChecker::FindCycle() const {
   return {};
 }
 
+void DeadlockChecker::FailLink(int a, int pa, Journal* j) {
+  const auto& nodes = topo_.nodes();
+  const TopoPort& tp = nodes[a].ports[pa];
+  const int b = tp.peer_node;
+  failed_node_ = a;
+  failed_port_ = pa;
+  failed_peer_ = b;
+  failed_peer_port_ = tp.peer_port;
+  std::vector<std::pair<int, int>> changes;
+  for (int h = 0; h < hosts_; ++h) {
+    const bool used = next_[Slot(nodes[a].kind_index, h)].Test(pa) || next_[Slot(nodes[b].kind_index, h)].Test(tp.peer_port);
+    if (!used) continue;
+    RepairDistances(h, &changes);
+    // Next hops depend on a node's distance and its neighbours': recompute only around changes.
+    std::vector<int> candidates{a, b};
+    for (auto [x, d] : changes) {
+      j->dist.push_back({static_cast<size_t>(h) * nodes_ + x, Dist(x, h)});
+      Dist(x, h) = d;
+      candidates.push_back(x);
+      for (const TopoPort& p : nodes[x].ports)
+        if (nodes[p.peer_node].is_switch) candidates.push_back(p.peer_node);
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (int x : candidates) {
+      Mask m = ComputeNextHops(x, h);
+      const Mask& cur = next_[Slot(nodes[x].kind_index, h)];
+      if (m == cur) continue;
+      j->next.emplace_back(x, h, cur);
+      SetNextHops(x, h, m);
+    }
+  }
+}
+
+void DeadlockChecker::Restore(const Journal& j) {
+  for (auto it = j.next.rbegin(); it != j.next.rend(); ++it) SetNextHops(std::get<0>(*it), std::get<1>(*it), std::get<2>(*it));
+  for (auto it = j.dist.rbegin(); it != j.dist.rend(); ++it) dist_[it->first] = it->second;
+  failed_node_ = failed_port_ = failed_peer_ = failed_peer_port_ = -1;
+}
+
 std::vector<FailureCycle> DeadlockChecker::CheckSingleLinkFailures(size_t max_reported) {
   const auto& nodes = topo_.nodes();
   std::vector<FailureCycle> found;
-  std::vector<std::pair<int, int>> changes;
   for (int a : topo_.switches()) {
     for (size_t pa = 0; pa < nodes[a].ports.size(); ++pa) {
       const TopoPort& tp = nodes[a].ports[pa];
-      const int b = tp.peer_node;
-      if (!nodes[b].is_switch || b < a) continue;
-      failed_node_ = a;
-      failed_port_ = static_cast<int>(pa);
-      failed_peer_ = b;
-      failed_peer_port_ = tp.peer_port;
+      if (!nodes[tp.peer_node].is_switch || tp.peer_node < a) continue;
       ++links_checked_;
-      std::vector<std::pair<int, int>> dist_journal;           // (index into dist_, old)
-      std::vector<std::tuple<int, int, Mask>> next_journal;    // (node, host, old mask)
-      for (int h = 0; h < hosts_; ++h) {
-        const bool used = next_[Slot(nodes[a].kind_index, h)].Test(static_cast<int>(pa)) ||
-                          next_[Slot(nodes[b].kind_index, h)].Test(tp.peer_port);
-        if (!used) continue;
-        RepairDistances(h, &changes);
-        std::vector<int> candidates{a, b};
-        for (auto [x, d] : changes) {
-          dist_journal.push_back({h * nodes_ + x, Dist(x, h)});
-          Dist(x, h) = d;
-          candidates.push_back(x);
-          for (const TopoPort& p : nodes[x].ports)
-            if (nodes[p.peer_node].is_switch) candidates.push_back(p.peer_node);
-        }
-        std::sort(candidates.begin(), candidates.end());
-        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-        for (int x : candidates) {
-          Mask m = ComputeNextHops(x, h);
-          const Mask& cur = next_[Slot(nodes[x].kind_index, h)];
-          if (m == cur) continue;
-          next_journal.emplace_back(x, h, cur);
-          SetNextHops(x, h, m);
-        }
-      }
+      Journal j;
+      FailLink(a, static_cast<int>(pa), &j);
       std::vector<BufferRef> cycle = FindCycle();
       if (!cycle.empty() && found.size() < max_reported)
-        found.push_back({a, static_cast<int>(pa), b, tp.peer_port, cycle});
-      for (auto it = next_journal.rbegin(); it != next_journal.rend(); ++it)
-        SetNextHops(std::get<0>(*it), std::get<1>(*it), std::get<2>(*it));
-      for (auto it = dist_journal.rbegin(); it != dist_journal.rend(); ++it) dist_[it->first] = it->second;
-      failed_node_ = failed_port_ = failed_peer_ = failed_peer_port_ = -1;
+        found.push_back({a, static_cast<int>(pa), tp.peer_node, tp.peer_port, cycle});
+      Restore(j);
     }
   }
   return found;
+}
+
+std::vector<std::string> DeadlockChecker::Edges() const {
+  const auto& nodes = topo_.nodes();
+  std::vector<std::string> out;
+  for (size_t s = 0; s < edge_base_.size(); ++s) {
+    const TopoNode& n = nodes[topo_.switches()[s]];
+    for (size_t i = 0; i < n.ports.size(); ++i) {
+      ForEachBit(edges_[edge_base_[s] + i].w, kMaxPorts / 64, [&](int o) {
+        out.push_back(n.name + "<-" + nodes[n.ports[i].peer_node].name + " => " + nodes[n.ports[o].peer_node].name +
+                      "<-" + n.name);
+      });
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> DeadlockChecker::EdgesWithFailedLink(int node, int port) {
+  Journal j;
+  FailLink(node, port, &j);
+  std::vector<std::string> e = Edges();
+  Restore(j);
+  return e;
 }
 
 std::string DeadlockChecker::Describe(const std::vector<BufferRef>& cycle) const {

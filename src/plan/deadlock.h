@@ -47,6 +47,11 @@ class DeadlockChecker {
   std::vector<FailureCycle> CheckSingleLinkFailures(size_t max_reported);
 
   std::string Describe(const std::vector<BufferRef>& cycle) const;
+
+  // The dependency edges, as "switch<-peer => switch<-peer" strings (sorted): as configured,
+  // or with the link at (node, port) failed and the routing repaired. For tests.
+  std::vector<std::string> Edges() const;
+  std::vector<std::string> EdgesWithFailedLink(int node, int port);
   int links_checked() const { return links_checked_; }
 
  private:
@@ -67,6 +72,13 @@ class DeadlockChecker {
   void Count(int sw_index, int in, int out, int delta);
   // New distances toward `host` with the current failed link (only the nodes that change).
   void RepairDistances(int host, std::vector<std::pair<int, int>>* changes) const;
+  // Fails one link and repairs the routing; the journal undoes it.
+  struct Journal {
+    std::vector<std::pair<size_t, int>> dist;
+    std::vector<std::tuple<int, int, Mask>> next;
+  };
+  void FailLink(int a, int pa, Journal* j);
+  void Restore(const Journal& j);
 
   const Topology& topo_;
   int nodes_, hosts_;
