@@ -40,6 +40,8 @@ bool MakeDirs(const std::string& path, std::string* err);
 
 int PlanCommand(const std::vector<std::string>& args);
 int LintCommand(const std::vector<std::string>& args);
+int CollectCommand(const std::vector<std::string>& args);
+int DiagnoseCommand(const std::vector<std::string>& args);
 
 }  // namespace rocelab
 

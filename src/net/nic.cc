@@ -102,6 +102,7 @@ Packet* Nic::BuildData(QueuePair& qp) {
   p->udp_sport = qp.udp_sport;
   p->dscp = qp.dscp;
   p->ecn = kEct0;  // RoCEv2 data is ECN-capable
+  p->ttl = 64;
   p->priority = qp.priority;
   p->flags = last ? Packet::kFlagLast : 0;
   if (psn < qp.max_sent) rdma_.retransmitted_packets++;
@@ -190,6 +191,7 @@ void Nic::SendControl(PacketType type, const QueuePair& qp, uint32_t psn) {
   p->dst = qp.src;
   p->udp_sport = qp.udp_sport;
   p->ecn = kNotEct;
+  p->ttl = 64;
   if (type == PacketType::kCnp) {
     p->opcode = kOpCnp;
     p->frame_bytes = kCnpFrameBytes;

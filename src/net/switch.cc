@@ -69,6 +69,14 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   const uint64_t limit = DynamicLimit(lossless ? spec_.pfc.alpha : spec_.lossy_alpha);
   const bool fits_shared = pg.shared + bytes <= limit && shared_used_ + bytes <= shared_size_;
   bool in_headroom = false;
+  if (pkt->ttl <= 1) {
+    // A routing loop: the packet would circle until its TTL runs out.
+    ++ttl_expired_;
+    ip.counters.rx_discards++;
+    ctx_->pool.Put(pkt);
+    return;
+  }
+  --pkt->ttl;
   if (out < 0 || pkt->frame_bytes > spec_.mtu + 18) {
     // No route, or larger than the port MTU: discarded at ingress.
     ip.counters.rx_discards++;

@@ -37,6 +37,7 @@ class Switch : public Node {
   uint64_t lossless_drops() const { return lossless_drops_; }
   uint64_t lossy_drops() const { return lossy_drops_; }
   uint64_t ecn_marked() const { return ecn_marked_; }
+  uint64_t ttl_expired() const { return ttl_expired_; }
 
  protected:
   Packet* NextFrame(int port) override;
@@ -79,7 +80,7 @@ class Switch : public Node {
   std::vector<uint8_t> rr_;        // DWRR position per port
   std::vector<uint8_t> rr_fresh_;  // the DWRR position was just reached
   std::array<int64_t, kNumPriorities> quantum_{};
-  uint64_t lossless_drops_ = 0, lossy_drops_ = 0, ecn_marked_ = 0;
+  uint64_t lossless_drops_ = 0, lossy_drops_ = 0, ecn_marked_ = 0, ttl_expired_ = 0;
 };
 
 }  // namespace rocelab

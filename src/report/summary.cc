@@ -62,6 +62,26 @@ namespace {
 
 uint64_t Us(Time t) { return static_cast<uint64_t>(t / kMicrosecond); }
 
+// The QoS configuration in force on the device: evidence beside the counters.
+void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::array<uint8_t, 64>& map,
+                 const SwitchSpec* sw = nullptr) {
+  w.BeginObject("config");
+  w.BeginArray("pfc_priorities");
+  for (int p = 0; p < kNumPriorities; ++p)
+    if (pfc_mask & (1u << p)) w.UintValue(static_cast<uint64_t>(p));
+  w.EndArray();
+  w.String("trust", trust_dscp ? "dscp" : "pcp");
+  w.BeginObject("dscp_to_priority");
+  for (int d = 0; d < 64; ++d)
+    if (map[d]) w.Uint(std::to_string(d), map[d]);
+  w.EndObject();
+  if (sw) {
+    w.Bool("ecn_enabled", sw->ecn.enabled).Uint("ecn_kmin", sw->ecn.kmin).Uint("ecn_kmax", sw->ecn.kmax);
+    w.Uint("mtu", sw->mtu);
+  }
+  w.EndObject();
+}
+
 void WriteNic(JsonWriter& w, const Nic& n) {
   const PortCounters& c = n.port(0).counters;
   const RdmaCounters& r = n.rdma();
@@ -91,6 +111,7 @@ void WriteNic(JsonWriter& w, const Nic& n) {
   w.Uint("req_transport_retries_exceeded", r.req_transport_retries_exceeded);
   w.Uint("rx_write_requests", r.rx_write_requests);
   w.EndObject();
+  WriteConfig(w, n.spec().pfc_enabled ? n.spec().lossless_mask : 0, n.spec().trust_dscp, n.spec().dscp_to_priority);
   w.BeginObject("rocelab");
   w.Uint("retransmitted_packets", r.retransmitted_packets).Uint("bytes_delivered", r.bytes_delivered);
   w.Uint("tx_busy_ns", static_cast<uint64_t>(c.busy / kNanosecond));
@@ -105,6 +126,8 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo) {
   w.Uint("size_bytes", s.spec().buffer).Uint("shared_pool_bytes", s.shared_pool());
   w.Uint("shared_watermark_bytes", s.shared_watermark());
   w.EndObject();
+  WriteConfig(w, s.pfc_mask(), s.spec().trust_dscp, s.spec().dscp_to_priority, &s.spec());
+  w.Uint("rocelab_ttl_expired", s.ttl_expired());
   w.BeginObject("ports");
   const TopoNode& tn = topo.nodes()[topo.FindNode(s.name())];
   for (int i = 0; i < s.num_ports(); ++i) {

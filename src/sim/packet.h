@@ -62,6 +62,7 @@ struct Packet {
   uint8_t pause_enable;  // PFC class-enable vector
   uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
 
+  uint8_t ttl;                        // IPv4 TTL: switches decrement it and drop at zero
   uint8_t int_count;                  // reserved: in-band telemetry hop records
   uint64_t int_hops[kMaxIntHops];
 

@@ -1,0 +1,81 @@
+// rocelab collect --out BUNDLE [--root DIR] [--interval 1s]
+// rocelab diagnose BUNDLE | RUN_OUT | FILE... [--json]
+#include <cstdio>
+
+#include "cli/cli.h"
+#include "collect/collect.h"
+#include "diagnose/diagnose.h"
+#include "diagnose/parsers.h"
+#include "util/json_writer.h"
+#include "util/units.h"
+
+namespace rocelab {
+
+int CollectCommand(const std::vector<std::string>& argv) {
+  Args a(argv, {"--out", "--root", "--interval"}, {}, "collect");
+  if (!a.positional().empty()) throw UsageError("collect: unexpected argument '" + a.positional()[0] + "'");
+  CollectOptions o;
+  o.out = a.Require("--out");
+  o.root = a.Get("--root", "/");
+  if (a.Has("--interval")) {
+    Time t;
+    std::string err;
+    if (!ParseTime(a.Get("--interval"), &t, &err) || t > 600 * kSecond) throw UsageError("collect: --interval: " + (err.empty() ? "at most 600 s" : err));
+    o.interval_s = static_cast<double>(t) / kSecond;
+  }
+  CollectSummary s;
+  try {
+    s = Collect(o);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("collect: ") + e.what());
+  }
+  std::printf("collected %d RDMA device port(s) into %s\n", s.devices, o.out.c_str());
+  for (const std::string& t : s.tools) std::printf("  %s\n", t.c_str());
+  return 0;
+}
+
+int DiagnoseCommand(const std::vector<std::string>& argv) {
+  Args a(argv, {}, {"--json"}, "diagnose");
+  Evidence ev;
+  try {
+    ev = LoadEvidence(a.positional());
+  } catch (const ParseError& e) {
+    throw UsageError(std::string("diagnose: ") + e.what());
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("diagnose: ") + e.what());
+  }
+  std::vector<Diagnosis> ds = Diagnose(ev);
+  int errors = 0, warnings = 0;
+  for (const Diagnosis& d : ds) {
+    errors += d.severity == Severity::kError;
+    warnings += d.severity == Severity::kWarning;
+  }
+  if (a.Has("--json")) {
+    JsonWriter w;
+    w.BeginObject();
+    w.String("origin", ev.origin).Double("interval_s", ev.interval_s, 6).Int("errors", errors).Int("warnings", warnings);
+    w.BeginArray("findings");
+    for (const Diagnosis& d : ds) {
+      w.BeginObject();
+      w.String("layer", d.layer).String("severity", SeverityName(d.severity)).String("title", d.title);
+      w.String("location", d.location).String("evidence", d.evidence).String("action", d.action);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+    std::printf("%s", w.str().c_str());
+  } else {
+    std::printf("%s: %zu port(s)%s\n", ev.origin.c_str(), ev.ports.size(),
+                ev.interval_s > 0 ? (", over " + std::to_string(ev.interval_s) + " s").c_str() : "");
+    for (const Diagnosis& d : ds) {
+      std::printf("%-11s %-7s %s\n", d.layer.c_str(), SeverityName(d.severity), d.title.c_str());
+      std::printf("            where:    %s\n            evidence: %s\n            action:   %s\n", d.location.c_str(),
+                  d.evidence.c_str(), d.action.c_str());
+    }
+    if (!errors && !warnings) std::printf("nothing wrong found\n");
+    else std::printf("%d error(s), %d warning(s)\n", errors, warnings);
+  }
+  return errors ? 1 : 0;
+}
+
+}  // namespace rocelab

@@ -1,0 +1,714 @@
+#include "diagnose/diagnose.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "diagnose/parsers.h"
+#include "util/json_reader.h"
+
+namespace rocelab {
+
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool IsDir(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool IsFile(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+double Num(const JsonValue* v) { return v && v->IsNumber() ? v->number : 0; }
+
+std::string Fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+std::string Count(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.0f", v);
+  std::string s = b, out;
+  int n = 0;
+  for (auto it = s.rbegin(); it != s.rend(); ++it) {
+    if (n && n % 3 == 0 && *it != '-') out.insert(out.begin(), ',');
+    out.insert(out.begin(), *it);
+    ++n;
+  }
+  return out;
+}
+
+// --- simulation output --------------------------------------------------------------------------
+
+void LoadSimulation(const std::string& file, Evidence* ev) {
+  JsonValue root;
+  try {
+    root = ParseJson(ReadFile(file));
+  } catch (const JsonError& e) {
+    throw ParseError(file, e.line(), e.what());
+  }
+  if (!root.IsObject() || !root.Get("hosts") || !root.Get("switches"))
+    throw ParseError(file, 1, "not a rocelab summary.json (no hosts and switches)");
+  ev->origin = "simulation " + file;
+  ev->interval_s = Num(root.Get("sim_time_ns")) * 1e-9;
+  if (const JsonValue* flows = root.Get("flows")) {
+    for (const JsonValue& f : flows->items) {
+      ++ev->flows;
+      const JsonValue* st = f.Get("state");
+      if (st && st->text == "finished") ++ev->flows_finished;
+      if (st && st->text == "qp_error") ++ev->flows_failed;
+    }
+  }
+  auto read_config = [](const JsonValue* cfg, PortEvidence* p) {
+    if (!cfg) return;
+    std::array<bool, 8> pfc{};
+    if (const JsonValue* pr = cfg->Get("pfc_priorities"))
+      for (const JsonValue& x : pr->items)
+        if (x.number >= 0 && x.number < 8) pfc[static_cast<int>(x.number)] = true;
+    p->pfc_enabled = pfc;
+    if (const JsonValue* t = cfg->Get("trust")) p->trust = t->text;
+    std::array<int, 64> map{};
+    if (const JsonValue* m = cfg->Get("dscp_to_priority"))
+      for (const auto& [k, v] : m->members) {
+        int d = std::atoi(k.c_str());
+        if (d >= 0 && d < 64) map[d] = static_cast<int>(v.number);
+      }
+    p->dscp_to_priority = map;
+    if (const JsonValue* e = cfg->Get("ecn_enabled")) p->cc_params["ecn_enabled"] = e->boolean ? "true" : "false";
+    if (const JsonValue* e = cfg->Get("ecn_kmin")) p->cc_params["ecn_kmin"] = e->text;
+  };
+  for (const auto& [host, h] : root.Get("hosts")->members) {
+    PortEvidence p;
+    p.device = host;
+    p.port = "mlx5_0/eth0";
+    for (const char* block : {"ethtool", "hw_counters"})
+      if (const JsonValue* b = h.Get(block))
+        for (const auto& [k, v] : b->members) p.counters[k] = v.number;
+    read_config(h.Get("config"), &p);
+    p.deltas = p.counters;
+    p.sources.push_back(file);
+    ev->ports.push_back(std::move(p));
+  }
+  for (const auto& [sw, s] : root.Get("switches")->members) {
+    const JsonValue* ports = s.Get("ports");
+    if (!ports) continue;
+    for (const auto& [name, port] : ports->members) {
+      PortEvidence p;
+      p.device = sw;
+      p.port = name;
+      p.is_switch = true;
+      if (const JsonValue* peer = port.Get("peer")) p.peer = peer->text;
+      for (const auto& [k, v] : port.members)
+        if (v.IsNumber()) p.counters[k] = v.number;
+      for (const char* block : {"queues", "priority_groups"})
+        if (const JsonValue* b = port.Get(block))
+          for (const auto& [q, m] : b->members)
+            for (const auto& [k, v] : m.members) (block[0] == 'q' ? p.queues : p.pgs)[q][k] = v.number;
+      read_config(s.Get("config"), &p);
+      p.deltas = p.counters;
+      p.sources.push_back(file);
+      ev->ports.push_back(std::move(p));
+    }
+  }
+}
+
+// --- collected bundle ---------------------------------------------------------------------------
+
+CounterMap ReadCounterFile(const std::string& path) { return ParseCounterList(ReadFile(path), path); }
+
+void LoadBundle(const std::string& dir, Evidence* ev) {
+  const std::string manifest_path = dir + "/manifest.json";
+  JsonValue m;
+  try {
+    m = ParseJson(ReadFile(manifest_path));
+  } catch (const JsonError& e) {
+    throw ParseError(manifest_path, e.line(), e.what());
+  }
+  ev->origin = "bundle " + dir;
+  ev->interval_s = Num(m.Get("interval_s"));
+  const int samples = static_cast<int>(Num(m.Get("samples")));
+  const JsonValue* devices = m.Get("devices");
+  if (!devices) throw ParseError(manifest_path, 1, "no devices in the manifest");
+  for (const JsonValue& d : devices->items) {
+    PortEvidence p;
+    const JsonValue* host = m.Get("host");
+    p.device = host ? host->text : "host";
+    const JsonValue* rdma = d.Get("rdma_device");
+    const JsonValue* net = d.Get("netdev");
+    p.port = (rdma ? rdma->text : "?") + "/" + (net ? net->text : "?");
+    p.speed_gbps = Num(d.Get("speed_mbps")) / 1000.0;
+    p.mtu = static_cast<int>(Num(d.Get("mtu")));
+    const JsonValue* files = d.Get("counter_files");
+    if (!files) continue;
+    CounterMap first, last;
+    for (const JsonValue& f : files->items) {
+      const std::string last_path = dir + "/sample" + std::to_string(std::max(samples, 1)) + "/" + f.text;
+      if (!IsFile(last_path)) continue;
+      for (auto& [k, v] : ReadCounterFile(last_path)) last[k] = v;
+      const std::string first_path = dir + "/sample1/" + f.text;
+      if (samples > 1 && IsFile(first_path))
+        for (auto& [k, v] : ReadCounterFile(first_path)) first[k] = v;
+      p.sources.push_back(last_path);
+    }
+    p.counters = last;
+    if (samples > 1 && ev->interval_s > 0) {
+      for (auto& [k, v] : last) p.deltas[k] = v - (first.count(k) ? first[k] : 0);
+    } else {
+      p.deltas = last;  // one sample: totals since the counters were cleared
+    }
+    if (const JsonValue* params = d.Get("cc_params"))
+      for (const auto& [k, v] : params->members) p.cc_params[k] = v.text;
+    if (const JsonValue* q = d.Get("mlnx_qos")) {
+      const std::string path = dir + "/" + q->text;
+      if (IsFile(path)) ParseMlnxQos(ReadFile(path), path, &p);
+    }
+    ev->ports.push_back(std::move(p));
+  }
+  if (samples <= 1 || ev->interval_s <= 0) ev->interval_s = 0;
+}
+
+// --- single command outputs ---------------------------------------------------------------------
+
+std::string Stem(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  size_t dot = base.rfind('.');
+  return dot == std::string::npos ? base : base.substr(0, dot);
+}
+
+void LoadFile(const std::string& path, Evidence* ev) {
+  const std::string text = ReadFile(path);
+  if (path.size() >= 12 && path.compare(path.size() - 12, 12, "summary.json") == 0) {
+    LoadSimulation(path, ev);
+    return;
+  }
+  if (ev->origin.empty()) ev->origin = "files";
+  switch (DetectOutputKind(text)) {
+    case OutputKind::kEthtoolS:
+    case OutputKind::kNameValue: {
+      PortEvidence p;
+      p.device = Stem(path);
+      p.port = "netdev";
+      p.counters = ParseCounterList(text, path);
+      p.deltas = p.counters;
+      p.sources.push_back(path);
+      ev->ports.push_back(std::move(p));
+      return;
+    }
+    case OutputKind::kMlnxQos: {
+      PortEvidence p;
+      p.device = Stem(path);
+      p.port = "netdev";
+      ParseMlnxQos(text, path, &p);
+      ev->ports.push_back(std::move(p));
+      return;
+    }
+    case OutputKind::kMlxconfig: {
+      PortEvidence p;
+      p.device = Stem(path);
+      p.port = "firmware";
+      ParseMlxconfig(text, path, &p);
+      ev->ports.push_back(std::move(p));
+      return;
+    }
+    case OutputKind::kPfcwdStats:
+      for (auto& q : ParsePfcwdStats(text, path)) ev->watchdog.push_back(q);
+      return;
+    case OutputKind::kQueueCounters:
+      for (auto& p : ParseQueueCounters(text, path)) {
+        p.device = Stem(path);
+        p.deltas = p.counters;
+        ev->ports.push_back(std::move(p));
+      }
+      return;
+    case OutputKind::kPerftest:
+      for (auto& r : ParsePerftest(text, path)) ev->perftest.push_back(r);
+      return;
+    case OutputKind::kUnknown:
+      break;
+  }
+  // Name the first line that did not fit any known format.
+  ParseCounterList(text, path);
+  throw ParseError(path, 1, "not a recognised command output");
+}
+
+// --- rules -----------------------------------------------------------------------------------
+
+class Rules {
+ public:
+  explicit Rules(const Evidence& ev) : ev_(ev) {}
+
+  std::vector<Diagnosis> Run() {
+    for (const PortEvidence& p : ev_.ports) {
+      Configuration(p);
+      Physical(p);
+      Link(p);
+      Network(p);
+      Transport(p);
+    }
+    SwitchWide();
+    Deadlock();
+    Watchdog();
+    Application();
+    std::stable_sort(out_.begin(), out_.end(), [](const Diagnosis& a, const Diagnosis& b) {
+      return Order(a.layer) < Order(b.layer);
+    });
+    return Merge(out_);
+  }
+
+  // The same finding at several places is one finding with a list of places.
+  static std::vector<Diagnosis> Merge(const std::vector<Diagnosis>& in) {
+    std::vector<Diagnosis> out;
+    std::vector<std::vector<std::string>> where;
+    for (const Diagnosis& d : in) {
+      size_t i = 0;
+      for (; i < out.size(); ++i)
+        if (out[i].layer == d.layer && out[i].severity == d.severity && out[i].title == d.title && out[i].action == d.action) break;
+      if (i == out.size()) {
+        out.push_back(d);
+        where.push_back({d.location});
+      } else {
+        where[i].push_back(d.location);
+      }
+    }
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (where[i].size() == 1) continue;
+      std::string loc;
+      for (size_t k = 0; k < where[i].size() && k < 4; ++k) loc += (k ? "; " : "") + where[i][k];
+      if (where[i].size() > 4) loc += "; and " + std::to_string(where[i].size() - 4) + " more";
+      out[i].location = loc;
+      out[i].evidence += " (at " + where[i].front() + "; " + std::to_string(where[i].size()) + " places in all)";
+    }
+    return out;
+  }
+
+  // Ports paused by their peers almost all the time, in a cycle of devices: a PFC deadlock.
+  void Deadlock() {
+    if (ev_.interval_s <= 0) return;
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>> paused_by;  // device -> (peer, port)
+    for (const PortEvidence& p : ev_.ports) {
+      if (!p.is_switch || p.peer.empty()) continue;
+      for (int prio = 0; prio < 8; ++prio) {
+        const double share = D(p, "SAI_PORT_STAT_PFC_" + std::to_string(prio) + "_RX_PAUSE_DURATION_US") * 1e-6 / ev_.interval_s;
+        if (share > 0.8) paused_by[p.device].push_back({p.peer, p.port});
+      }
+    }
+    // A waits for B when B pauses A. Look for a cycle among switches.
+    std::map<std::string, int> color;
+    std::vector<std::string> stack;
+    std::vector<std::string> cycle;
+    std::function<bool(const std::string&)> dfs = [&](const std::string& u) {
+      color[u] = 1;
+      stack.push_back(u);
+      for (const auto& [v, port] : paused_by[u]) {
+        if (!paused_by.count(v)) continue;
+        if (color[v] == 1) {
+          auto it = std::find(stack.begin(), stack.end(), v);
+          cycle.assign(it, stack.end());
+          return true;
+        }
+        if (color[v] == 0 && dfs(v)) return true;
+      }
+      stack.pop_back();
+      color[u] = 2;
+      return false;
+    };
+    for (const auto& [u, _] : paused_by)
+      if (color[u] == 0 && dfs(u)) break;
+    if (cycle.empty()) return;
+    std::string loop;
+    for (const std::string& d : cycle) loop += d + " -> ";
+    loop += cycle.front();
+    Add("link", Severity::kError, "PFC deadlock: switches pause each other in a cycle", loop,
+        "each switch in the cycle is paused by the next more than 80 % of the time "
+        "(SAI_PORT_STAT_PFC_N_RX_PAUSE_DURATION_US), and traffic through them stopped",
+        "break it now by draining or resetting one of the queues (the PFC watchdog with action drop does this); then "
+        "remove the routes that make lossless traffic turn back (rocelab lint shows the buffer dependency cycle)");
+  }
+
+ private:
+  static int Order(const std::string& layer) {
+    static const char* kLayers[] = {"physical", "link", "network", "transport", "application"};
+    for (int i = 0; i < 5; ++i)
+      if (layer == kLayers[i]) return i;
+    return 5;
+  }
+
+  void Add(const std::string& layer, Severity s, const std::string& title, const std::string& where,
+           const std::string& evidence, const std::string& action) {
+    out_.push_back({layer, s, title, where, evidence, action});
+  }
+
+  static double D(const PortEvidence& p, const std::string& k) {
+    auto it = p.deltas.find(k);
+    return it == p.deltas.end() ? 0 : it->second;
+  }
+  static bool Has(const PortEvidence& p, const std::string& k) { return p.counters.count(k) > 0; }
+
+  std::string Where(const PortEvidence& p) const {
+    std::string s = p.is_switch ? p.device + ":" + p.port : p.device + " (" + p.port + ")";
+    if (!p.peer.empty()) s += " facing " + p.peer;
+    return s;
+  }
+
+  std::string Rate(double delta) const {
+    if (ev_.interval_s <= 0) return "";
+    return " (" + Fmt("%.3g", delta / ev_.interval_s) + "/s)";
+  }
+
+  bool Lossless(const PortEvidence& p, int prio) const {
+    if (p.pfc_enabled) return (*p.pfc_enabled)[prio];
+    return Has(p, "rx_prio" + std::to_string(prio) + "_pause_transition");
+  }
+
+  // What the NIC's QoS and congestion-control configuration says (reported for real hosts).
+  void Configuration(const PortEvidence& p) {
+    if (p.is_switch || ev_.flows > 0) return;
+    if (p.pfc_enabled && !p.trust.empty()) {
+      std::string on;
+      for (int i = 0; i < 8; ++i)
+        if ((*p.pfc_enabled)[i]) on += (on.empty() ? "" : ",") + std::to_string(i);
+      std::string ev = "trust " + p.trust + "; PFC enabled on priority " + (on.empty() ? "none" : on);
+      Severity sev = Severity::kInfo;
+      std::string title = "QoS: trust " + p.trust + ", PFC on priority " + (on.empty() ? "none" : on);
+      std::string action = "nothing to change";
+      if (p.dscp_to_priority) {
+        const int r = (*p.dscp_to_priority)[26], c = (*p.dscp_to_priority)[48];
+        ev += "; DSCP 26 -> priority " + std::to_string(r) + ", DSCP 48 (CNP) -> priority " + std::to_string(c);
+        if (r >= 0 && !(*p.pfc_enabled)[r]) {
+          sev = Severity::kError;
+          title = "RoCE (DSCP 26) lands on priority " + std::to_string(r) + ", which has no PFC";
+          action = "enable PFC on priority " + std::to_string(r) + " or map DSCP 26 to the PFC priority";
+        } else {
+          title += ": RoCE on DSCP 26 is lossless";
+        }
+      }
+      if (p.trust == "pcp") {
+        sev = Severity::kError;
+        title = "the NIC trusts PCP: RoCEv2 priority is lost across routed hops";
+        action = "mlnx_qos -i IF --trust dscp";
+      }
+      Add("link", sev, title, Where(p), ev, action);
+    }
+    if (!p.cc_params.empty() && p.cc_params.count("ROCE_CC_PRIO_MASK_P1")) {
+      std::string ev;
+      for (const char* k : {"ROCE_CC_PRIO_MASK_P1", "ROCE_CC_ALGORITHM_P1", "DCE_TCP_G_P1", "DCE_TCP_RTT_P1", "RPG_TIME_RESET_P1",
+                            "RPG_BYTE_RESET_P1", "RPG_AI_RATE_P1", "RPG_HAI_RATE_P1", "RPG_THRESHOLD_P1", "MIN_TIME_BETWEEN_CNPS_P1",
+                            "CNP_DSCP_P1", "CNP_802P_PRIO_P1"})
+        if (p.cc_params.count(k)) ev += (ev.empty() ? "" : ", ") + std::string(k) + " " + p.cc_params.at(k);
+      const std::string mask = p.cc_params.at("ROCE_CC_PRIO_MASK_P1");
+      const bool on = mask != "0";
+      Add("network", on ? Severity::kInfo : Severity::kWarning,
+          on ? "DCQCN is enabled in firmware (priority mask " + mask + ")" : "DCQCN is disabled in firmware on port 1", Where(p), ev,
+          on ? "these are the ConnectX defaults rocelab's mlx5 profile models (docs/dcqcn.md)"
+             : "set ROCE_CC_PRIO_MASK_P1 to include the RoCE priority (mlxconfig set)");
+    }
+  }
+
+  void Physical(const PortEvidence& p) {
+    const double crc = p.is_switch ? D(p, "SAI_PORT_STAT_IF_IN_ERRORS") : D(p, "rx_crc_errors_phy");
+    if (crc > 0) {
+      const double frames = p.is_switch ? D(p, "SAI_PORT_STAT_IF_IN_UCAST_PKTS") : D(p, "rx_packets_phy");
+      std::string name = p.is_switch ? "SAI_PORT_STAT_IF_IN_ERRORS" : "rx_crc_errors_phy";
+      Add("physical", Severity::kError, "bit errors on the link (frames dropped for a bad FCS)", Where(p),
+          name + " +" + Count(crc) + Rate(crc) + (frames > 0 ? ", " + Fmt("%.3g", crc / frames) + " of received frames" : ""),
+          "clean or replace the optic/cable of this link (check the peer's transmitter too); each loss costs a "
+          "go-back-N retransmission of everything after it");
+    }
+    for (const char* k : {"rx_symbol_err_phy", "rx_pcs_symbol_err_phy"})
+      if (D(p, k) > 0)
+        Add("physical", Severity::kWarning, "symbol errors on the link", Where(p), std::string(k) + " +" + Count(D(p, k)),
+            "a marginal optic or cable: watch rx_crc_errors_phy and plan a replacement");
+    if (D(p, "carrier_changes") > 0)
+      Add("physical", Severity::kWarning, "the link went down and up", Where(p),
+          "carrier_changes +" + Count(D(p, "carrier_changes")), "check the link's optics, cabling and the peer port's logs");
+  }
+
+  void Link(const PortEvidence& p) {
+    if (p.is_switch) {
+      for (int prio = 0; prio < 8; ++prio) {
+        const std::string k = "SAI_PORT_STAT_PFC_" + std::to_string(prio) + "_RX_PAUSE_DURATION_US";
+        PauseShare(p, prio, D(p, k) * 1e-6, k, true);
+      }
+      return;
+    }
+    // mlx5 lists rx_prioN_pause* only for priorities with PFC on; none at all means PFC is off.
+    bool any_pfc_counter = false;
+    for (int prio = 0; prio < 8; ++prio) any_pfc_counter |= Has(p, "rx_prio" + std::to_string(prio) + "_pause");
+    const bool ethtool_seen = Has(p, "rx_prio0_bytes") || Has(p, "rx_packets_phy");
+    if (p.pfc_enabled) {
+      bool any = false;
+      for (bool b : *p.pfc_enabled) any |= b;
+      if (!any)
+        Add("link", Severity::kWarning, "PFC is off on every priority: RoCE traffic on this NIC is lossy", Where(p),
+            "PFC configuration: enabled 0 0 0 0 0 0 0 0", "enable PFC on the RoCE priority (mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0)");
+    } else if (ethtool_seen && !any_pfc_counter) {
+      Add("link", Severity::kWarning, "PFC is off on every priority: RoCE traffic on this NIC is lossy", Where(p),
+          "ethtool -S has no rx_prioN_pause counters (mlx5 shows them only for priorities with PFC enabled)",
+          "enable PFC on the RoCE priority (mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0) and trust DSCP");
+    }
+    for (int prio = 0; prio < 8; ++prio) {
+      const std::string pre = "prio" + std::to_string(prio);
+      PauseShare(p, prio, D(p, "rx_" + pre + "_pause_duration") * 1e-6, "rx_" + pre + "_pause_duration", true);
+      const double tx_share = ev_.interval_s > 0 ? D(p, "tx_" + pre + "_pause_duration") * 1e-6 / ev_.interval_s : 0;
+      if (tx_share > 0.5) {
+        const double discards = D(p, "rx_discards_phy") + D(p, "rx_out_of_buffer");
+        Add("link", tx_share > 0.9 ? Severity::kError : Severity::kWarning,
+            "this NIC pauses its switch " + Fmt("%.0f", tx_share * 100) + " % of the time on priority " + std::to_string(prio) +
+                ": the host does not drain its receive buffer (slow receiver)",
+            Where(p),
+            "tx_" + pre + "_pause_duration " + Count(D(p, "tx_" + pre + "_pause_duration")) + " us over " +
+                Fmt("%.3f", ev_.interval_s) + " s; tx_" + pre + "_pause +" + Count(D(p, "tx_" + pre + "_pause")) +
+                (discards > 0 ? "; rx_discards_phy/rx_out_of_buffer +" + Count(discards) : "; no receive discards"),
+            "look at the host: PCIe bandwidth and errors, memory, CPU/interrupt load, receive WQE starvation; the "
+            "pause spreads upstream and stalls other flows (enable the NIC pause-storm guard and the switch PFC watchdog)");
+      }
+    }
+    for (const char* k : {"tx_pause_storm_error_events", "tx_pause_storm_warning_events"})
+      if (D(p, k) > 0)
+        Add("link", k[15] == 'e' ? Severity::kError : Severity::kWarning,
+            "the NIC's pause-storm guard fired: it kept sending pause for too long", Where(p), std::string(k) + " +" + Count(D(p, k)),
+            "the host stopped draining (driver hang, PCIe stall); the NIC stops pausing after pfc-prevention-tout, so drops follow");
+  }
+
+  void PauseShare(const PortEvidence& p, int prio, double seconds, const std::string& counter, bool received) {
+    if (ev_.interval_s <= 0 || seconds <= 0) return;
+    const double share = seconds / ev_.interval_s;
+    if (share <= 0.5) return;
+    (void)received;
+    Add("link", share > 0.9 ? Severity::kError : Severity::kWarning,
+        std::string(share > 0.9 ? "pause storm: " : "heavy pausing: ") + "priority " + std::to_string(prio) + " was paused " +
+            Fmt("%.0f", share * 100) + " % of the time by the peer",
+        Where(p), counter + " " + Count(seconds * 1e6) + " us over " + Fmt("%.3f", ev_.interval_s) + " s",
+        "follow the pause upstream to the device that asserts it (its tx pause counters grow): a slow receiver, a "
+        "congested hot spot, or a PFC deadlock; the PFC watchdog breaks storms");
+  }
+
+  void Network(const PortEvidence& p) {
+    if (p.is_switch) {
+      for (const auto& [pg, c] : p.pgs) {
+        auto it = c.find("SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS");
+        if (it != c.end() && it->second > 0)
+          Add("network", Severity::kError, "drops in the lossless class: PG headroom overflow", Where(p) + " " + pg,
+              "SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS +" + Count(it->second) + ", headroom watermark " +
+                  Count(c.count("SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES")
+                            ? c.at("SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES")
+                            : 0) +
+                  " B",
+              "the headroom does not cover this link's cable length and response time: raise it (rocelab plan headroom "
+              "--cable ...) or shorten the cable");
+      }
+      const double in_disc = D(p, "SAI_PORT_STAT_IF_IN_DISCARDS");
+      double pg_drops = 0;
+      for (const auto& [pg, c] : p.pgs)
+        if (c.count("SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS")) pg_drops += c.at("SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS");
+      if (in_disc - pg_drops > 0)
+        Add("network", Severity::kError, "frames discarded at ingress (not for buffer): MTU too small, no route, or a routing loop",
+            Where(p), "SAI_PORT_STAT_IF_IN_DISCARDS +" + Count(in_disc - pg_drops) + " beyond PG drops",
+            "compare this switch's port MTU with the RoCE frame size (MTU + 78 B) and check its routes");
+      for (const auto& [q, c] : p.queues) {
+        const double dp = c.count("SAI_QUEUE_STAT_DROPPED_PACKETS") ? c.at("SAI_QUEUE_STAT_DROPPED_PACKETS") : 0;
+        const double pk = c.count("SAI_QUEUE_STAT_PACKETS") ? c.at("SAI_QUEUE_STAT_PACKETS") : 0;
+        if (dp <= 0 || q.size() < 3 || q.compare(0, 2, "UC") != 0) continue;
+        const int queue = std::atoi(q.c_str() + 2);
+        const bool lossless = p.pfc_enabled ? (*p.pfc_enabled)[queue] : (queue == 3 || queue == 4);
+        if (lossless) {
+          Add("network", Severity::kError, "drops in a lossless queue", Where(p) + " " + q,
+              "SAI_QUEUE_STAT_DROPPED_PACKETS +" + Count(dp), "PFC is not protecting this queue: check PFC is enabled on the priority end to end");
+        } else {
+          Add("network", Severity::kWarning,
+              "drops in lossy queue " + q + ": " + Count(dp) + " of " + Count(pk + dp) + " packets (" +
+                  Fmt("%.1f", 100.0 * dp / (pk + dp)) + " %)",
+              Where(p) + " " + q,
+              "SAI_QUEUE_STAT_DROPPED_PACKETS " + Count(dp) + ", SAI_QUEUE_STAT_PACKETS " + Count(pk) +
+                  (p.pfc_enabled ? "" : " (SONiC's lossless queues are 3 and 4)"),
+              "if RoCE traffic lands in this queue, its DSCP is mapped to a lossy class (SONiC's default map sends DSCP 26 "
+              "to TC 1): map the RoCE DSCP to the lossless TC on every hop; otherwise size this class's buffer");
+        }
+      }
+      return;
+    }
+    for (int prio = 0; prio < 8; ++prio) {
+      const std::string k = "rx_prio" + std::to_string(prio) + "_discards";
+      if (D(p, k) > 0 && Lossless(p, prio))
+        Add("network", Severity::kError, "drops in the lossless class at the NIC (receive buffer full)", Where(p),
+            k + " +" + Count(D(p, k)), "the NIC's PFC did not stop the sender in time: check its headroom and pause response");
+    }
+    const double marked = D(p, "np_ecn_marked_roce_packets"), cnp = D(p, "np_cnp_sent");
+    if (marked > 0 && cnp == 0)
+      Add("network", Severity::kError, "ECN-marked RoCE packets arrive but no CNPs are sent", Where(p),
+          "np_ecn_marked_roce_packets +" + Count(marked) + ", np_cnp_sent +0",
+          "enable the DCQCN notification point for the RoCE priority (/sys/class/net/IF/ecn/roce_np/enable/3)");
+    if (D(p, "rp_cnp_ignored") > 0)
+      Add("network", Severity::kWarning, "CNPs arrive but the reaction point ignores them", Where(p),
+          "rp_cnp_ignored +" + Count(D(p, "rp_cnp_ignored")) + ", rp_cnp_handled +" + Count(D(p, "rp_cnp_handled")),
+          "enable the DCQCN reaction point for the RoCE priority (/sys/class/net/IF/ecn/roce_rp/enable/3)");
+  }
+
+  void Transport(const PortEvidence& p) {
+    if (p.is_switch) return;
+    const double ooo = D(p, "out_of_sequence"), seq = D(p, "packet_seq_err");
+    if (ooo > 0 || seq > 0)
+      Add("transport", Severity::kWarning, "packet loss on the RoCE path: go-back-N retransmissions", Where(p),
+          "out_of_sequence +" + Count(ooo) + Rate(ooo) + ", packet_seq_err +" + Count(seq) + Rate(seq),
+          "find the drop point: CRC errors on a link, drops in a queue, or RoCE in a lossy class; in a lossless fabric "
+          "these counters stay at zero");
+    if (D(p, "local_ack_timeout_err") > 0)
+      Add("transport", Severity::kWarning, "ACK timeouts: tail loss or a stalled path", Where(p),
+          "local_ack_timeout_err +" + Count(D(p, "local_ack_timeout_err")),
+          "a lost last packet or NAK costs a full timeout (4.096 us x 2^timeout): fix the loss; a stalled path "
+          "(pause storm, deadlock) shows as timeouts without NAKs");
+    if (D(p, "rnr_nak_retry_err") > 0)
+      Add("transport", Severity::kWarning, "receiver not ready: receives not posted in time", Where(p),
+          "rnr_nak_retry_err +" + Count(D(p, "rnr_nak_retry_err")), "the application must post receive buffers ahead of SENDs");
+    if (D(p, "req_transport_retries_exceeded") > 0)
+      Add("transport", Severity::kError, "queue pairs failed: retries exhausted", Where(p),
+          "req_transport_retries_exceeded +" + Count(D(p, "req_transport_retries_exceeded")),
+          "the path lost packets or stalled longer than retry_count x timeout: fix the loss or stall first");
+  }
+
+  void SwitchWide() {
+    // PFC that fires on a switch whose lossless queues never mark ECN: ECN is off there, or Kmin
+    // sits above the XOFF point.
+    std::map<std::string, std::pair<double, double>> per_switch;  // pauses sent, ECN marks
+    bool any_marks = false;
+    for (const PortEvidence& p : ev_.ports) {
+      if (!p.is_switch) continue;
+      auto& [pauses, marks] = per_switch[p.device];
+      for (int prio = 0; prio < 8; ++prio) pauses += D(p, "SAI_PORT_STAT_PFC_" + std::to_string(prio) + "_TX_PKTS");
+      for (const auto& [q, c] : p.queues)
+        if (c.count("SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS")) marks += c.at("SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS");
+      any_marks |= marks > 0;
+    }
+    for (const auto& [sw, pm] : per_switch) {
+      const PortEvidence* cfg = nullptr;
+      for (const PortEvidence& p : ev_.ports)
+        if (p.is_switch && p.device == sw) cfg = &p;
+      const bool ecn_off = cfg && cfg->cc_params.count("ecn_enabled") && cfg->cc_params.at("ecn_enabled") == "false";
+      if (pm.first > 0 && pm.second == 0 && (any_marks || ecn_off))
+        Add("network", Severity::kError, "PFC fires but ECN never marks on this switch", sw,
+            "SAI_PORT_STAT_PFC_*_TX_PKTS " + Count(pm.first) + ", SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS 0" +
+                (ecn_off ? " (ECN is disabled in its configuration)" : " while other switches mark"),
+            "enable ECN on the RoCE queue (WRED_PROFILE ecn_all) with Kmin below the PFC XOFF point");
+    }
+    // RoCE data carried in a queue that is lossless elsewhere but lossy here.
+    for (const PortEvidence& p : ev_.ports) {
+      if (!p.is_switch || !p.pfc_enabled || !p.dscp_to_priority) continue;
+      const int prio = (*p.dscp_to_priority)[26];
+      if ((*p.pfc_enabled)[prio]) continue;
+      auto it = p.queues.find("UC" + std::to_string(prio));
+      if (it == p.queues.end() || !it->second.count("SAI_QUEUE_STAT_PACKETS") || it->second.at("SAI_QUEUE_STAT_PACKETS") <= 0)
+        continue;
+      // Is priority `prio` lossless on the other switches? Then PFC is off here; else the map drifted.
+      bool lossless_elsewhere = false;
+      for (const PortEvidence& o : ev_.ports)
+        if (o.is_switch && o.device != p.device && o.pfc_enabled && (*o.pfc_enabled)[prio]) lossless_elsewhere = true;
+      const std::string q = "UC" + std::to_string(prio), pk = Count(it->second.at("SAI_QUEUE_STAT_PACKETS"));
+      if (lossless_elsewhere)
+        Add("network", Severity::kError, "PFC is off for the RoCE priority " + std::to_string(prio) + " on " + p.device, Where(p) + " " + q,
+            "SAI_QUEUE_STAT_PACKETS " + pk + " of RoCE (DSCP 26) in " + q + ", which is lossless on the other switches but has no "
+            "PFC here (no SAI_PORT_STAT_PFC_" + std::to_string(prio) + " counters)",
+            "enable PFC for priority " + std::to_string(prio) + " on " + p.device + " (PORT_QOS_MAP pfc_enable)");
+      else
+        Add("network", Severity::kError, "RoCE traffic (DSCP 26) rides lossy queue " + q + " on " + p.device, Where(p) + " " + q,
+            "SAI_QUEUE_STAT_PACKETS " + pk + "; DSCP 26 maps to priority " + std::to_string(prio) +
+                " here, while PFC protects only the lossless priorities",
+            "fix the DSCP-to-priority map on " + p.device + " so DSCP 26 lands in the lossless priority, as on the other hops");
+    }
+  }
+
+  void Watchdog() {
+    for (const WatchdogQueue& q : ev_.watchdog) {
+      if (q.storms_detected <= 0 && q.status != "stormed") continue;
+      const bool now = q.status == "stormed";
+      Add("link", now ? Severity::kError : Severity::kWarning,
+          std::string(now ? "PFC storm in progress" : "PFC storms were detected") + " on " + q.port + " queue " +
+              std::to_string(q.queue) + " (the PFC watchdog " + (now ? "is dropping its traffic" : "has restored it") + ")",
+          q.port + ":" + std::to_string(q.queue),
+          "STATUS " + q.status + ", STORM DETECTED/RESTORED " + Count(q.storms_detected) + "/" + Count(q.storms_restored) +
+              ", TX OK/DROP " + Count(q.tx_ok) + "/" + Count(q.tx_drop) + ", RX OK/DROP " + Count(q.rx_ok) + "/" + Count(q.rx_drop) +
+              (q.storms_detected > q.storms_restored + 1 || (q.storms_detected > 1) ? " (recurring)" : ""),
+          "the device on the other end of " + q.port + " keeps sending pause on priority " + std::to_string(q.queue) +
+              " without draining: find its stuck receiver (NIC pause counters, host health) and isolate it; TX OK 0 means "
+              "nothing gets through this queue");
+    }
+  }
+
+  void Application() {
+    for (const PerftestRow& r : ev_.perftest) {
+      if (r.bandwidth) {
+        std::string unit = r.gbits ? "Gb/s" : "MB/s";
+        const double gbps = r.gbits ? r.bw_average : r.bw_average * 8 / 1000;
+        Add("application", Severity::kInfo,
+            "perftest bandwidth: " + Fmt("%.2f", r.bw_average) + " " + unit + " average at " + Count(r.bytes) + " B messages",
+            r.source,
+            "#bytes " + Count(r.bytes) + ", #iterations " + Count(r.iterations) + ", BW peak " + Fmt("%.2f", r.bw_peak) +
+                ", BW average " + Fmt("%.2f", r.bw_average) + " " + unit + ", MsgRate " + Fmt("%.6f", r.msg_rate_mpps) + " Mpps" +
+                (r.link_type.empty() ? "" : ", link " + r.link_type) + (r.mtu ? ", MTU " + std::to_string(r.mtu) : ""),
+            r.bytes <= 1024 ? "small messages measure the message rate (" + Fmt("%.2f", r.msg_rate_mpps) +
+                                  " Mpps), not the link: " + Fmt("%.2f", gbps) + " Gb/s is expected here; use -a or >= 64 KB "
+                                  "messages to test bandwidth"
+                            : "compare with the link rate times the wire efficiency MTU/(MTU + 78 B)");
+      } else {
+        Add("application", Severity::kInfo, "perftest latency: " + Fmt("%.2f", r.t_typical_us) + " us typical", r.source,
+            "#bytes " + Count(r.bytes) + ", t_typical " + Fmt("%.2f", r.t_typical_us) + " us, t_avg " + Fmt("%.2f", r.t_avg_us) + " us",
+            "compare with the path's serialization, propagation and NIC latencies");
+      }
+    }
+    if (ev_.flows > 0) {
+      const int unfinished = ev_.flows - ev_.flows_finished - ev_.flows_failed;
+      if (ev_.flows_failed > 0)
+        Add("application", Severity::kError, std::to_string(ev_.flows_failed) + " flows failed (QP error)", ev_.origin,
+            std::to_string(ev_.flows_failed) + " of " + std::to_string(ev_.flows) + " flows in state qp_error",
+            "see the transport findings for the loss that exhausted the retries");
+      if (unfinished > 0)
+        Add("application", Severity::kWarning, std::to_string(unfinished) + " flows did not finish in the simulated time",
+            ev_.origin, std::to_string(unfinished) + " of " + std::to_string(ev_.flows) + " flows unfinished after " +
+                Fmt("%.3f", ev_.interval_s * 1e3) + " ms",
+            "a stall (pause storm, deadlock, loss with long timeouts) or simply too short a run: look at the link findings");
+    }
+  }
+
+  const Evidence& ev_;
+  std::vector<Diagnosis> out_;
+};
+
+}  // namespace
+
+Evidence LoadEvidence(const std::vector<std::string>& paths) {
+  if (paths.empty()) throw std::runtime_error("nothing to diagnose: give a bundle, a run's output folder or command outputs");
+  Evidence ev;
+  for (const std::string& path : paths) {
+    if (IsDir(path)) {
+      if (IsFile(path + "/manifest.json")) LoadBundle(path, &ev);
+      else if (IsFile(path + "/summary.json")) LoadSimulation(path + "/summary.json", &ev);
+      else throw std::runtime_error(path + ": neither a bundle (manifest.json) nor a run's output (summary.json)");
+    } else if (IsFile(path)) {
+      LoadFile(path, &ev);
+    } else {
+      throw std::runtime_error(path + ": no such file or folder");
+    }
+  }
+  return ev;
+}
+
+std::vector<Diagnosis> Diagnose(const Evidence& evidence) { return Rules(evidence).Run(); }
+
+}  // namespace rocelab

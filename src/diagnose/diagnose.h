@@ -1,0 +1,36 @@
+// Layered diagnosis over one evidence snapshot: physical (bit errors, link
+// flaps), link (PFC state, pause storms, watchdog), network (drops in the
+// lossless class, lossy-queue drops, ECN versus CNPs), transport (NAKs,
+// timeouts, QP errors), application (test results, flows). Each finding says
+// where, what the evidence is (counter names, values, rates) and what to do.
+#ifndef ROCELAB_DIAGNOSE_DIAGNOSE_H_
+#define ROCELAB_DIAGNOSE_DIAGNOSE_H_
+
+#include <string>
+#include <vector>
+
+#include "diagnose/evidence.h"
+#include "plan/lint.h"
+
+namespace rocelab {
+
+struct Diagnosis {
+  std::string layer;  // physical, link, network, transport, application
+  Severity severity;
+  std::string title;
+  std::string location;
+  std::string evidence;
+  std::string action;
+};
+
+// Reads a bundle directory (rocelab collect), a simulation output directory or
+// summary.json (rocelab run), or individual command outputs (ethtool -S,
+// mlnx_qos, mlxconfig q, show pfcwd stats, show queue counters, perftest).
+// Throws ParseError (file and line) or std::runtime_error on input it cannot use.
+Evidence LoadEvidence(const std::vector<std::string>& paths);
+
+std::vector<Diagnosis> Diagnose(const Evidence& evidence);
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_DIAGNOSE_DIAGNOSE_H_

@@ -1,0 +1,73 @@
+// The evidence model: what a real host bundle and a simulation output both
+// become before diagnosis. Counters keep the names real devices use (mlx5
+// ethtool -S, RDMA hw_counters, SAI statistics), so one set of rules serves
+// both.
+#ifndef ROCELAB_DIAGNOSE_EVIDENCE_H_
+#define ROCELAB_DIAGNOSE_EVIDENCE_H_
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rocelab {
+
+using CounterMap = std::map<std::string, double>;
+
+// One NIC port or one switch port.
+struct PortEvidence {
+  std::string device;  // host or switch name
+  std::string port;    // "mlx5_0/eth0", "Ethernet4"
+  std::string peer;    // the device at the other end, when known
+  bool is_switch = false;
+  CounterMap counters;  // the latest values
+  CounterMap deltas;    // latest minus first sample (or the whole run for a simulation)
+  std::map<std::string, CounterMap> queues;  // switch: "UC3" -> SAI queue counters (deltas)
+  std::map<std::string, CounterMap> pgs;     // switch: "PG3" -> SAI PG counters (deltas)
+  // Configuration seen on the device.
+  std::optional<std::array<bool, 8>> pfc_enabled;
+  std::string trust;  // "dscp" / "pcp" / ""
+  std::optional<std::array<int, 64>> dscp_to_priority;
+  std::map<std::string, std::string> cc_params;  // roce_np/*, roce_rp/*, mlxconfig names
+  double speed_gbps = 0;
+  int mtu = 0;
+  std::vector<std::string> sources;  // the files it came from
+};
+
+// One row of SONiC's `show pfcwd stats`.
+struct WatchdogQueue {
+  std::string port;
+  int queue = 0;
+  std::string status;  // stormed / operational
+  double storms_detected = 0, storms_restored = 0;
+  double tx_ok = 0, tx_drop = 0, rx_ok = 0, rx_drop = 0;
+  std::string source;
+};
+
+// One result row of a perftest bandwidth or latency test.
+struct PerftestRow {
+  bool bandwidth = true;
+  double bytes = 0, iterations = 0;
+  double bw_peak = 0, bw_average = 0, msg_rate_mpps = 0;  // bandwidth tests
+  bool gbits = false;                                     // BW columns in Gb/s (else MB/s)
+  double t_typical_us = 0, t_avg_us = 0, t_p99_us = 0;    // latency tests
+  std::string link_type;
+  int mtu = 0;
+  std::string source;
+};
+
+struct Evidence {
+  std::string origin;
+  double interval_s = 0;  // between first and last sample; the simulated time for a simulation
+  std::vector<PortEvidence> ports;
+  std::vector<WatchdogQueue> watchdog;
+  std::vector<PerftestRow> perftest;
+  // Simulation only.
+  int flows = 0, flows_finished = 0, flows_failed = 0;
+  std::vector<int> lossless_priorities;  // known for a simulation
+};
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_DIAGNOSE_EVIDENCE_H_

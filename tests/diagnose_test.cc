@@ -1,0 +1,326 @@
+// One diagnosis engine for real evidence and simulation outputs.
+#include "diagnose/diagnose.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "collect/collect.h"
+#include "diagnose/parsers.h"
+#include "test_util.h"
+
+namespace rocelab {
+
+namespace {
+
+std::string Sample(const std::string& name) { return std::string(ROCELAB_SHARED_DATA) + "/samples/" + name; }
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string TempDir() {
+  char tmpl[] = "/tmp/rocelab-diag-XXXXXX";
+  return mkdtemp(tmpl);
+}
+
+void Write(const std::string& path, const std::string& text) {
+  std::string dir;
+  for (size_t i = 1; i < path.size(); ++i)
+    if (path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
+  std::ofstream(path) << text;
+}
+
+const Diagnosis* Find(const std::vector<Diagnosis>& ds, const std::string& words) {
+  for (const Diagnosis& d : ds)
+    if (d.title.find(words) != std::string::npos) return &d;
+  return nullptr;
+}
+
+int Problems(const std::vector<Diagnosis>& ds) {
+  int n = 0;
+  for (const Diagnosis& d : ds) n += d.severity != Severity::kInfo;
+  return n;
+}
+
+std::string Dump(const std::vector<Diagnosis>& ds) {
+  std::string s;
+  for (const Diagnosis& d : ds) s += d.layer + " " + SeverityName(d.severity) + " " + d.title + " @ " + d.location + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST(DiagnoseSamples, EthtoolWithoutPauseCountersMeansPfcOff) {
+  Evidence ev = LoadEvidence({Sample("ethtool_S_mlx5_cx4lx_k415.txt")});
+  ASSERT_EQ(ev.ports.size(), 1u);
+  EXPECT_EQ(ev.ports[0].counters.size(), 751u);  // every counter line parsed
+  EXPECT_DOUBLE_EQ(ev.ports[0].counters.at("rx_prio0_bytes"), 2202570777997.0);
+  std::vector<Diagnosis> ds = Diagnose(ev);
+  const Diagnosis* d = Find(ds, "PFC is off on every priority");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_NE(d->evidence.find("no rx_prioN_pause counters"), std::string::npos);
+  EXPECT_EQ(Problems(ds), 1) << Dump(ds);
+}
+
+TEST(DiagnoseSamples, MlnxQosTrustDscpPfc3IsLossless) {
+  Evidence ev = LoadEvidence({Sample("mlnx_qos_trust_dscp_pfc3.txt")});
+  ASSERT_EQ(ev.ports.size(), 1u);
+  const PortEvidence& p = ev.ports[0];
+  EXPECT_EQ(p.trust, "dscp");
+  ASSERT_TRUE(p.pfc_enabled.has_value());
+  for (int i = 0; i < 8; ++i) EXPECT_EQ((*p.pfc_enabled)[i], i == 3);
+  EXPECT_EQ((*p.dscp_to_priority)[26], 3);
+  EXPECT_EQ((*p.dscp_to_priority)[48], 6);
+  std::vector<Diagnosis> ds = Diagnose(ev);
+  ASSERT_NE(Find(ds, "RoCE on DSCP 26 is lossless"), nullptr) << Dump(ds);
+  EXPECT_EQ(Problems(ds), 0) << Dump(ds);
+}
+
+TEST(DiagnoseSamples, MlxconfigDcqcnDefaults) {
+  Evidence ev = LoadEvidence({Sample("mlxconfig_q_cx5_dcqcn_defaults.txt")});
+  ASSERT_EQ(ev.ports.size(), 1u);
+  const auto& cc = ev.ports[0].cc_params;
+  EXPECT_EQ(cc.at("DCE_TCP_G_P1"), "1019");
+  EXPECT_EQ(cc.at("RPG_BYTE_RESET_P1"), "32767");
+  EXPECT_EQ(cc.at("MIN_TIME_BETWEEN_CNPS_P1"), "2");
+  EXPECT_EQ(cc.at("CLAMP_TGT_RATE_AFTER_TIME_INC_P1"), "True(1)");
+  std::vector<Diagnosis> ds = Diagnose(ev);
+  ASSERT_NE(Find(ds, "DCQCN is enabled in firmware"), nullptr) << Dump(ds);
+}
+
+TEST(DiagnoseSamples, PfcwdStormIsFoundWithItsQueue) {
+  Evidence ev = LoadEvidence({Sample("sonic_pfcwd_show_stats_storm_z9332.txt")});
+  ASSERT_EQ(ev.watchdog.size(), 1u);  // the newest of three snapshots
+  EXPECT_EQ(ev.watchdog[0].status, "stormed");
+  EXPECT_DOUBLE_EQ(ev.watchdog[0].tx_drop, 46497254.0);
+  std::vector<Diagnosis> ds = Diagnose(ev);
+  const Diagnosis* d = Find(ds, "PFC storm in progress on Ethernet4 queue 3");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_EQ(d->severity, Severity::kError);
+  EXPECT_NE(d->evidence.find("2/1"), std::string::npos);
+  EXPECT_NE(d->evidence.find("recurring"), std::string::npos);
+}
+
+TEST(DiagnoseSamples, QueueCountersShowLossyDrops) {
+  Evidence ev = LoadEvidence({Sample("sonic_show_queue_counters_lossless_uc3_uc4.txt")});
+  ASSERT_EQ(ev.ports.size(), 1u);
+  EXPECT_EQ(ev.ports[0].port, "Ethernet196");
+  EXPECT_EQ(ev.ports[0].queues.size(), 14u);  // UC0-7, MC8-13: the capture is cut after MC13
+  std::vector<Diagnosis> ds = Diagnose(ev);
+  const Diagnosis* d = Find(ds, "drops in lossy queue UC1");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_NE(d->location.find("Ethernet196"), std::string::npos);
+  EXPECT_NE(d->title.find("17.6 %"), std::string::npos) << d->title;
+  EXPECT_EQ(Find(ds, "lossless queue"), nullptr);  // UC3 and UC4 did not drop
+}
+
+TEST(DiagnoseSamples, PerftestResultRow) {
+  Evidence ev = LoadEvidence({Sample("perftest_ib_write_bw_roce_postlist.txt")});
+  ASSERT_EQ(ev.perftest.size(), 1u);
+  const PerftestRow& r = ev.perftest[0];
+  EXPECT_TRUE(r.bandwidth);
+  EXPECT_TRUE(r.gbits);
+  EXPECT_DOUBLE_EQ(r.bytes, 8);
+  EXPECT_DOUBLE_EQ(r.iterations, 224958464);
+  EXPECT_DOUBLE_EQ(r.bw_average, 0.48);
+  EXPECT_DOUBLE_EQ(r.msg_rate_mpps, 7.498617);
+  EXPECT_EQ(r.mtu, 4096);
+  std::vector<Diagnosis> ds = Diagnose(ev);
+  const Diagnosis* d = Find(ds, "perftest bandwidth");
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->action.find("message rate"), std::string::npos);
+}
+
+TEST(DiagnoseSamples, TruncatedOrGarbledInputNamesFileAndLine) {
+  const std::string dir = TempDir();
+  struct Case {
+    std::string sample;
+    std::function<std::string(const std::string&)> damage;
+    int line;
+  };
+  auto cut_at = [](const std::string& text, const std::string& marker) { return text.substr(0, text.find(marker) + marker.size() / 2); };
+  const Case cases[] = {
+      {"ethtool_S_mlx5_cx4lx_k415.txt", [&](const std::string& t) { return cut_at(t, "rx_prio3_packets"); }, 117},
+      {"ethtool_S_mlx5_cx4lx_k415.txt", [](const std::string& t) {
+         std::string s = t;
+         return s.replace(s.find("rx_bytes: 2195783498134"), 23, "rx_bytes: 21957#3498134");
+       }, 3},
+      {"mlnx_qos_trust_dscp_pfc3.txt", [](const std::string& t) { return t.substr(0, t.find("PFC configuration")); }, 14},
+      {"mlnx_qos_trust_dscp_pfc3.txt", [](const std::string& t) {
+         std::string s = t;
+         return s.replace(s.find("enabled     0   0   0   1"), 25, "enabled     0   0   0   X");
+       }, 17},
+      {"sonic_pfcwd_show_stats_storm_z9332.txt", [](const std::string& t) {
+         std::string s = t;
+         return s.replace(s.find("0/41507426           0/0"), 24, "0/41507426");
+       }, 5},
+      {"sonic_show_queue_counters_lossless_uc3_uc4.txt", [](const std::string& t) { return t.substr(0, t.find("13638863007480") + 5); }, 6},
+      {"perftest_ib_write_bw_roce_postlist.txt", [](const std::string& t) { return t.substr(0, t.find("0.48") + 2); }, 19},
+  };
+  int i = 0;
+  for (const Case& c : cases) {
+    const std::string path = dir + "/bad" + std::to_string(i++) + "_" + c.sample;
+    Write(path, c.damage(Read(Sample(c.sample))));
+    try {
+      LoadEvidence({path});
+      ADD_FAILURE() << "no error for " << path;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.file(), path);
+      EXPECT_EQ(e.line(), c.line) << e.what();
+    }
+  }
+}
+
+TEST(Collect, CapturedTreeMakesABundleThatDiagnoses) {
+  const std::string root = TempDir() + "/root";
+  const std::string ib = root + "/sys/class/infiniband/mlx5_0";
+  Write(ib + "/ports/1/counters/port_rcv_data", "123456789\n");
+  Write(ib + "/ports/1/counters/port_xmit_discards", "0\n");
+  Write(ib + "/ports/1/hw_counters/np_ecn_marked_roce_packets", "5000\n");
+  Write(ib + "/ports/1/hw_counters/np_cnp_sent", "0\n");
+  Write(ib + "/ports/1/hw_counters/out_of_sequence", "42\n");
+  Write(ib + "/ports/1/hw_counters/packet_seq_err", "40\n");
+  Write(ib + "/ports/1/hw_counters/local_ack_timeout_err", "0\n");
+  Write(ib + "/device/net/eth0/ifindex", "2\n");
+  Write(root + "/sys/class/net/eth0/mtu", "9000\n");
+  Write(root + "/sys/class/net/eth0/speed", "100000\n");
+  Write(root + "/sys/class/net/eth0/carrier_changes", "3\n");
+  Write(root + "/sys/class/net/eth0/ecn/roce_np/enable/3", "0\n");
+  Write(root + "/sys/class/net/eth0/ecn/roce_rp/enable/3", "1\n");
+  Write(root + "/sys/class/net/eth0/ecn/roce_np/cnp_dscp", "48\n");
+  Write(root + "/proc/sys/kernel/hostname", "gpu-node-17\n");
+  Write(root + "/proc/version", "Linux version 6.1.0\n");
+  std::string ethtool = Read(Sample("ethtool_S_mlx5_cx4lx_k415.txt"));
+  Write(root + "/commands/ethtool_S.eth0.txt", ethtool.substr(ethtool.find('\n') + 1));
+  std::string qos = Read(Sample("mlnx_qos_trust_dscp_pfc3.txt"));
+  Write(root + "/commands/mlnx_qos.eth0.txt", qos.substr(qos.find('\n') + 1));
+
+  CollectOptions o;
+  o.root = root;
+  o.out = root + "/../bundle";
+  o.interval_s = 0;
+  CollectSummary s = Collect(o);
+  EXPECT_EQ(s.devices, 1);
+  for (const char* f : {"/manifest.json", "/sample1/mlx5_0.port1.counters.txt", "/sample1/mlx5_0.port1.hw_counters.txt",
+                        "/sample1/eth0.ethtool_S.txt", "/sample1/eth0.link.txt", "/commands/mlnx_qos.eth0.txt"}) {
+    struct stat st;
+    EXPECT_EQ(stat((o.out + f).c_str(), &st), 0) << f;
+  }
+  const std::string manifest = Read(o.out + "/manifest.json");
+  EXPECT_NE(manifest.find("\"host\": \"gpu-node-17\""), std::string::npos);
+  EXPECT_NE(manifest.find("\"roce_np/enable/3\": \"0\""), std::string::npos);
+  EXPECT_THROW(Collect(o), std::runtime_error);  // never overwrites a bundle
+
+  Evidence ev = LoadEvidence({o.out});
+  ASSERT_EQ(ev.ports.size(), 1u);
+  EXPECT_EQ(ev.ports[0].device, "gpu-node-17");
+  EXPECT_EQ(ev.ports[0].port, "mlx5_0/eth0");
+  std::vector<Diagnosis> ds = Diagnose(ev);
+  const Diagnosis* cnp = Find(ds, "ECN-marked RoCE packets arrive but no CNPs are sent");
+  ASSERT_NE(cnp, nullptr) << Dump(ds);
+  EXPECT_EQ(cnp->location, "gpu-node-17 (mlx5_0/eth0)");
+  ASSERT_NE(Find(ds, "packet loss on the RoCE path"), nullptr) << Dump(ds);
+  ASSERT_NE(Find(ds, "the link went down and up"), nullptr) << Dump(ds);
+  ASSERT_NE(Find(ds, "RoCE on DSCP 26 is lossless"), nullptr) << Dump(ds);
+}
+
+TEST(Collect, NoRdmaDevicesIsAClearErrorAndLeavesNothing) {
+  const std::string dir = TempDir();
+  CollectOptions o;
+  o.root = dir;
+  o.out = dir + "/bundle";
+  EXPECT_THROW(Collect(o), std::runtime_error);
+  struct stat st;
+  EXPECT_NE(stat(o.out.c_str(), &st), 0);
+  EXPECT_NE(stat((o.out + ".partial").c_str(), &st), 0);
+}
+
+namespace {
+
+std::string IncastScenario(const std::string& nic, const std::string& extra) {
+  std::string s = "duration: 20ms\n" +
+                  ExampleFabric("  ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}\n", nic) + "workload:\n";
+  for (int h = 1; h <= 15; ++h) s += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 1MB, priority: 3}\n";
+  return s + extra;
+}
+
+std::vector<Diagnosis> DiagnoseRun(const std::string& yaml) {
+  const std::string dir = TempDir();
+  auto f = RunYaml(yaml);
+  Write(dir + "/summary.json", SummaryJson(*f));
+  return Diagnose(LoadEvidence({dir}));
+}
+
+const std::string kNone = "{mtu: 4096, cc: none, timeout: 10}";
+
+}  // namespace
+
+TEST(DiagnoseSimulation, HealthyIncastHasNothingWrong) {
+  std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario("{mtu: 4096, cc: dcqcn}", ""));
+  EXPECT_EQ(Problems(ds), 0) << Dump(ds);
+}
+
+TEST(DiagnoseSimulation, EcnOffOnOneSwitch) {
+  std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario("{mtu: 4096, cc: dcqcn}", "devices:\n  leaf0: {ecn: {enabled: false}}\n"));
+  const Diagnosis* d = Find(ds, "PFC fires but ECN never marks");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_EQ(d->location, "leaf0");
+}
+
+TEST(DiagnoseSimulation, DriftedDscpMap) {
+  std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario(kNone, "devices:\n  leaf0: {dscp_to_priority: {26: 1}}\n"));
+  const Diagnosis* d = Find(ds, "RoCE traffic (DSCP 26) rides lossy queue UC1 on leaf0");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_NE(d->location.find("leaf0:Ethernet0"), std::string::npos);
+}
+
+TEST(DiagnoseSimulation, PfcOffOnOneHop) {
+  std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario(kNone, "devices:\n  spine0: {pfc: {enabled: false}}\n"));
+  const Diagnosis* d = Find(ds, "PFC is off for the RoCE priority 3 on spine0");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+}
+
+TEST(DiagnoseSimulation, MtuTooSmallOnOneHop) {
+  std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario(kNone, "devices:\n  spine1: {mtu: 1500}\n"));
+  const Diagnosis* d = Find(ds, "frames discarded at ingress");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_NE(d->location.find("spine1"), std::string::npos);
+}
+
+TEST(DiagnoseSimulation, HeadroomTooSmall) {
+  std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario(kNone, "devices:\n  leaf0: {pfc: {headroom: 6KB}}\n"));
+  const Diagnosis* d = Find(ds, "PG headroom overflow");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_NE(d->location.find("leaf0:Ethernet32"), std::string::npos);
+  EXPECT_NE(d->location.find("PG3"), std::string::npos);
+}
+
+TEST(DiagnoseSimulation, RoutingCycleDeadlocks) {
+  std::vector<Diagnosis> ds = DiagnoseRun(
+      IncastScenario(kNone, "routes:\n  - {switch: spine0, dst: h0, port: leaf1}\n  - {switch: leaf1, dst: h0, port: spine0}\n"));
+  const Diagnosis* d = Find(ds, "PFC deadlock");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_NE(d->location.find("leaf1"), std::string::npos);
+  EXPECT_NE(d->location.find("spine0"), std::string::npos);
+}
+
+TEST(DiagnoseSimulation, BitErrorsAreAPhysicalFinding) {
+  std::vector<Diagnosis> ds = DiagnoseRun(
+      "duration: 50ms\n"
+      "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2,\n"
+      "           host_link: {rate: 100G, delay: 1us, ber: 1e-6}}\n"
+      "nic: {cc: none, timeout: 8}\n"
+      "workload:\n  - {type: flow, src: h0, dst: h1, size: 4MB}\n");
+  const Diagnosis* d = Find(ds, "bit errors on the link");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_EQ(d->layer, "physical");
+}
+
+}  // namespace rocelab
