@@ -1,4 +1,4 @@
-// Feeds arbitrary bytes to the scenario reader and the fabric builder. Any
+// Feeds arbitrary bytes to the scenario reader, the fabric builder and lint. Any
 // input must end in a Scenario or a ConfigError: never a crash, a hang or a
 // sanitizer report.
 #include <cstddef>
@@ -6,6 +6,7 @@
 #include <string>
 
 #include "net/fabric.h"
+#include "plan/lint.h"
 #include "scenario/scenario.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -18,7 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  : t.type == rocelab::TopologySpec::Type::kSpineLeaf
                      ? static_cast<long>(t.spines) + t.leaves + static_cast<long>(t.leaves) * t.hosts_per_leaf
                      : static_cast<long>(t.nodes.size());
-    if (nodes <= 512 && sc.permutations.size() < 4) rocelab::Fabric fabric(sc);
+    if (nodes <= 512 && sc.permutations.size() < 4) {
+      rocelab::Fabric fabric(sc);
+      rocelab::LintFabric(sc);
+    }
   } catch (const rocelab::ConfigError&) {
   }
   return 0;

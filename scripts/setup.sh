@@ -29,9 +29,9 @@ if [[ "${1:-}" == "--all" ]]; then
   cmake --build build-asan -j"$jobs"
   CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCELAB_FUZZ=ON -DROCELAB_SANITIZE=ON \
     -DROCELAB_TESTS=OFF -DROCELAB_BENCH=OFF >/dev/null
-  cmake --build build-fuzz -j"$jobs" --target scenario_fuzzer
+  cmake --build build-fuzz -j"$jobs" --target scenario_fuzzer diagnose_fuzzer
   # The release tests compare against the sanitizer build and run the fuzzer briefly.
   cmake -S . -B build -DROCELAB_REFERENCE_BINARY="$PWD/build-asan/rocelab" \
-    -DROCELAB_FUZZER="$PWD/build-fuzz/fuzz/scenario_fuzzer" >/dev/null
+    -DROCELAB_FUZZ_DIR="$PWD/build-fuzz/fuzz" >/dev/null
   cmake --build build -j"$jobs"
 fi

@@ -193,6 +193,14 @@ std::string Stem(const std::string& path) {
   return dot == std::string::npos ? base : base.substr(0, dot);
 }
 
+// A single command output stands for a device named after its file.
+PortEvidence FilePort(const std::string& path, const char* port) {
+  PortEvidence p;
+  p.device = Stem(path);
+  p.port = port;
+  return p;
+}
+
 void LoadFile(const std::string& path, Evidence* ev) {
   const std::string text = ReadFile(path);
   if (path.size() >= 12 && path.compare(path.size() - 12, 12, "summary.json") == 0) {
@@ -203,9 +211,7 @@ void LoadFile(const std::string& path, Evidence* ev) {
   switch (DetectOutputKind(text)) {
     case OutputKind::kEthtoolS:
     case OutputKind::kNameValue: {
-      PortEvidence p;
-      p.device = Stem(path);
-      p.port = "netdev";
+      PortEvidence p = FilePort(path, "netdev");
       p.counters = ParseCounterList(text, path);
       p.deltas = p.counters;
       p.sources.push_back(path);
@@ -213,17 +219,13 @@ void LoadFile(const std::string& path, Evidence* ev) {
       return;
     }
     case OutputKind::kMlnxQos: {
-      PortEvidence p;
-      p.device = Stem(path);
-      p.port = "netdev";
+      PortEvidence p = FilePort(path, "netdev");
       ParseMlnxQos(text, path, &p);
       ev->ports.push_back(std::move(p));
       return;
     }
     case OutputKind::kMlxconfig: {
-      PortEvidence p;
-      p.device = Stem(path);
-      p.port = "firmware";
+      PortEvidence p = FilePort(path, "firmware");
       ParseMlxconfig(text, path, &p);
       ev->ports.push_back(std::move(p));
       return;

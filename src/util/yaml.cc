@@ -243,18 +243,27 @@ class Parser {
     if (c == '{' || c == '[') return ParseFlow(depth);
     if (c == '|' || c == '>') Fail("block scalars ('|' and '>') are not supported");
     if (c == '&' || c == '*' || c == '!') Fail("anchors, aliases and tags are not supported");
-    YamlNode n;
-    n.line = line_;
-    if (c == '"' || c == '\'') {
-      n.kind = YamlNode::Kind::kScalar;
-      n.scalar = ParseQuoted();
-      n.quoted = true;
-      return n;
-    }
+    if (c == '"' || c == '\'') return Quoted();
     size_t start = pos_;
     while (!AtLineEnd()) ++pos_;
     std::string v = s_.substr(start, pos_ - start);
     while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.pop_back();
+    return Plain(v);
+  }
+
+  YamlNode Quoted() {
+    YamlNode n;
+    n.line = line_;
+    n.kind = YamlNode::Kind::kScalar;
+    n.scalar = ParseQuoted();
+    n.quoted = true;
+    return n;
+  }
+
+  // A plain scalar; empty, ~ and null are the null value.
+  YamlNode Plain(const std::string& v) const {
+    YamlNode n;
+    n.line = line_;
     if (v.empty() || v == "~" || v == "null") {
       n.kind = YamlNode::Kind::kNull;
     } else {
@@ -332,23 +341,9 @@ class Parser {
     SkipFlowSpace();
     char c = Peek();
     if (c == '{' || c == '[') return ParseFlow(depth);
-    YamlNode n;
-    n.line = line_;
-    if (c == '"' || c == '\'') {
-      n.kind = YamlNode::Kind::kScalar;
-      n.scalar = ParseQuoted();
-      n.quoted = true;
-      return n;
-    }
+    if (c == '"' || c == '\'') return Quoted();
     if (c == '&' || c == '*' || c == '!') Fail("anchors, aliases and tags are not supported");
-    std::string v = ParseFlowPlain(false);
-    if (v.empty() || v == "~" || v == "null") {
-      n.kind = YamlNode::Kind::kNull;
-    } else {
-      n.kind = YamlNode::Kind::kScalar;
-      n.scalar = v;
-    }
-    return n;
+    return Plain(ParseFlowPlain(false));
   }
 
   YamlNode ParseFlow(int depth) {
