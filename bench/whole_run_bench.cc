@@ -1,5 +1,6 @@
 // Whole runs: the k=8 fat-tree permutation of 4 MB flows with DCQCN
-// (scenarios/fat-tree-k8-permutation.yaml). Reports packet-hops per second
+// (scenarios/fat-tree-k8-permutation.yaml) and the k=8 WebSearch trace at 50 %
+// load for 10 ms (scenarios/fat-tree-k8-websearch50.yaml). Reports packet-hops per second
 // (one frame crossing one link: the primary figure), events per second,
 // simulated-to-wall time and bytes per in-flight packet.
 #include <benchmark/benchmark.h>
@@ -32,6 +33,9 @@ void RunScenarioBench(benchmark::State& state, const char* file) {
 
 void BM_FatTreeK8Permutation(benchmark::State& state) { RunScenarioBench(state, "fat-tree-k8-permutation.yaml"); }
 BENCHMARK(BM_FatTreeK8Permutation)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_FatTreeK8WebSearch50(benchmark::State& state) { RunScenarioBench(state, "fat-tree-k8-websearch50.yaml"); }
+BENCHMARK(BM_FatTreeK8WebSearch50)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 void BM_Incast15to1(benchmark::State& state) { RunScenarioBench(state, "incast-15to1.yaml"); }
 BENCHMARK(BM_Incast15to1)->Unit(benchmark::kMillisecond);

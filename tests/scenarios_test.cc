@@ -13,7 +13,7 @@
 namespace rocelab {
 namespace {
 
-const char* kScenarios[] = {"incast-15to1", "slow-receiver", "dcqcn-two-flows", "fat-tree-k8-permutation"};
+const char* kScenarios[] = {"incast-15to1", "slow-receiver", "dcqcn-two-flows", "fat-tree-k8-permutation", "websearch-k4"};
 
 std::string ScenarioPath(const std::string& name) {
   return std::string(ROCELAB_SOURCE_DIR) + "/scenarios/" + name + ".yaml";

@@ -54,6 +54,11 @@ void PrintReport(const Fabric& f) {
   std::printf("ECN marked %llu  CNP sent %llu handled %llu  retransmitted %llu  CRC errors %llu\n",
               (unsigned long long)t.ecn_marked, (unsigned long long)t.cnp_sent, (unsigned long long)t.cnp_handled,
               (unsigned long long)t.retransmitted_packets, (unsigned long long)t.crc_errors);
+  if (f.qps().size() > 1 && finished > 0) {
+    std::printf("FCT slowdown   %-11s %7s %9s %9s %9s\n", "size", "flows", "p50", "p95", "p99");
+    for (const SlowdownRow& r : SlowdownTable(f))
+      if (r.count) std::printf("               %-11s %7zu %9.3f %9.3f %9.3f\n", r.bucket.c_str(), r.count, r.p50, r.p95, r.p99);
+  }
   const double sim_s = static_cast<double>(f.now()) / kSecond;
   std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
               "%.0f B per in-flight packet\n",

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "plan/headroom.h"
+#include "workload/generators.h"
 
 namespace rocelab {
 
@@ -85,32 +86,13 @@ void Fabric::AddQueuePair(int src, int dst, uint64_t size, Time start, uint8_t d
   qp.mtu = nic.spec().mtu;
   qp.num_packets = static_cast<uint32_t>((size + qp.mtu - 1) / qp.mtu);
   qp.start = start;
+  qp.ideal_fct = IdealFct(topo_, src, dst, size, qp.mtu);
   qp.rp.Init(&nic.spec().dcqcn, nic.port(0).rate_bps);
   qps_.push_back(qp);
 }
 
 void Fabric::BuildQueuePairs() {
-  for (const FlowSpec& f : sc_.flows) {
-    int src = topo_.nodes()[topo_.FindNode(f.src.name)].kind_index;
-    int dst = topo_.nodes()[topo_.FindNode(f.dst.name)].kind_index;
-    AddQueuePair(src, dst, f.size, f.start, f.dscp);
-  }
-  const int hosts = static_cast<int>(topo_.hosts().size());
-  for (size_t i = 0; i < sc_.permutations.size(); ++i) {
-    const PermutationSpec& p = sc_.permutations[i];
-    if (hosts < 2) throw ConfigError(sc_.file, p.line, "workload", "a permutation needs at least two hosts");
-    // A random derangement: every host sends to one other host and receives from one.
-    Rng rng(sc_.seed, 0x9E0000ull + i);
-    std::vector<int> perm(hosts);
-    for (int h = 0; h < hosts; ++h) perm[h] = h;
-    for (;;) {
-      for (int h = hosts - 1; h > 0; --h) std::swap(perm[h], perm[rng.Below(static_cast<uint64_t>(h) + 1)]);
-      bool fixed = false;
-      for (int h = 0; h < hosts; ++h) fixed |= perm[h] == h;
-      if (!fixed) break;
-    }
-    for (int h = 0; h < hosts; ++h) AddQueuePair(h, perm[h], p.size, p.start, p.dscp);
-  }
+  for (const FlowRequest& f : GenerateFlows(sc_, topo_)) AddQueuePair(f.src, f.dst, f.size, f.start, f.dscp);
   tracker_.remaining = static_cast<int64_t>(qps_.size());
   for (const QueuePair& qp : qps_) nics_[qp.src]->ScheduleFlow(qp.id);
 }

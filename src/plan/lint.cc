@@ -41,6 +41,9 @@ class Linter {
   explicit Linter(const Scenario& sc) : sc_(sc), topo_(Topology::Build(sc.topology)) {
     for (const FlowSpec& f : sc.flows) roce_dscps_.insert(f.dscp);
     for (const PermutationSpec& p : sc.permutations) roce_dscps_.insert(p.dscp);
+    for (const IncastSpec& i : sc.incasts) roce_dscps_.insert(i.dscp);
+    for (const AllToAllSpec& a : sc.all_to_alls) roce_dscps_.insert(a.dscp);
+    for (const TraceSpec& t : sc.traces) roce_dscps_.insert(t.dscp);
     if (roce_dscps_.empty()) roce_dscps_.insert(26);
   }
 

@@ -1,5 +1,7 @@
 #include "report/summary.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -42,6 +44,37 @@ Totals ComputeTotals(const Fabric& f) {
     }
   }
   return t;
+}
+
+namespace {
+// Nearest-rank percentile of a sorted list.
+double Percentile(const std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(v.size())));
+  return v[std::min(v.size(), std::max<size_t>(rank, 1)) - 1];
+}
+}  // namespace
+
+std::vector<SlowdownRow> SlowdownTable(const Fabric& f) {
+  struct Bucket {
+    const char* name;
+    uint64_t lo, hi;
+  };
+  static const Bucket kBuckets[] = {{"all", 0, UINT64_MAX},
+                                    {"<10KB", 0, 10 * 1024},
+                                    {"10KB-100KB", 10 * 1024, 100 * 1024},
+                                    {"100KB-1MB", 100 * 1024, 1024 * 1024},
+                                    {">=1MB", 1024 * 1024, UINT64_MAX}};
+  std::vector<SlowdownRow> rows;
+  for (const Bucket& b : kBuckets) {
+    std::vector<double> v;
+    for (const QueuePair& qp : f.qps())
+      if (qp.done && qp.ideal_fct > 0 && qp.size >= b.lo && qp.size < b.hi)
+        v.push_back(static_cast<double>(qp.finish - qp.start) / static_cast<double>(qp.ideal_fct));
+    std::sort(v.begin(), v.end());
+    rows.push_back({b.name, v.size(), Percentile(v, 0.50), Percentile(v, 0.95), Percentile(v, 0.99)});
+  }
+  return rows;
 }
 
 uint64_t PeakRssKb() {
@@ -210,8 +243,11 @@ std::string SummaryJson(const Fabric& f) {
       w.Double("finish_ns", static_cast<double>(qp.finish) / kNanosecond, 3);
       w.Double("fct_ns", static_cast<double>(fct) / kNanosecond, 3);
       w.Double("goodput_gbps", static_cast<double>(qp.size) * 8.0 / (static_cast<double>(fct) / kNanosecond));
+      w.Double("ideal_fct_ns", static_cast<double>(qp.ideal_fct) / kNanosecond, 3);
+      w.Double("slowdown", qp.ideal_fct > 0 ? static_cast<double>(fct) / static_cast<double>(qp.ideal_fct) : 0.0, 4);
     } else {
       w.Null("finish_ns").Null("fct_ns").Null("goodput_gbps");
+      w.Double("ideal_fct_ns", static_cast<double>(qp.ideal_fct) / kNanosecond, 3).Null("slowdown");
     }
     w.String("state", qp.done ? "finished" : qp.failed ? "qp_error" : "unfinished");
     w.Uint("bytes_delivered", qp.delivered);
@@ -226,6 +262,14 @@ std::string SummaryJson(const Fabric& f) {
   w.Uint("retransmitted_packets", t.retransmitted_packets).Uint("crc_errors", t.crc_errors);
   w.Uint("qp_errors", t.qp_errors).Uint("bytes_delivered", t.bytes_delivered);
   w.EndObject();
+  w.BeginArray("fct_slowdown");
+  for (const SlowdownRow& r : SlowdownTable(f)) {
+    w.BeginObject();
+    w.String("bucket", r.bucket).Uint("flows", r.count);
+    w.Double("p50", r.p50, 4).Double("p95", r.p95, 4).Double("p99", r.p99, 4);
+    w.EndObject();
+  }
+  w.EndArray();
   w.BeginObject("hosts");
   for (const auto& n : f.nics()) WriteNic(w, *n);
   w.EndObject();

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "net/fabric.h"
 
@@ -21,6 +22,14 @@ struct Totals {
 };
 
 Totals ComputeTotals(const Fabric& fabric);
+
+// FCT slowdown (FCT / ideal FCT) percentiles of finished flows, overall and per size bucket.
+struct SlowdownRow {
+  std::string bucket;  // "all", "<10KB", "10KB-100KB", "100KB-1MB", ">=1MB"
+  size_t count = 0;
+  double p50 = 0, p95 = 0, p99 = 0;
+};
+std::vector<SlowdownRow> SlowdownTable(const Fabric& fabric);
 
 // Peak resident set size of this process, in KiB (0 where unknown).
 uint64_t PeakRssKb();

@@ -291,9 +291,19 @@ void ReadTrafficClass(ConfigReader& r, const Scenario& sc, uint8_t* dscp) {
   int64_t v;
   if (r.Int("dscp", &v, 0, 63)) *dscp = static_cast<uint8_t>(v);
   if (r.Int("priority", &v, 0, 7)) {
-    uint8_t d = DscpForPriority(sc.nic.dscp_to_priority, static_cast<int>(v));
+    const uint8_t d = DscpForPriority(sc.nic.dscp_to_priority, static_cast<int>(v));
     if (d == 0xFF) r.Fail("priority", "no DSCP maps to priority " + std::to_string(v) + " in the NIC's DSCP map");
     *dscp = d;
+  }
+}
+
+void ReadHostList(ConfigReader& r, const char* key, std::vector<NameRef>* out) {
+  const YamlNode* n = r.Get(key);
+  if (!n) return;
+  if (!n->IsSeq()) r.Fail(key, "expected a list of host names");
+  for (const YamlNode& h : n->seq) {
+    if (!h.IsScalar()) r.FailAt(h.line, r.PathOf(key), "expected host names");
+    out->push_back({h.scalar, h.line, r.PathOf(key)});
   }
 }
 
@@ -323,8 +333,55 @@ void ReadWorkload(ConfigReader& top, Scenario* sc) {
       r.Duration("start", &p.start);
       ReadTrafficClass(r, *sc, &p.dscp);
       sc->permutations.push_back(p);
+    } else if (type == "incast") {
+      IncastSpec in;
+      in.line = item.line;
+      if (!r.Name("dst", &in.dst)) r.Fail("dst", "is required");
+      if (const YamlNode* s = r.Get("senders")) {
+        if (s->IsSeq()) {
+          for (const YamlNode& h : s->seq) {
+            if (!h.IsScalar()) r.FailAt(h.line, r.PathOf("senders"), "expected host names");
+            in.senders.push_back({h.scalar, h.line, r.PathOf("senders")});
+          }
+        } else {
+          int64_t n;
+          std::string err;
+          if (!s->IsScalar() || !ParseInteger(s->scalar, &n, &err) || n < 1 || n > 100000)
+            r.Fail("senders", "expected a list of hosts or a number of senders");
+          in.sender_count = static_cast<int>(n);
+        }
+      } else {
+        r.Fail("senders", "is required (a list of hosts, or a count)");
+      }
+      if (!r.Size("size", &in.size, 1, 1ull << 40)) r.Fail("size", "is required");
+      r.Duration("start", &in.start);
+      r.Duration("jitter", &in.jitter, 0, 1 * kSecond);
+      ReadTrafficClass(r, *sc, &in.dscp);
+      sc->incasts.push_back(in);
+    } else if (type == "all-to-all") {
+      AllToAllSpec a;
+      a.line = item.line;
+      ReadHostList(r, "hosts", &a.hosts);
+      if (!r.Size("size", &a.size, 1, 1ull << 40)) r.Fail("size", "is required");
+      r.Duration("start", &a.start);
+      ReadTrafficClass(r, *sc, &a.dscp);
+      sc->all_to_alls.push_back(a);
+    } else if (type == "trace") {
+      TraceSpec t;
+      t.line = item.line;
+      if (!r.String("cdf", &t.cdf_path)) r.Fail("cdf", "is required (a 'size cdf' file)");
+      if (!t.cdf_path.empty() && t.cdf_path[0] != '/') {
+        size_t slash = sc->file.find_last_of('/');
+        if (slash != std::string::npos) t.cdf_path = sc->file.substr(0, slash + 1) + t.cdf_path;
+      }
+      if (!r.Double("load", &t.load, 0.0001, 1.0)) r.Fail("load", "is required (a share of the host link rate, e.g. 0.3)");
+      if (!r.Duration("duration", &t.duration, 1 * kNanosecond, 3600 * kSecond)) r.Fail("duration", "is required");
+      r.Duration("start", &t.start);
+      ReadHostList(r, "hosts", &t.hosts);
+      ReadTrafficClass(r, *sc, &t.dscp);
+      sc->traces.push_back(t);
     } else {
-      r.Fail("type", "'" + type + "' should be flow or permutation");
+      r.Fail("type", "'" + type + "' should be flow, incast, permutation, all-to-all or trace");
     }
     r.Finish();
   }
@@ -451,6 +508,17 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
     CheckHost(sc, f.dst);
     if (f.src.name == f.dst.name) throw ConfigError(sc.file, f.line, f.dst.key, "a flow needs two different hosts");
   }
+  for (const auto& in : sc.incasts) {
+    CheckHost(sc, in.dst);
+    for (const NameRef& h : in.senders) {
+      CheckHost(sc, h);
+      if (h.name == in.dst.name) throw ConfigError(sc.file, h.line, h.key, "the receiver cannot also be a sender");
+    }
+  }
+  for (const auto& a : sc.all_to_alls)
+    for (const NameRef& h : a.hosts) CheckHost(sc, h);
+  for (const auto& t : sc.traces)
+    for (const NameRef& h : t.hosts) CheckHost(sc, h);
   if (const YamlNode* rs = top.Get("routes")) {
     if (!rs->IsSeq()) top.Fail("routes", "expected a list of {switch, dst, port}");
     for (const auto& item : rs->seq) {

@@ -151,6 +151,37 @@ struct PermutationSpec {
   int line = 0;
 };
 
+// N senders to one receiver, each sending `size`, starting within `jitter` of `start`.
+struct IncastSpec {
+  std::vector<NameRef> senders;  // explicit list, or
+  int sender_count = 0;          // the first N hosts other than dst
+  NameRef dst;
+  uint64_t size = 0;
+  Time start = 0, jitter = 0;
+  uint8_t dscp = 26;
+  int line = 0;
+};
+
+// Every host of the list sends `size` to every other.
+struct AllToAllSpec {
+  std::vector<NameRef> hosts;  // empty: all hosts
+  uint64_t size = 0;
+  Time start = 0;
+  uint8_t dscp = 26;
+  int line = 0;
+};
+
+// Flows with sizes from a CDF and Poisson arrivals at `load` of each host's link rate,
+// to uniformly random other hosts, for `duration` from `start`.
+struct TraceSpec {
+  std::string cdf_path;  // resolved against the scenario file's folder
+  double load = 0.3;
+  Time start = 0, duration = kMillisecond;
+  std::vector<NameRef> hosts;  // empty: all hosts
+  uint8_t dscp = 26;
+  int line = 0;
+};
+
 struct RouteOverride {
   NameRef sw, dst, port;
 };
@@ -172,6 +203,9 @@ struct Scenario {
   NicSpec nic;
   std::vector<FlowSpec> flows;
   std::vector<PermutationSpec> permutations;
+  std::vector<IncastSpec> incasts;
+  std::vector<AllToAllSpec> all_to_alls;
+  std::vector<TraceSpec> traces;
   std::vector<RouteOverride> routes;
   std::vector<DeviceOverride> devices;
 };

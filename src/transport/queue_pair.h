@@ -23,6 +23,7 @@ struct QueuePair {
   uint32_t mtu = 4096;
   uint32_t num_packets = 0;
   Time start = 0;
+  Time ideal_fct = 0;  // the same message alone on an idle path
 
   // Requester.
   bool started = false, done = false, failed = false;

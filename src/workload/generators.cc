@@ -1,0 +1,133 @@
+#include "workload/generators.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/packet.h"
+#include "workload/flow_size_cdf.h"
+
+namespace rocelab {
+
+namespace {
+
+int HostIndex(const Topology& topo, const std::string& name) {
+  return topo.nodes()[topo.FindNode(name)].kind_index;
+}
+
+std::vector<int> HostList(const Topology& topo, const std::vector<NameRef>& names) {
+  std::vector<int> out;
+  if (names.empty()) {
+    for (size_t h = 0; h < topo.hosts().size(); ++h) out.push_back(static_cast<int>(h));
+  } else {
+    for (const NameRef& n : names) out.push_back(HostIndex(topo, n.name));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<FlowRequest> GenerateFlows(const Scenario& sc, const Topology& topo) {
+  std::vector<FlowRequest> flows;
+  const int hosts = static_cast<int>(topo.hosts().size());
+  for (const FlowSpec& f : sc.flows)
+    flows.push_back({HostIndex(topo, f.src.name), HostIndex(topo, f.dst.name), f.size, f.start, f.dscp});
+
+  for (size_t i = 0; i < sc.incasts.size(); ++i) {
+    const IncastSpec& in = sc.incasts[i];
+    const int dst = HostIndex(topo, in.dst.name);
+    std::vector<int> senders;
+    for (const NameRef& s : in.senders) senders.push_back(HostIndex(topo, s.name));
+    for (int h = 0; h < hosts && static_cast<int>(senders.size()) < in.sender_count; ++h)
+      if (h != dst) senders.push_back(h);
+    if (in.sender_count > 0 && static_cast<int>(senders.size()) < in.sender_count)
+      throw ConfigError(sc.file, in.line, "workload", "an incast of " + std::to_string(in.sender_count) +
+                                                          " senders needs that many hosts besides the receiver");
+    Rng rng(sc.seed, 0x1CA5700ull + i);
+    for (int s : senders) {
+      const Time jitter = in.jitter > 0 ? static_cast<Time>(rng.Below(static_cast<uint64_t>(in.jitter) + 1)) : 0;
+      flows.push_back({s, dst, in.size, in.start + jitter, in.dscp});
+    }
+  }
+
+  for (size_t i = 0; i < sc.permutations.size(); ++i) {
+    const PermutationSpec& p = sc.permutations[i];
+    if (hosts < 2) throw ConfigError(sc.file, p.line, "workload", "a permutation needs at least two hosts");
+    // A random derangement: every host sends to one other host and receives from one.
+    Rng rng(sc.seed, 0x9E0000ull + i);
+    std::vector<int> perm(hosts);
+    for (int h = 0; h < hosts; ++h) perm[h] = h;
+    for (;;) {
+      for (int h = hosts - 1; h > 0; --h) std::swap(perm[h], perm[rng.Below(static_cast<uint64_t>(h) + 1)]);
+      bool fixed = false;
+      for (int h = 0; h < hosts; ++h) fixed |= perm[h] == h;
+      if (!fixed) break;
+    }
+    for (int h = 0; h < hosts; ++h) flows.push_back({h, perm[h], p.size, p.start, p.dscp});
+  }
+
+  for (const AllToAllSpec& a : sc.all_to_alls) {
+    std::vector<int> list = HostList(topo, a.hosts);
+    for (int s : list)
+      for (int d : list)
+        if (s != d) flows.push_back({s, d, a.size, a.start, a.dscp});
+  }
+
+  for (size_t i = 0; i < sc.traces.size(); ++i) {
+    const TraceSpec& t = sc.traces[i];
+    const FlowSizeCdf cdf = FlowSizeCdf::Load(t.cdf_path);
+    std::vector<int> list = HostList(topo, t.hosts);
+    if (list.size() < 2) throw ConfigError(sc.file, t.line, "workload", "a trace needs at least two hosts");
+    std::vector<FlowRequest> trace;
+    for (int h : list) {
+      // Poisson arrivals at `load` of this host's link rate: mean gap = mean size x 8 / (load x rate).
+      const double rate = static_cast<double>(topo.nodes()[topo.hosts()[h]].ports[0].link.rate_bps);
+      const double mean_gap_ps = cdf.MeanBytes() * 8.0 / (t.load * rate) * 1e12;
+      Rng rng(sc.seed, 0x7ACE0000ull + i * 65536 + static_cast<uint64_t>(h));
+      double at = static_cast<double>(t.start);
+      for (;;) {
+        at += -std::log(1.0 - rng.Uniform()) * mean_gap_ps;
+        if (at >= static_cast<double>(t.start + t.duration)) break;
+        int dst = list[rng.Below(list.size() - 1)];
+        if (dst == h) dst = list.back();
+        trace.push_back({h, dst, cdf.Sample(rng), static_cast<Time>(at), t.dscp});
+      }
+    }
+    std::stable_sort(trace.begin(), trace.end(), [](const FlowRequest& a, const FlowRequest& b) { return a.start < b.start; });
+    flows.insert(flows.end(), trace.begin(), trace.end());
+  }
+  return flows;
+}
+
+Time IdealFct(const Topology& topo, int src, int dst, uint64_t size, uint32_t mtu) {
+  const auto& nodes = topo.nodes();
+  std::vector<const LinkSpec*> path;
+  int node = topo.hosts()[src];
+  const int target = topo.hosts()[dst];
+  path.push_back(&nodes[node].ports[0].link);
+  node = nodes[node].ports[0].peer_node;
+  while (node != target && path.size() < 64) {
+    Topology::Span hops = topo.NextHops(node, dst);
+    if (hops.size == 0) return 0;
+    const TopoPort& p = nodes[node].ports[hops.begin[0]];
+    path.push_back(&p.link);
+    node = p.peer_node;
+  }
+  if (node != target) return 0;
+  const uint64_t packets = (size + mtu - 1) / mtu;
+  const uint64_t last_payload = size - (packets - 1) * mtu;
+  uint64_t min_rate = UINT64_MAX;
+  Time total = 0;
+  for (const LinkSpec* l : path) min_rate = std::min(min_rate, l->rate_bps);
+  // Every packet but the last at the bottleneck (the first carries the RETH).
+  uint64_t bytes_before_last = 0;
+  for (uint64_t p = 0; p + 1 < packets; ++p) bytes_before_last += DataFrameBytes(mtu, p == 0) + kWireOverhead;
+  total += SerializationTime(bytes_before_last, min_rate);
+  const uint64_t last = DataFrameBytes(static_cast<uint32_t>(last_payload), packets == 1) + kWireOverhead;
+  for (const LinkSpec* l : path) {
+    total += SerializationTime(last, l->rate_bps) + l->delay;                   // the last packet, hop by hop
+    total += SerializationTime(kAckFrameBytes + kWireOverhead, l->rate_bps) + l->delay;  // its ACK, back
+  }
+  return total;
+}
+
+}  // namespace rocelab

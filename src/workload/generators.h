@@ -1,0 +1,32 @@
+// The flows of the static workloads (incast, permutation, all-to-all, trace),
+// drawn from seeded streams so a scenario and seed always give the same list.
+#ifndef ROCELAB_WORKLOAD_GENERATORS_H_
+#define ROCELAB_WORKLOAD_GENERATORS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "scenario/scenario.h"
+#include "topo/topology.h"
+
+namespace rocelab {
+
+struct FlowRequest {
+  int src = 0, dst = 0;  // host indices
+  uint64_t size = 0;
+  Time start = 0;
+  uint8_t dscp = 26;
+};
+
+// All flows of the scenario's workload entries, in a stable order. Throws
+// ConfigError for entries that cannot be generated (e.g. an unreadable CDF).
+std::vector<FlowRequest> GenerateFlows(const Scenario& sc, const Topology& topo);
+
+// The FCT of `size` bytes alone on an idle path from `src` to `dst`: every
+// packet but the last at the bottleneck, the last store-and-forwarded over
+// every hop, propagation both ways and the last ACK's way back.
+Time IdealFct(const Topology& topo, int src, int dst, uint64_t size, uint32_t mtu);
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_WORKLOAD_GENERATORS_H_

@@ -1,0 +1,149 @@
+// Workloads: incast, all-to-all and CDF traces, and the FCT slowdown they are judged by.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+
+#include "test_util.h"
+#include "workload/flow_size_cdf.h"
+#include "workload/generators.h"
+
+namespace rocelab {
+
+namespace {
+std::string Cdf(const char* name) { return std::string(ROCELAB_SHARED_DATA) + "/cdf/" + name; }
+
+ConfigError ErrorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error";
+  return ConfigError("", 0, "", "");
+}
+
+std::string FatTreeTrace(double load, const std::string& extra = "") {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "seed: 3\nduration: 50ms\n"
+                "topology: {type: fat-tree, k: 4, link: {rate: 100G, delay: 1us}}\n"
+                "nic: {mtu: 4096, cc: dcqcn}\n"
+                "workload:\n  - {type: trace, cdf: %s, load: %.2f, duration: 5ms%s}\n",
+                Cdf("WebSearch_distribution.txt").c_str(), load, extra.c_str());
+  return buf;
+}
+}  // namespace
+
+TEST(FlowSizeCdf, LoadsTheReferenceDistributions) {
+  FlowSizeCdf ws = FlowSizeCdf::Load(Cdf("WebSearch_distribution.txt"));
+  FlowSizeCdf fb = FlowSizeCdf::Load(Cdf("FbHdp_distribution.txt"));
+  EXPECT_GT(ws.MeanBytes(), 1e6);  // WebSearch is heavy-tailed: about 1.6 MB on average
+  EXPECT_LT(fb.MeanBytes(), ws.MeanBytes());
+  // The sample mean converges to the distribution's mean.
+  Rng rng(1, 2);
+  double sum = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) sum += static_cast<double>(ws.Sample(rng));
+  EXPECT_NEAR(sum / n / ws.MeanBytes(), 1.0, 0.03);
+}
+
+TEST(FlowSizeCdf, BadFilesNameTheLine) {
+  ConfigError a = ErrorOf([] { FlowSizeCdf::Parse("0 0\n100 50\n90 60\n200 100\n", "c.txt"); });
+  EXPECT_EQ(a.line(), 3);
+  EXPECT_NE(std::string(a.what()).find("not monotone"), std::string::npos);
+  ConfigError b = ErrorOf([] { FlowSizeCdf::Parse("0 0\n100 50\n", "c.txt"); });
+  EXPECT_NE(std::string(b.what()).find("100 percent"), std::string::npos);
+  ConfigError c = ErrorOf([] { FlowSizeCdf::Parse("0 0\n100 fifty\n", "c.txt"); });
+  EXPECT_EQ(c.line(), 2);
+  ConfigError d = ErrorOf([] { FlowSizeCdf::Load("/nonexistent/cdf.txt"); });
+  EXPECT_EQ(d.file(), "/nonexistent/cdf.txt");
+}
+
+TEST(Workload, LoneFlowFctEqualsTheIdealFct) {
+  for (const char* size : {"1KB", "100KB", "3MB"}) {
+    auto f = RunYaml("duration: 10ms\n" + ExampleFabric() + "workload:\n  - {type: flow, src: h0, dst: h9, size: " + size + "}\n");
+    const QueuePair& qp = f->qps()[0];
+    ASSERT_TRUE(qp.done);
+    EXPECT_NEAR(static_cast<double>(qp.finish - qp.start), static_cast<double>(qp.ideal_fct), 5000.0) << size;
+  }
+}
+
+TEST(Workload, IncastAndAllToAll) {
+  auto f = RunYaml("duration: 50ms\n" + ExampleFabric("  pfc: {enabled: true}\n") +
+                   "workload:\n"
+                   "  - {type: incast, senders: 15, dst: h0, size: 256KB, start: 10us, jitter: 5us}\n"
+                   "  - {type: all-to-all, hosts: [h2, h9, h12], size: 64KB, start: 1ms}\n");
+  ASSERT_EQ(f->qps().size(), 15u + 6u);
+  for (size_t i = 0; i < 15; ++i) {
+    const QueuePair& qp = f->qps()[i];
+    EXPECT_EQ(qp.dst, 0u);
+    EXPECT_GE(qp.start, 10 * kMicrosecond);
+    EXPECT_LE(qp.start, 15 * kMicrosecond);
+    EXPECT_TRUE(qp.done);
+  }
+  Totals t = ComputeTotals(*f);
+  EXPECT_EQ(t.bytes_delivered, 15u * 256 * 1024 + 6u * 64 * 1024);
+  EXPECT_EQ(t.drops_lossless, 0u);
+}
+
+TEST(Workload, TraceArrivalsMatchTheLoad) {
+  Scenario sc = ParseScenarioText(FatTreeTrace(0.3), "t.yaml");
+  Topology topo = Topology::Build(sc.topology);
+  std::vector<FlowRequest> flows = GenerateFlows(sc, topo);
+  const double mean = FlowSizeCdf::Load(Cdf("WebSearch_distribution.txt")).MeanBytes();
+  const double expected = 0.3 * 100e9 * 5e-3 * 16 / (8 * mean);  // flows = load x rate x time x hosts / size
+  EXPECT_NEAR(static_cast<double>(flows.size()), expected, 4 * std::sqrt(expected));
+  double bytes = 0;
+  for (size_t i = 0; i < flows.size(); ++i) {
+    EXPECT_NE(flows[i].src, flows[i].dst);
+    EXPECT_LT(flows[i].start, 5 * kMillisecond);
+    if (i) {
+      EXPECT_GE(flows[i].start, flows[i - 1].start);
+    }
+    bytes += static_cast<double>(flows[i].size);
+  }
+  EXPECT_NEAR(bytes * 8 / (16 * 100e9 * 5e-3), 0.3, 0.12);  // offered load
+}
+
+TEST(Workload, SlowdownGrowsWithLoadAndSmallFlowsStayNearOne) {
+  auto low = RunYaml(FatTreeTrace(0.3));
+  auto high = RunYaml(FatTreeTrace(0.6));
+  std::vector<SlowdownRow> a = SlowdownTable(*low), b = SlowdownTable(*high);
+  ASSERT_EQ(a[0].bucket, "all");
+  ASSERT_EQ(a[1].bucket, "<10KB");
+  EXPECT_GT(a[0].count, 100u);
+  EXPECT_LT(a[1].p50, 1.5) << "small flows at 30 % load";
+  EXPECT_GE(a[1].p50, 1.0);
+  EXPECT_GT(b[0].p50, a[0].p50) << "median slowdown grows with load";
+  EXPECT_GT(b[0].p95, a[0].p95);
+  const std::string json = SummaryJson(*low);
+  EXPECT_NE(json.find("\"fct_slowdown\""), std::string::npos);
+  EXPECT_NE(json.find("\"bucket\": \">=1MB\""), std::string::npos);
+}
+
+TEST(Workload, BadInputIsAClearError) {
+  ConfigError a = ErrorOf([] {
+    ParseScenarioText("topology: {type: fat-tree, k: 4}\nworkload:\n  - {type: trace, cdf: x.txt, load: 0.3, duration: 1ms, hosts: [h0, h99]}\n", "w.yaml");
+  });
+  EXPECT_EQ(a.line(), 3);
+  EXPECT_NE(std::string(a.what()).find("h99"), std::string::npos);
+  ConfigError b = ErrorOf([] {
+    ParseScenarioText("topology: {type: fat-tree, k: 4}\nworkload:\n  - {type: incast, senders: [h1, h0], dst: h0, size: 1MB}\n", "w.yaml");
+  });
+  EXPECT_NE(std::string(b.what()).find("receiver cannot also be a sender"), std::string::npos);
+  // A CDF path is resolved next to the scenario, and its own errors name the CDF file and line.
+  char tmpl[] = "/tmp/rocelab-wl-XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  std::ofstream(dir + "/bad.cdf") << "0 0\n500 70\n400 80\n1000 100\n";
+  std::ofstream(dir + "/s.yaml") << "topology: {type: fat-tree, k: 4}\nworkload:\n  - {type: trace, cdf: bad.cdf, load: 0.3, duration: 1ms}\n";
+  ConfigError c = ErrorOf([&] {
+    Scenario sc = LoadScenarioFile(dir + "/s.yaml");
+    Fabric f(sc);
+  });
+  EXPECT_EQ(c.file(), dir + "/bad.cdf");
+  EXPECT_EQ(c.line(), 3);
+}
+
+}  // namespace rocelab
