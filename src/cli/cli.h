@@ -42,6 +42,7 @@ int PlanCommand(const std::vector<std::string>& args);
 int LintCommand(const std::vector<std::string>& args);
 int CollectCommand(const std::vector<std::string>& args);
 int DiagnoseCommand(const std::vector<std::string>& args);
+int PerftestCommand(const std::vector<std::string>& args);
 
 }  // namespace rocelab
 

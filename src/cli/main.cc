@@ -25,6 +25,8 @@ constexpr const char* kUsage =
     "  rocelab demo --out DIR [--quiet]\n"
     "  rocelab plan headroom|buffer|ecn ...   (rocelab plan for details)\n"
     "  rocelab lint FABRIC_OR_SCENARIO.yaml [--json]\n"
+    "  rocelab perftest write_bw|send_bw|write_lat|send_lat [--size N | -a] [--iters N] [--qps N]\n"
+    "                   [--report_gbits] [--scenario FILE] [--src h0 --dst h1]\n"
     "  rocelab collect --out BUNDLE [--root DIR] [--interval 1s]\n"
     "  rocelab diagnose BUNDLE | RUN_OUT_DIR | FILE... [--json]\n"
     "  rocelab version\n";
@@ -85,6 +87,7 @@ int Main(int argc, char** argv) {
   const std::string cmd = args[0];
   if (cmd == "plan") return PlanCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "lint") return LintCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (cmd == "perftest") return PerftestCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "collect") return CollectCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "diagnose") return DiagnoseCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "version" || cmd == "--version") {

@@ -82,9 +82,8 @@ void Fabric::AddQueuePair(int src, int dst, uint64_t size, Time start, uint8_t d
   qp.priority = nic.spec().dscp_to_priority[dscp & 63];
   // RoCEv2 puts per-QP entropy in the UDP source port (49152..65535).
   qp.udp_sport = static_cast<uint16_t>(49152 + (SplitMix64(sc_.seed * 0x9E37ull + qp.id) % 16384));
-  qp.size = size;
   qp.mtu = nic.spec().mtu;
-  qp.num_packets = static_cast<uint32_t>((size + qp.mtu - 1) / qp.mtu);
+  qp.Post(Verb::kWrite, size, start, 0);
   qp.start = start;
   qp.ideal_fct = IdealFct(topo_, src, dst, size, qp.mtu);
   qp.rp.Init(&nic.spec().dcqcn, nic.port(0).rate_bps);
@@ -95,6 +94,33 @@ void Fabric::BuildQueuePairs() {
   for (const FlowRequest& f : GenerateFlows(sc_, topo_)) AddQueuePair(f.src, f.dst, f.size, f.start, f.dscp);
   tracker_.remaining = static_cast<int64_t>(qps_.size());
   for (const QueuePair& qp : qps_) nics_[qp.src]->ScheduleFlow(qp.id);
+}
+
+uint32_t Fabric::OpenQueuePair(int src, int dst, uint8_t dscp, MessageListener* listener) {
+  AddQueuePair(src, dst, 0, ctx_.sim.Now(), dscp);
+  QueuePair& qp = qps_.back();
+  qp.messages.clear();
+  qp.num_packets = 0;
+  qp.size = 0;
+  qp.open = true;
+  qp.listener = listener;
+  return qp.id;
+}
+
+void Fabric::PostMessage(uint32_t qp, Verb verb, uint64_t bytes, uint64_t tag) {
+  QueuePair& q = qps_[qp];
+  q.Post(verb, bytes, ctx_.sim.Now(), tag);
+  nics_[q.src]->Activate(qp);
+}
+
+void Fabric::WorkDone() {
+  if (--tracker_.remaining == 0) ctx_.sim.Stop();
+}
+
+int Fabric::HostIndex(const std::string& name) const {
+  int id = topo_.FindNode(name);
+  if (id < 0 || topo_.nodes()[id].is_switch) return -1;
+  return topo_.nodes()[id].kind_index;
 }
 
 Nic& Fabric::nic(const std::string& host) {

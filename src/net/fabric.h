@@ -29,6 +29,14 @@ class Fabric {
   Fabric& operator=(const Fabric&) = delete;
 
   void Run();
+
+  // For workload drivers: a queue pair they post messages on (not a flow: it stays open),
+  // and a unit of pending work that keeps the run going until WorkDone().
+  uint32_t OpenQueuePair(int src_host, int dst_host, uint8_t dscp, MessageListener* listener);
+  void PostMessage(uint32_t qp, Verb verb, uint64_t bytes, uint64_t tag);
+  void AddWork() { ++tracker_.remaining; }
+  void WorkDone();
+  int HostIndex(const std::string& name) const;
   // Runs until simulated time `t` (for tests that look at the fabric mid-run).
   void RunUntil(Time t);
   void Finish();  // closes open counters; Run() calls it

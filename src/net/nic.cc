@@ -19,16 +19,21 @@ void Nic::SetRxThresholds(uint64_t headroom_bytes) {
 
 void Nic::ScheduleFlow(uint32_t qp) { ctx_->sim.Schedule((*qps_)[qp].start, this, kFlowStart, qp); }
 
+void Nic::Activate(uint32_t qp) {
+  QueuePair& q = (*qps_)[qp];
+  if (!q.started) {
+    q.started = true;
+    q.retries_left = spec_.retry_count;
+    active_.push_back(qp);
+  }
+  Kick(0);
+}
+
 void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
   switch (kind) {
-    case kFlowStart: {
-      QueuePair& qp = (*qps_)[arg];
-      qp.started = true;
-      qp.retries_left = spec_.retry_count;
-      active_.push_back(arg);
-      Kick(0);
+    case kFlowStart:
+      Activate(arg);
       return;
-    }
     case kWake:
       if (wake_at_ == Now()) wake_at_ = kTimeNever;
       Kick(0);
@@ -89,16 +94,19 @@ Packet* Nic::NextFrame(int) {
 Packet* Nic::BuildData(QueuePair& qp) {
   const uint32_t psn = qp.snd_nxt++;
   const uint32_t payload = qp.PayloadOf(psn);
-  const bool first = psn == 0, last = psn + 1 == qp.num_packets;
+  const bool last = qp.LastOfMessage(psn);
+  uint8_t opcode = 0;
+  uint32_t extra = 0;
+  qp.OpcodeOf(psn, &opcode, &extra);
   Packet* p = ctx_->pool.Get();
   p->type = PacketType::kData;
-  p->opcode = qp.num_packets == 1 ? kOpWriteOnly : first ? kOpWriteFirst : last ? kOpWriteLast : kOpWriteMiddle;
+  p->opcode = opcode;
   p->qp = qp.id;
   p->psn = psn;
   p->src = qp.src;
   p->dst = qp.dst;
   p->payload = payload;
-  p->frame_bytes = static_cast<uint16_t>(DataFrameBytes(payload, first));
+  p->frame_bytes = static_cast<uint16_t>(std::max(kMinFrame, kRoceHeaders + payload + extra));
   p->udp_sport = qp.udp_sport;
   p->dscp = qp.dscp;
   p->ecn = kEct0;  // RoCEv2 data is ECN-capable
@@ -220,12 +228,14 @@ void Nic::OnData(const Packet* pkt) {
     ++qp.expected_psn;
     qp.delivered += pkt->payload;
     rdma_.bytes_delivered += pkt->payload;
-    if (pkt->opcode == kOpWriteFirst || pkt->opcode == kOpWriteOnly) rdma_.rx_write_requests++;
+    if (pkt->opcode == kOpWriteFirst || pkt->opcode == kOpWriteOnly || pkt->opcode == kOpWriteOnlyImm)
+      rdma_.rx_write_requests++;
     qp.nak_outstanding = false;
     if (++qp.unacked >= static_cast<uint32_t>(spec_.ack_every) || pkt->last()) {
       qp.unacked = 0;
       SendControl(PacketType::kAck, qp, pkt->psn);
     }
+    if (pkt->last() && qp.listener) qp.listener->OnReceiveComplete(qp.id, Now());
   } else if (pkt->psn > qp.expected_psn) {
     rdma_.out_of_sequence++;
     if (!qp.nak_outstanding) {
@@ -247,7 +257,13 @@ void Nic::OnAck(const Packet* pkt) {
   qp.retries_left = spec_.retry_count;
   qp.last_progress = Now();
   if (qp.snd_nxt < qp.snd_una) qp.snd_nxt = qp.snd_una;
-  if (qp.snd_una >= qp.num_packets) Complete(qp, false);
+  while (qp.completed < qp.messages.size()) {
+    const Message& m = qp.messages[qp.completed];
+    if (qp.snd_una < m.first_psn + m.packets) break;
+    ++qp.completed;
+    if (qp.listener) qp.listener->OnSendComplete(qp.id, m, Now());
+  }
+  if (!qp.open && qp.snd_una >= qp.num_packets) Complete(qp, false);
 }
 
 void Nic::OnNak(const Packet* pkt) {

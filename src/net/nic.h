@@ -25,6 +25,8 @@ class Nic : public Node {
 
   // Schedules the start of queue pair `qp` (whose requester is this NIC).
   void ScheduleFlow(uint32_t qp);
+  // Makes queue pair `qp` (whose requester is this NIC) eligible to send now.
+  void Activate(uint32_t qp);
   // Receive-buffer thresholds, once the port's headroom is known.
   void SetRxThresholds(uint64_t headroom_bytes);
 

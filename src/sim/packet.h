@@ -8,6 +8,7 @@
 #ifndef ROCELAB_SIM_PACKET_H_
 #define ROCELAB_SIM_PACKET_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -26,10 +27,16 @@ enum class PacketType : uint8_t {
 
 // BTH opcodes (InfiniBand Architecture Specification vol. 1, RC opcodes).
 enum BthOpcode : uint8_t {
+  kOpSendFirst = 0x00,
+  kOpSendMiddle = 0x01,
+  kOpSendLast = 0x02,
+  kOpSendOnly = 0x04,
   kOpWriteFirst = 0x06,
   kOpWriteMiddle = 0x07,
   kOpWriteLast = 0x08,
+  kOpWriteLastImm = 0x09,
   kOpWriteOnly = 0x0A,
+  kOpWriteOnlyImm = 0x0B,
   kOpAcknowledge = 0x11,
   kOpCnp = 0x81,
 };
@@ -84,6 +91,7 @@ constexpr uint32_t kUdpHeader = 8;
 constexpr uint32_t kBth = 12;
 constexpr uint32_t kReth = 16;
 constexpr uint32_t kAeth = 4;
+constexpr uint32_t kImmDt = 4;
 constexpr uint32_t kIcrc = 4;
 constexpr uint32_t kCnpPayload = 16;  // RoCEv2 CNP: 16 reserved bytes after the BTH
 constexpr uint32_t kPreambleSfd = 8;
@@ -95,7 +103,7 @@ constexpr uint32_t kRoceHeaders = kEthHeader + kIpv4Header + kUdpHeader + kBth +
 constexpr uint16_t kRoceUdpPort = 4791;
 
 inline uint32_t DataFrameBytes(uint32_t payload, bool with_reth) {
-  return kRoceHeaders + payload + (with_reth ? kReth : 0);
+  return std::max(kMinFrame, kRoceHeaders + payload + (with_reth ? kReth : 0));
 }
 constexpr uint32_t kAckFrameBytes = kRoceHeaders + kAeth;        // 66
 constexpr uint32_t kCnpFrameBytes = kRoceHeaders + kCnpPayload;  // 78

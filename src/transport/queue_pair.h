@@ -6,12 +6,38 @@
 #ifndef ROCELAB_TRANSPORT_QUEUE_PAIR_H_
 #define ROCELAB_TRANSPORT_QUEUE_PAIR_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "cc/dcqcn.h"
+#include "sim/packet.h"
 #include "sim/time.h"
 
 namespace rocelab {
+
+// The verb a work request carries.
+enum class Verb : uint8_t { kWrite, kWriteImm, kSend };
+
+// One posted work request: a message occupying PSNs [first_psn, first_psn + packets).
+struct Message {
+  Verb verb = Verb::kWrite;
+  uint64_t size = 0;
+  uint32_t first_psn = 0;
+  uint32_t packets = 0;
+  Time posted = 0;
+  uint64_t tag = 0;  // the poster's cookie, returned with the completion
+};
+
+// Told about completions of the queue pairs it drives (perftest, collectives, storage).
+class MessageListener {
+ public:
+  virtual ~MessageListener() = default;
+  // The requester saw the ACK of the message's last packet.
+  virtual void OnSendComplete(uint32_t qp, const Message& m, Time now) = 0;
+  // The responder accepted the last packet of a message (in order).
+  virtual void OnReceiveComplete(uint32_t qp, Time now) = 0;
+};
 
 struct QueuePair {
   uint32_t id = 0;
@@ -46,9 +72,65 @@ struct QueuePair {
   Time last_cnp = -1;
   uint64_t delivered = 0;
 
+  // Work requests in PSN order; the ones before `completed` have completed.
+  std::vector<Message> messages;
+  size_t completed = 0;
+  bool open = false;  // driven by a listener: stays up when its messages complete
+  MessageListener* listener = nullptr;
+
   bool HasDataToSend() const { return started && !done && !failed && snd_nxt < num_packets; }
+
+  // Appends a message: its PSNs follow the previous message's.
+  void Post(Verb verb, uint64_t bytes, Time now, uint64_t tag) {
+    Message m;
+    m.verb = verb;
+    m.size = bytes;
+    m.first_psn = num_packets;
+    m.packets = static_cast<uint32_t>(bytes == 0 ? 1 : (bytes + mtu - 1) / mtu);
+    m.posted = now;
+    m.tag = tag;
+    messages.push_back(m);
+    num_packets += m.packets;
+    size += bytes;
+  }
+
+  const Message& MessageOf(uint32_t psn) const {
+    auto it = std::upper_bound(messages.begin(), messages.end(), psn,
+                               [](uint32_t p, const Message& m) { return p < m.first_psn; });
+    return *(it - 1);
+  }
+
   uint32_t PayloadOf(uint32_t psn) const {
-    return psn + 1 < num_packets ? mtu : static_cast<uint32_t>(size - static_cast<uint64_t>(psn) * mtu);
+    const Message& m = MessageOf(psn);
+    const uint32_t i = psn - m.first_psn;
+    return i + 1 < m.packets ? mtu : static_cast<uint32_t>(m.size - static_cast<uint64_t>(i) * mtu);
+  }
+
+  // BTH opcode and extra header bytes (RETH on a WRITE's first packet, ImmDt on the last with immediate).
+  void OpcodeOf(uint32_t psn, uint8_t* opcode, uint32_t* extra) const {
+    const Message& m = MessageOf(psn);
+    const uint32_t i = psn - m.first_psn;
+    const bool first = i == 0, last = i + 1 == m.packets, only = first && last;
+    *extra = 0;
+    switch (m.verb) {
+      case Verb::kWrite:
+        *opcode = only ? kOpWriteOnly : first ? kOpWriteFirst : last ? kOpWriteLast : kOpWriteMiddle;
+        if (first) *extra += kReth;
+        break;
+      case Verb::kWriteImm:
+        *opcode = only ? kOpWriteOnlyImm : first ? kOpWriteFirst : last ? kOpWriteLastImm : kOpWriteMiddle;
+        if (first) *extra += kReth;
+        if (last) *extra += kImmDt;
+        break;
+      case Verb::kSend:
+        *opcode = only ? kOpSendOnly : first ? kOpSendFirst : last ? kOpSendLast : kOpSendMiddle;
+        break;
+    }
+  }
+
+  bool LastOfMessage(uint32_t psn) const {
+    const Message& m = MessageOf(psn);
+    return psn + 1 == m.first_psn + m.packets;
   }
 };
 
