@@ -147,3 +147,46 @@ TEST(Workload, BadInputIsAClearError) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+TEST(Allreduce, RingTimeAndBusBandwidthMatchTheLinkGoodput) {
+  auto f = RunYaml(
+      "duration: 1s\n"
+      "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 8, host_link: {rate: 100G, delay: 1us}}\n"
+      "nic: {mtu: 4096, cc: dcqcn}\n"
+      "workload:\n"
+      "  - {type: allreduce, hosts: [h0, h1, h2, h3, h4, h5, h6, h7], size: 64MB, slice: 1MB, iterations: 2, compute: 500us}\n");
+  ASSERT_EQ(f->allreduces().size(), 1u);
+  const AllreduceDriver& a = *f->allreduces()[0];
+  ASSERT_EQ(a.iteration_times().size(), 2u);
+  const double n = 8, bytes = 64.0 * 1024 * 1024;
+  // Link goodput: 4096 B of payload in every 4178 B on the wire (headers 62, preamble and IFG 20).
+  const double goodput_Bps = 100e9 / 8 * 4096 / 4178;
+  const double analytic_s = 2 * (n - 1) / n * bytes / goodput_Bps;  // plus latency terms of microseconds
+  for (Time t : a.iteration_times()) {
+    const double s = static_cast<double>(t) / kSecond;
+    EXPECT_GE(s, analytic_s);
+    EXPECT_LE(s, 1.05 * analytic_s) << "iteration " << s * 1e3 << " ms, analytic " << analytic_s * 1e3 << " ms";
+  }
+  EXPECT_NEAR(a.BusBwBytesPerSecond() / goodput_Bps, 1.0, 0.05);
+  EXPECT_NEAR(a.AlgBwBytesPerSecond() * 2 * (n - 1) / n, a.BusBwBytesPerSecond(), 1.0);
+  const double comm = static_cast<double>(a.iteration_times()[0] + a.iteration_times()[1]);
+  EXPECT_NEAR(a.GpuBusy(), 2 * 500e6 / (2 * 500e6 + comm), 1e-9);
+  EXPECT_EQ(ComputeTotals(*f).drops_lossless, 0u);
+  const std::string json = SummaryJson(*f);
+  EXPECT_NE(json.find("\"busbw_GBps\""), std::string::npos);
+  EXPECT_EQ(json.find("\"state\": \"unfinished\""), std::string::npos);  // driver QPs are not flows
+}
+
+TEST(Allreduce, RingWithTheSameHostTwiceIsAnError) {
+  try {
+    ParseScenarioText("topology: {type: fat-tree, k: 4}\nworkload:\n  - {type: allreduce, hosts: [h0, h1, h0], size: 1MB}\n", "a.yaml");
+    ADD_FAILURE();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_NE(std::string(e.what()).find("twice"), std::string::npos);
+  }
+}
+
+}  // namespace rocelab

@@ -35,8 +35,11 @@ void PrintReport(const Fabric& f) {
   const Totals t = ComputeTotals(f);
   const EngineStats& e = f.engine();
   int finished = 0, failed = 0;
+  size_t flows = 0;
   double fct_sum = 0, fct_max = 0;
   for (const QueuePair& qp : f.qps()) {
+    if (qp.open) continue;
+    ++flows;
     if (qp.done) {
       ++finished;
       double fct = static_cast<double>(qp.finish - qp.start) / kMicrosecond;
@@ -47,7 +50,7 @@ void PrintReport(const Fabric& f) {
   }
   std::printf("scenario %s  seed %llu  simulated %.3f us\n", f.scenario().name.c_str(),
               static_cast<unsigned long long>(f.scenario().seed), static_cast<double>(f.now()) / kMicrosecond);
-  std::printf("flows: %zu  finished %d  qp errors %d  mean FCT %.1f us  max FCT %.1f us\n", f.qps().size(), finished,
+  std::printf("flows: %zu  finished %d  qp errors %d  mean FCT %.1f us  max FCT %.1f us\n", flows, finished,
               failed, finished ? fct_sum / finished : 0.0, fct_max);
   std::printf("delivered %llu B  lossless drops %llu  lossy drops %llu  PFC tx %llu rx %llu\n",
               (unsigned long long)t.bytes_delivered, (unsigned long long)t.drops_lossless,
@@ -56,11 +59,16 @@ void PrintReport(const Fabric& f) {
   std::printf("ECN marked %llu  CNP sent %llu handled %llu  retransmitted %llu  CRC errors %llu\n",
               (unsigned long long)t.ecn_marked, (unsigned long long)t.cnp_sent, (unsigned long long)t.cnp_handled,
               (unsigned long long)t.retransmitted_packets, (unsigned long long)t.crc_errors);
-  if (f.qps().size() > 1 && finished > 0) {
+  if (flows > 1 && finished > 0) {
     std::printf("FCT slowdown   %-11s %7s %9s %9s %9s\n", "size", "flows", "p50", "p95", "p99");
     for (const SlowdownRow& r : SlowdownTable(f))
       if (r.count) std::printf("               %-11s %7zu %9.3f %9.3f %9.3f\n", r.bucket.c_str(), r.count, r.p50, r.p95, r.p99);
   }
+  for (const auto& a : f.allreduces())
+    std::printf("allreduce: %d ranks, %llu B, %zu iteration(s): time %.1f us, algbw %.2f GB/s, busbw %.2f GB/s, GPU busy %.1f %%\n",
+                a->ranks(), (unsigned long long)a->bytes(), a->iteration_times().size(),
+                a->iteration_times().empty() ? 0.0 : static_cast<double>(a->iteration_times().back()) / kMicrosecond,
+                a->AlgBwBytesPerSecond() / 1e9, a->BusBwBytesPerSecond() / 1e9, a->GpuBusy() * 100);
   const double sim_s = static_cast<double>(f.now()) / kSecond;
   std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
               "%.0f B per in-flight packet\n",

@@ -94,6 +94,10 @@ void Fabric::BuildQueuePairs() {
   for (const FlowRequest& f : GenerateFlows(sc_, topo_)) AddQueuePair(f.src, f.dst, f.size, f.start, f.dscp);
   tracker_.remaining = static_cast<int64_t>(qps_.size());
   for (const QueuePair& qp : qps_) nics_[qp.src]->ScheduleFlow(qp.id);
+  for (const AllreduceSpec& a : sc_.allreduces) {
+    allreduces_.push_back(std::make_unique<AllreduceDriver>(this, a));
+    allreduces_.back()->Start();
+  }
 }
 
 uint32_t Fabric::OpenQueuePair(int src, int dst, uint8_t dscp, MessageListener* listener) {

@@ -11,6 +11,7 @@
 #include "net/switch.h"
 #include "scenario/scenario.h"
 #include "topo/topology.h"
+#include "workload/allreduce.h"
 
 namespace rocelab {
 
@@ -37,6 +38,8 @@ class Fabric {
   void AddWork() { ++tracker_.remaining; }
   void WorkDone();
   int HostIndex(const std::string& name) const;
+  void ScheduleAt(Time at, EventSource* target, uint32_t kind) { ctx_.sim.Schedule(at, target, kind); }
+  const std::vector<std::unique_ptr<AllreduceDriver>>& allreduces() const { return allreduces_; }
   // Runs until simulated time `t` (for tests that look at the fabric mid-run).
   void RunUntil(Time t);
   void Finish();  // closes open counters; Run() calls it
@@ -64,6 +67,7 @@ class Fabric {
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::unique_ptr<Nic>> nics_;
   std::vector<Node*> by_node_;  // topology node id -> device
+  std::vector<std::unique_ptr<AllreduceDriver>> allreduces_;
   EngineStats engine_;
   bool finished_ = false;
 };

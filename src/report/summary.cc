@@ -232,6 +232,7 @@ std::string SummaryJson(const Fabric& f) {
   w.EndObject();
   w.BeginArray("flows");
   for (const QueuePair& qp : f.qps()) {
+    if (qp.open) continue;  // a workload driver's queue pair, reported with its workload
     w.BeginObject();
     w.Uint("id", qp.id);
     w.String("src", f.topology().nodes()[f.topology().hosts()[qp.src]].name);
@@ -262,6 +263,9 @@ std::string SummaryJson(const Fabric& f) {
   w.Uint("retransmitted_packets", t.retransmitted_packets).Uint("crc_errors", t.crc_errors);
   w.Uint("qp_errors", t.qp_errors).Uint("bytes_delivered", t.bytes_delivered);
   w.EndObject();
+  w.BeginArray("collectives");
+  for (const auto& a : f.allreduces()) a->WriteSummary(w);
+  w.EndArray();
   w.BeginArray("fct_slowdown");
   for (const SlowdownRow& r : SlowdownTable(f)) {
     w.BeginObject();

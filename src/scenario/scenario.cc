@@ -380,8 +380,22 @@ void ReadWorkload(ConfigReader& top, Scenario* sc) {
       ReadHostList(r, "hosts", &t.hosts);
       ReadTrafficClass(r, *sc, &t.dscp);
       sc->traces.push_back(t);
+    } else if (type == "allreduce") {
+      AllreduceSpec a;
+      a.line = item.line;
+      ReadHostList(r, "hosts", &a.hosts);
+      if (a.hosts.size() < 2) r.Fail("hosts", "an AllReduce needs a list of at least two hosts (the ring order)");
+      if (!r.Size("size", &a.size, 1, 1ull << 40)) r.Fail("size", "is required (bytes per rank)");
+      r.Size("slice", &a.slice, 64, 1ull << 30);
+      int64_t v;
+      if (r.Int("qps", &v, 1, 64)) a.qps = static_cast<int>(v);
+      if (r.Int("iterations", &v, 1, 100000)) a.iterations = static_cast<int>(v);
+      r.Duration("compute", &a.compute, 0, 3600 * kSecond);
+      r.Duration("start", &a.start);
+      ReadTrafficClass(r, *sc, &a.dscp);
+      sc->allreduces.push_back(a);
     } else {
-      r.Fail("type", "'" + type + "' should be flow, incast, permutation, all-to-all or trace");
+      r.Fail("type", "'" + type + "' should be flow, incast, permutation, all-to-all, trace or allreduce");
     }
     r.Finish();
   }
@@ -519,6 +533,14 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
     for (const NameRef& h : a.hosts) CheckHost(sc, h);
   for (const auto& t : sc.traces)
     for (const NameRef& h : t.hosts) CheckHost(sc, h);
+  for (const auto& a : sc.allreduces) {
+    for (size_t i = 0; i < a.hosts.size(); ++i) {
+      CheckHost(sc, a.hosts[i]);
+      for (size_t j = 0; j < i; ++j)
+        if (a.hosts[j].name == a.hosts[i].name)
+          throw ConfigError(sc.file, a.hosts[i].line, a.hosts[i].key, "'" + a.hosts[i].name + "' appears twice in the ring");
+    }
+  }
   if (const YamlNode* rs = top.Get("routes")) {
     if (!rs->IsSeq()) top.Fail("routes", "expected a list of {switch, dst, port}");
     for (const auto& item : rs->seq) {

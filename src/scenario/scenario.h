@@ -182,6 +182,19 @@ struct TraceSpec {
   int line = 0;
 };
 
+// Ring AllReduce of `size` bytes over `hosts` in list order.
+struct AllreduceSpec {
+  std::vector<NameRef> hosts;
+  uint64_t size = 0;
+  uint64_t slice = 1024 * 1024;  // pipelining unit
+  int qps = 1;                   // QPs per neighbour
+  int iterations = 1;
+  Time compute = 0;              // compute phase before each iteration
+  Time start = 0;
+  uint8_t dscp = 26;
+  int line = 0;
+};
+
 struct RouteOverride {
   NameRef sw, dst, port;
 };
@@ -206,6 +219,7 @@ struct Scenario {
   std::vector<IncastSpec> incasts;
   std::vector<AllToAllSpec> all_to_alls;
   std::vector<TraceSpec> traces;
+  std::vector<AllreduceSpec> allreduces;
   std::vector<RouteOverride> routes;
   std::vector<DeviceOverride> devices;
 };
