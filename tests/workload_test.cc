@@ -190,3 +190,28 @@ TEST(Allreduce, RingWithTheSameHostTwiceIsAnError) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+TEST(Storage, IopsRisesWithQueueDepthUntilTheTargetSaturates) {
+  std::vector<double> iops;
+  for (int qd : {1, 4, 16, 64, 256}) {
+    auto f = RunYaml("duration: 1s\n"
+                     "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 4, host_link: {rate: 100G, delay: 1us}}\n"
+                     "workload:\n  - {type: storage, clients: [h0], targets: [h1], queue_depth: " + std::to_string(qd) +
+                     ", service_time: 80us, parallelism: 32, duration: 20ms}\n");
+    ASSERT_EQ(f->storages().size(), 1u);
+    const StorageDriver& s = *f->storages()[0];
+    iops.push_back(s.Iops());
+    EXPECT_GT(s.LatencyPercentileUs(0.99), s.LatencyPercentileUs(0.5));
+    EXPECT_GE(s.LatencyPercentileUs(0.999), s.LatencyPercentileUs(0.99));
+  }
+  for (size_t i = 1; i < 4; ++i) EXPECT_GT(iops[i], 1.5 * iops[i - 1]) << "queue depth step " << i;
+  // The device serves 32 I/Os at a time for 80 us on average: at most 400,000 IOPS.
+  EXPECT_NEAR(iops[3] / 400000.0, 1.0, 0.1);
+  EXPECT_NEAR(iops[4] / iops[3], 1.0, 0.05) << "saturated";
+  // At depth 1 an I/O is one service time plus a few microseconds of network.
+  EXPECT_NEAR(iops[0], 1e6 / (80 + 6), 1e6 / (80 + 6) * 0.15);
+}
+
+}  // namespace rocelab

@@ -69,6 +69,10 @@ void PrintReport(const Fabric& f) {
                 a->ranks(), (unsigned long long)a->bytes(), a->iteration_times().size(),
                 a->iteration_times().empty() ? 0.0 : static_cast<double>(a->iteration_times().back()) / kMicrosecond,
                 a->AlgBwBytesPerSecond() / 1e9, a->BusBwBytesPerSecond() / 1e9, a->GpuBusy() * 100);
+  for (const auto& s : f.storages())
+    std::printf("storage: %llu I/Os, %.0f IOPS, latency p50 %.1f us, p99 %.1f us, p99.9 %.1f us\n",
+                (unsigned long long)s->completed(), s->Iops(), s->LatencyPercentileUs(0.5), s->LatencyPercentileUs(0.99),
+                s->LatencyPercentileUs(0.999));
   const double sim_s = static_cast<double>(f.now()) / kSecond;
   std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
               "%.0f B per in-flight packet\n",

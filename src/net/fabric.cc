@@ -98,6 +98,10 @@ void Fabric::BuildQueuePairs() {
     allreduces_.push_back(std::make_unique<AllreduceDriver>(this, a));
     allreduces_.back()->Start();
   }
+  for (size_t i = 0; i < sc_.storages.size(); ++i) {
+    storages_.push_back(std::make_unique<StorageDriver>(this, sc_.storages[i], sc_.seed, i));
+    storages_.back()->Start();
+  }
 }
 
 uint32_t Fabric::OpenQueuePair(int src, int dst, uint8_t dscp, MessageListener* listener) {

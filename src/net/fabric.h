@@ -12,6 +12,7 @@
 #include "scenario/scenario.h"
 #include "topo/topology.h"
 #include "workload/allreduce.h"
+#include "workload/storage.h"
 
 namespace rocelab {
 
@@ -38,8 +39,9 @@ class Fabric {
   void AddWork() { ++tracker_.remaining; }
   void WorkDone();
   int HostIndex(const std::string& name) const;
-  void ScheduleAt(Time at, EventSource* target, uint32_t kind) { ctx_.sim.Schedule(at, target, kind); }
+  void ScheduleAt(Time at, EventSource* target, uint32_t kind, uint32_t arg = 0) { ctx_.sim.Schedule(at, target, kind, arg); }
   const std::vector<std::unique_ptr<AllreduceDriver>>& allreduces() const { return allreduces_; }
+  const std::vector<std::unique_ptr<StorageDriver>>& storages() const { return storages_; }
   // Runs until simulated time `t` (for tests that look at the fabric mid-run).
   void RunUntil(Time t);
   void Finish();  // closes open counters; Run() calls it
@@ -68,6 +70,7 @@ class Fabric {
   std::vector<std::unique_ptr<Nic>> nics_;
   std::vector<Node*> by_node_;  // topology node id -> device
   std::vector<std::unique_ptr<AllreduceDriver>> allreduces_;
+  std::vector<std::unique_ptr<StorageDriver>> storages_;
   EngineStats engine_;
   bool finished_ = false;
 };

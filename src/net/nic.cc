@@ -235,7 +235,7 @@ void Nic::OnData(const Packet* pkt) {
       qp.unacked = 0;
       SendControl(PacketType::kAck, qp, pkt->psn);
     }
-    if (pkt->last() && qp.listener) qp.listener->OnReceiveComplete(qp.id, Now());
+    if (pkt->last() && qp.listener) qp.listener->OnReceiveComplete(qp.id, pkt->opcode, Now());
   } else if (pkt->psn > qp.expected_psn) {
     rdma_.out_of_sequence++;
     if (!qp.nak_outstanding) {

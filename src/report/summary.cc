@@ -263,8 +263,9 @@ std::string SummaryJson(const Fabric& f) {
   w.Uint("retransmitted_packets", t.retransmitted_packets).Uint("crc_errors", t.crc_errors);
   w.Uint("qp_errors", t.qp_errors).Uint("bytes_delivered", t.bytes_delivered);
   w.EndObject();
-  w.BeginArray("collectives");
+  w.BeginArray("workloads");
   for (const auto& a : f.allreduces()) a->WriteSummary(w);
+  for (const auto& s : f.storages()) s->WriteSummary(w);
   w.EndArray();
   w.BeginArray("fct_slowdown");
   for (const SlowdownRow& r : SlowdownTable(f)) {

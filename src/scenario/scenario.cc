@@ -394,8 +394,32 @@ void ReadWorkload(ConfigReader& top, Scenario* sc) {
       r.Duration("start", &a.start);
       ReadTrafficClass(r, *sc, &a.dscp);
       sc->allreduces.push_back(a);
+    } else if (type == "storage") {
+      StorageSpec st;
+      st.line = item.line;
+      ReadHostList(r, "clients", &st.clients);
+      ReadHostList(r, "targets", &st.targets);
+      if (st.clients.empty()) r.Fail("clients", "is required (a list of hosts)");
+      if (st.targets.empty()) r.Fail("targets", "is required (a list of hosts)");
+      int64_t v;
+      if (r.Int("queue_depth", &v, 1, 4096)) st.queue_depth = static_cast<int>(v);
+      if (r.Int("parallelism", &v, 1, 65536)) st.parallelism = static_cast<int>(v);
+      r.Size("io_size", &st.io_size, 1, 1ull << 30);
+      r.Size("command_size", &st.command_size, 1, 65536);
+      r.Size("response_size", &st.response_size, 1, 65536);
+      r.Duration("service_time", &st.service_time, 0, 1 * kSecond);
+      std::string dist;
+      if (r.String("service", &dist)) {
+        if (dist == "exponential") st.exponential = true;
+        else if (dist == "fixed") st.exponential = false;
+        else r.Fail("service", "'" + dist + "' should be exponential or fixed");
+      }
+      r.Duration("start", &st.start);
+      if (!r.Duration("duration", &st.duration, 1 * kMicrosecond, 3600 * kSecond)) r.Fail("duration", "is required");
+      ReadTrafficClass(r, *sc, &st.dscp);
+      sc->storages.push_back(st);
     } else {
-      r.Fail("type", "'" + type + "' should be flow, incast, permutation, all-to-all, trace or allreduce");
+      r.Fail("type", "'" + type + "' should be flow, incast, permutation, all-to-all, trace, allreduce or storage");
     }
     r.Finish();
   }
@@ -533,6 +557,14 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
     for (const NameRef& h : a.hosts) CheckHost(sc, h);
   for (const auto& t : sc.traces)
     for (const NameRef& h : t.hosts) CheckHost(sc, h);
+  for (const auto& st : sc.storages) {
+    for (const NameRef& h : st.clients) CheckHost(sc, h);
+    for (const NameRef& h : st.targets) {
+      CheckHost(sc, h);
+      for (const NameRef& c : st.clients)
+        if (c.name == h.name) throw ConfigError(sc.file, h.line, h.key, "'" + h.name + "' is both a client and a target");
+    }
+  }
   for (const auto& a : sc.allreduces) {
     for (size_t i = 0; i < a.hosts.size(); ++i) {
       CheckHost(sc, a.hosts[i]);

@@ -195,6 +195,21 @@ struct AllreduceSpec {
   int line = 0;
 };
 
+// NVMe-oF-style random reads from clients to targets (see workload/storage.h).
+struct StorageSpec {
+  std::vector<NameRef> clients, targets;
+  int queue_depth = 32;           // outstanding I/Os per client
+  uint64_t io_size = 4096;
+  uint64_t command_size = 64;     // NVMe-oF command capsule
+  uint64_t response_size = 16;    // NVMe-oF response capsule
+  Time service_time = 80 * kMicrosecond;  // mean device read latency
+  bool exponential = true;        // exponential service times (else fixed)
+  int parallelism = 32;           // I/Os a target device serves at once
+  Time start = 0, duration = 5 * kMillisecond;
+  uint8_t dscp = 26;
+  int line = 0;
+};
+
 struct RouteOverride {
   NameRef sw, dst, port;
 };
@@ -220,6 +235,7 @@ struct Scenario {
   std::vector<AllToAllSpec> all_to_alls;
   std::vector<TraceSpec> traces;
   std::vector<AllreduceSpec> allreduces;
+  std::vector<StorageSpec> storages;
   std::vector<RouteOverride> routes;
   std::vector<DeviceOverride> devices;
 };

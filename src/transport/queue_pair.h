@@ -35,8 +35,10 @@ class MessageListener {
   virtual ~MessageListener() = default;
   // The requester saw the ACK of the message's last packet.
   virtual void OnSendComplete(uint32_t qp, const Message& m, Time now) = 0;
-  // The responder accepted the last packet of a message (in order).
-  virtual void OnReceiveComplete(uint32_t qp, Time now) = 0;
+  // The responder accepted the last packet of a message (in order); `opcode` is that packet's
+  // BTH opcode (a SEND or WRITE with immediate consumes a receive; a plain WRITE does not, but
+  // a poller of the target memory sees it land).
+  virtual void OnReceiveComplete(uint32_t qp, uint8_t opcode, Time now) = 0;
 };
 
 struct QueuePair {

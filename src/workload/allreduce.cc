@@ -60,7 +60,7 @@ void AllreduceDriver::Send(int rank, int slice, int step) {
   f_->PostMessage(qp, Verb::kWriteImm, SliceBytes(slice), 0);
 }
 
-void AllreduceDriver::OnReceiveComplete(uint32_t qp, Time now) {
+void AllreduceDriver::OnReceiveComplete(uint32_t qp, uint8_t, Time now) {
   if (qp >= rank_of_qp_.size() || rank_of_qp_[qp] < 0 || in_flight_[qp].empty()) return;
   const Pending p = in_flight_[qp].front();
   in_flight_[qp].pop_front();

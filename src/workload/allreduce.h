@@ -26,7 +26,7 @@ class AllreduceDriver : public MessageListener, public EventSource {
   void Start();
 
   void OnSendComplete(uint32_t, const Message&, Time) override {}
-  void OnReceiveComplete(uint32_t qp, Time now) override;
+  void OnReceiveComplete(uint32_t qp, uint8_t opcode, Time now) override;
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
   const std::vector<Time>& iteration_times() const { return times_; }

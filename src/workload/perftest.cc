@@ -61,7 +61,7 @@ class Driver : public MessageListener {
     if (completed_ == tposted_.size()) FinishSize();
   }
 
-  void OnReceiveComplete(uint32_t qp, Time now) override {
+  void OnReceiveComplete(uint32_t qp, uint8_t, Time now) override {
     if (!latency_) return;
     const uint64_t size = o_.sizes[size_index_];
     if (qp == client_[0]) {
