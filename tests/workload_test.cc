@@ -215,3 +215,28 @@ TEST(Storage, IopsRisesWithQueueDepthUntilTheTargetSaturates) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+TEST(Background, EtsSharesTheLinkBetweenRoceAndALossyTcpLikeClass) {
+  auto f = RunYaml(
+      "duration: 20ms\n"
+      "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 3, host_link: {rate: 100G, delay: 1us}}\n"
+      "switch: {buffer: 4MB}\n"
+      "nic: {mtu: 4096, cc: none}\n"
+      "workload:\n"
+      "  - {type: flow, src: h0, dst: h2, size: 4GB}\n"
+      "  - {type: background, src: h1, dst: h2, size: 4GB, rto: 1ms}\n");
+  const double roce = static_cast<double>(f->qps()[0].delivered), tcp = static_cast<double>(f->qps()[1].delivered);
+  // ETS: queue 3 (RoCE) has weight 40, queue 0 (best effort) 10 -> 80 % / 20 % while both are backlogged.
+  EXPECT_NEAR(roce / (roce + tcp), 0.8, 0.05) << roce << " / " << tcp;
+  EXPECT_GT((roce + tcp) * 8 / 20e-3 / 1e9, 90.0);  // the receiver's link stays full
+  Totals t = ComputeTotals(*f);
+  EXPECT_EQ(t.drops_lossless, 0u);
+  EXPECT_GT(t.drops_lossy, 0u);  // the TCP-like class probes the buffer and loses packets
+  EXPECT_GT(f->nic("h1").rdma().retransmitted_packets, 0u);
+  EXPECT_EQ(f->nic("h0").rdma().retransmitted_packets, 0u);
+  EXPECT_NE(SummaryJson(*f).find("\"transport\": \"tcp-like\""), std::string::npos);
+}
+
+}  // namespace rocelab

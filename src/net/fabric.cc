@@ -91,7 +91,14 @@ void Fabric::AddQueuePair(int src, int dst, uint64_t size, Time start, uint8_t d
 }
 
 void Fabric::BuildQueuePairs() {
-  for (const FlowRequest& f : GenerateFlows(sc_, topo_)) AddQueuePair(f.src, f.dst, f.size, f.start, f.dscp);
+  for (const FlowRequest& f : GenerateFlows(sc_, topo_)) {
+    AddQueuePair(f.src, f.dst, f.size, f.start, f.dscp);
+    if (f.background) {
+      QueuePair& qp = qps_.back();
+      qp.windowed = true;
+      qp.rto = f.rto;
+    }
+  }
   tracker_.remaining = static_cast<int64_t>(qps_.size());
   for (const QueuePair& qp : qps_) nics_[qp.src]->ScheduleFlow(qp.id);
   for (const AllreduceSpec& a : sc_.allreduces) {

@@ -128,13 +128,13 @@ Packet* Nic::BuildData(QueuePair& qp) {
 void Nic::ArmTimer(QueuePair& qp) {
   if (qp.timer_pending) return;
   qp.timer_pending = true;
-  ctx_->sim.Schedule(qp.last_progress + AckTimeout(), this, kQpTimer, qp.id);
+  ctx_->sim.Schedule(qp.last_progress + Timeout(qp), this, kQpTimer, qp.id);
 }
 
 void Nic::OnQpTimer(QueuePair& qp) {
   qp.timer_pending = false;
   if (qp.done || qp.failed || qp.snd_una >= qp.snd_nxt) return;
-  const Time deadline = qp.last_progress + AckTimeout();
+  const Time deadline = qp.last_progress + Timeout(qp);
   if (Now() < deadline) {
     qp.timer_pending = true;
     ctx_->sim.Schedule(deadline, this, kQpTimer, qp.id);
@@ -146,8 +146,9 @@ void Nic::OnQpTimer(QueuePair& qp) {
     Complete(qp, true);
     return;
   }
-  --qp.retries_left;
+  if (!qp.windowed) --qp.retries_left;  // a TCP-like flow retries until it gets through
   qp.snd_nxt = qp.snd_una;  // go back to the oldest unacknowledged PSN
+  qp.OnWindowLoss(true);
   qp.last_progress = Now();
   Kick(0);
 }
@@ -253,6 +254,7 @@ void Nic::OnAck(const Packet* pkt) {
   if (qp.done || qp.failed) return;
   const uint32_t acked = pkt->psn + 1;
   if (acked <= qp.snd_una) return;
+  qp.OnWindowAck(acked - qp.snd_una);
   qp.snd_una = acked;
   qp.retries_left = spec_.retry_count;
   qp.last_progress = Now();
@@ -264,6 +266,7 @@ void Nic::OnAck(const Packet* pkt) {
     if (qp.listener) qp.listener->OnSendComplete(qp.id, m, Now());
   }
   if (!qp.open && qp.snd_una >= qp.num_packets) Complete(qp, false);
+  else if (qp.windowed) Kick(0);  // the window opened
 }
 
 void Nic::OnNak(const Packet* pkt) {
@@ -275,6 +278,7 @@ void Nic::OnNak(const Packet* pkt) {
     qp.retries_left = spec_.retry_count;
   }
   qp.snd_nxt = qp.snd_una;  // go-back-N from the NAKed PSN
+  qp.OnWindowLoss(false);
   qp.last_progress = Now();
   Kick(0);
 }

@@ -56,6 +56,7 @@ class Nic : public Node {
   void Complete(QueuePair& qp, bool failed);
   void StartDrain();
   Time AckTimeout() const { return (4096 * kNanosecond) << spec_.timeout; }
+  Time Timeout(const QueuePair& qp) const { return qp.rto > 0 ? qp.rto : AckTimeout(); }
   bool CcOn() const { return spec_.cc == NicSpec::Cc::kDcqcn; }
 
   NicSpec spec_;

@@ -251,6 +251,7 @@ std::string SummaryJson(const Fabric& f) {
       w.Double("ideal_fct_ns", static_cast<double>(qp.ideal_fct) / kNanosecond, 3).Null("slowdown");
     }
     w.String("state", qp.done ? "finished" : qp.failed ? "qp_error" : "unfinished");
+    w.String("transport", qp.windowed ? "tcp-like" : "rc");
     w.Uint("bytes_delivered", qp.delivered);
     w.EndObject();
   }

@@ -317,9 +317,16 @@ void ReadWorkload(ConfigReader& top, Scenario* sc) {
     ConfigReader r(sc->file, item, path);
     std::string type;
     if (!r.String("type", &type)) r.Fail("type", "is required (flow or permutation)");
-    if (type == "flow") {
+    if (type == "flow" || type == "background") {
       FlowSpec f;
       f.line = item.line;
+      if (type == "background") {
+        f.background = true;
+        f.dscp = 0;  // best effort: priority 0 under the default map
+        std::string cc;
+        if (r.String("cc", &cc) && cc != "newreno") r.Fail("cc", "'" + cc + "' should be newreno");
+        r.Duration("rto", &f.rto, 1 * kMicrosecond, 10 * kSecond);
+      }
       if (!r.Name("src", &f.src)) r.Fail("src", "is required");
       if (!r.Name("dst", &f.dst)) r.Fail("dst", "is required");
       if (!r.Size("size", &f.size, 1, 1ull << 40)) r.Fail("size", "is required");
@@ -419,7 +426,7 @@ void ReadWorkload(ConfigReader& top, Scenario* sc) {
       ReadTrafficClass(r, *sc, &st.dscp);
       sc->storages.push_back(st);
     } else {
-      r.Fail("type", "'" + type + "' should be flow, incast, permutation, all-to-all, trace, allreduce or storage");
+      r.Fail("type", "'" + type + "' should be flow, background, incast, permutation, all-to-all, trace, allreduce or storage");
     }
     r.Finish();
   }

@@ -142,6 +142,8 @@ struct FlowSpec {
   Time start = 0;
   uint8_t dscp = 26;
   int line = 0;
+  bool background = false;  // a lossy, window-based TCP-like flow instead of an RDMA WRITE
+  Time rto = kMillisecond;  // its retransmission timeout
 };
 
 struct PermutationSpec {

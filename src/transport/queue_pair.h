@@ -80,7 +80,25 @@ struct QueuePair {
   bool open = false;  // driven by a listener: stays up when its messages complete
   MessageListener* listener = nullptr;
 
-  bool HasDataToSend() const { return started && !done && !failed && snd_nxt < num_packets; }
+  // A TCP-like window (NewReno-style AIMD in packets) for the lossy background class; RDMA QPs
+  // have none and are paced by their rate alone.
+  bool windowed = false;
+  double cwnd = 10, ssthresh = 1e9;
+  Time rto = 0;  // retransmission timeout for a windowed flow (0: the NIC's ACK timeout)
+
+  bool HasDataToSend() const {
+    return started && !done && !failed && snd_nxt < num_packets &&
+           (!windowed || static_cast<double>(snd_nxt - snd_una) < cwnd);
+  }
+  void OnWindowAck(uint32_t newly_acked) {
+    if (!windowed) return;
+    for (uint32_t i = 0; i < newly_acked; ++i) cwnd += cwnd < ssthresh ? 1.0 : 1.0 / cwnd;
+  }
+  void OnWindowLoss(bool timeout) {
+    if (!windowed) return;
+    ssthresh = std::max(cwnd / 2, 2.0);
+    cwnd = timeout ? 1.0 : ssthresh;
+  }
 
   // Appends a message: its PSNs follow the previous message's.
   void Post(Verb verb, uint64_t bytes, Time now, uint64_t tag) {

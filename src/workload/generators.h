@@ -16,6 +16,8 @@ struct FlowRequest {
   uint64_t size = 0;
   Time start = 0;
   uint8_t dscp = 26;
+  bool background = false;
+  Time rto = 0;
 };
 
 // All flows of the scenario's workload entries, in a stable order. Throws
