@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/demo_scenario.h"
+#include "interop/ns3.h"
 #include "net/fabric.h"
 #include "report/summary.h"
 #include "scenario/scenario.h"
@@ -22,6 +23,7 @@ namespace {
 constexpr const char* kUsage =
     "usage:\n"
     "  rocelab run SCENARIO.yaml --out DIR [--seed N] [--quiet]\n"
+    "  rocelab run --ns3-config config.txt --out DIR   (the HPCC ns-3 simulator's inputs)\n"
     "  rocelab demo --out DIR [--quiet]\n"
     "  rocelab plan headroom|buffer|ecn ...   (rocelab plan for details)\n"
     "  rocelab lint FABRIC_OR_SCENARIO.yaml [--json]\n"
@@ -110,7 +112,7 @@ int Main(int argc, char** argv) {
     std::printf("%s", kUsage);
     return 0;
   }
-  std::string out, file;
+  std::string out, file, ns3_config;
   bool quiet = false, have_seed = false;
   uint64_t seed = 0;
   for (size_t i = 1; i < args.size(); ++i) {
@@ -125,6 +127,8 @@ int Main(int argc, char** argv) {
       if (v.empty() || *end || errno || v[0] == '-') throw UsageError("--seed expects a non-negative whole number");
       seed = s;
       have_seed = true;
+    } else if (a == "--ns3-config" && i + 1 < args.size()) {
+      ns3_config = args[++i];
     } else if (a == "--quiet") {
       quiet = true;
     } else if (!a.empty() && a[0] == '-') {
@@ -138,6 +142,22 @@ int Main(int argc, char** argv) {
   if (cmd == "run" || cmd == "demo") {
     if (out.empty()) throw UsageError(cmd + ": --out DIR is required");
     Scenario sc;
+    if (cmd == "run" && !ns3_config.empty()) {
+      if (!file.empty()) throw UsageError("run: give a scenario file or --ns3-config, not both");
+      Ns3Run run = LoadNs3Config(ns3_config);
+      if (have_seed) run.scenario.seed = seed;
+      Fabric fabric(run.scenario);
+      std::string err;
+      if (!MakeDirs(out, &err)) throw UsageError("--out: " + err);
+      fabric.Run();
+      WriteFileAtomically(out + "/summary.json", SummaryJson(fabric));
+      WriteFileAtomically(out + "/" + run.fct_file_name, Ns3FctText(fabric, run));
+      if (!quiet) {
+        PrintReport(fabric);
+        std::printf("wrote %s/summary.json and %s/%s\n", out.c_str(), out.c_str(), run.fct_file_name.c_str());
+      }
+      return 0;
+    }
     if (cmd == "run") {
       if (file.empty()) throw UsageError("run: a scenario file is required");
       sc = LoadScenarioFile(file);

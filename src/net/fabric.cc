@@ -25,6 +25,7 @@ Topology BuildTopology(const Scenario& sc) {
 
 Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
   ctx_.seed = sc.seed;
+  ctx_.wire_overhead = sc.wire_overhead;
   for (const RouteOverride& r : sc_.routes) {
     int node = topo_.FindNode(r.sw.name);
     int port = ResolvePort(topo_, node, r.port.name);

@@ -106,7 +106,10 @@ Packet* Nic::BuildData(QueuePair& qp) {
   p->src = qp.src;
   p->dst = qp.dst;
   p->payload = payload;
-  p->frame_bytes = static_cast<uint16_t>(std::max(kMinFrame, kRoceHeaders + payload + extra));
+  // RETH and ImmDt sizes follow the profile's accounting (the ns-3 profile counts neither).
+  if (extra >= kReth) extra = extra - kReth + spec_.reth_bytes;
+  p->frame_bytes = static_cast<uint16_t>(std::max<uint32_t>(spec_.data_header_bytes == kRoceHeaders ? kMinFrame : 0,
+                                                            spec_.data_header_bytes + payload + extra));
   p->udp_sport = qp.udp_sport;
   p->dscp = qp.dscp;
   p->ecn = kEct0;  // RoCEv2 data is ECN-capable
@@ -120,7 +123,7 @@ Packet* Nic::BuildData(QueuePair& qp) {
   if (CcOn()) {
     qp.rp.OnBytesSent(p->frame_bytes);
     if (qp.rp.limited())
-      qp.next_send = Now() + SerializationTime(p->frame_bytes + kWireOverhead, static_cast<uint64_t>(qp.rp.rate_bps()));
+      qp.next_send = Now() + SerializationTime(p->frame_bytes + ctx_->wire_overhead, static_cast<uint64_t>(qp.rp.rate_bps()));
   }
   return p;
 }
@@ -203,11 +206,11 @@ void Nic::SendControl(PacketType type, const QueuePair& qp, uint32_t psn) {
   p->ttl = 64;
   if (type == PacketType::kCnp) {
     p->opcode = kOpCnp;
-    p->frame_bytes = kCnpFrameBytes;
+    p->frame_bytes = static_cast<uint16_t>(spec_.cnp_bytes);
     p->dscp = spec_.cnp_dscp;
   } else {
     p->opcode = kOpAcknowledge;
-    p->frame_bytes = kAckFrameBytes;
+    p->frame_bytes = static_cast<uint16_t>(spec_.ack_bytes);
     p->dscp = qp.dscp;
   }
   p->priority = spec_.dscp_to_priority[p->dscp & 63];

@@ -161,7 +161,7 @@ void Node::Kick(int port) {
 
 void Node::Transmit(int port, Packet* pkt) {
   Port& p = ports_[port];
-  const uint32_t wire = pkt->frame_bytes + kWireOverhead;
+  const uint32_t wire = pkt->frame_bytes + ctx_->wire_overhead;
   const Time ser = p.ps_per_byte ? wire * p.ps_per_byte : SerializationTime(wire, p.rate_bps);
   const Time now = Now();
   p.busy = true;

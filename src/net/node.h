@@ -24,6 +24,7 @@ struct SimContext {
   PacketPool pool;
   uint64_t packet_hops = 0;
   uint64_t seed = 1;
+  uint32_t wire_overhead = kWireOverhead;  // preamble + IFG
 };
 
 struct Port {

@@ -38,6 +38,10 @@ void Switch::FinishSetup() {
     if (Lossless(p)) ++lossless_pgs;
   for (uint64_t h : headroom_) reserved += h * lossless_pgs;
   shared_size_ = reserved < buffer_cells_bytes_ ? buffer_cells_bytes_ - reserved : 0;
+  port_ecn_.assign(ports_.size(), spec_.ecn);
+  for (size_t p = 0; p < ports_.size(); ++p)
+    for (const EcnSpec& e : spec_.ecn_by_rate)
+      if (e.rate_bps == ports_[p].rate_bps) port_ecn_[p] = e;
 }
 
 int Switch::Route(const Packet* pkt) const {
@@ -118,14 +122,14 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   if (lossless && (in_headroom || pg.shared >= DynamicLimit(spec_.pfc.alpha))) AssertPause(in_port, prio);
 
   EgressQueue& q = queues_[out][prio];
-  if (!spec_.ecn.mark_on_dequeue) MaybeMarkEcn(q, prio, pkt);
+  if (!spec_.ecn.mark_on_dequeue) MaybeMarkEcn(out, q, prio, pkt);
   q.fifo.push(pkt);
   q.counters.watermark_bytes = std::max(q.counters.watermark_bytes, q.fifo.bytes());
   Kick(out);
 }
 
-void Switch::MaybeMarkEcn(EgressQueue& q, int prio, Packet* pkt) {
-  const EcnSpec& e = spec_.ecn;
+void Switch::MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt) {
+  const EcnSpec& e = port_ecn_[port];
   if (!e.enabled || !(spec_.lossless_mask & (1u << prio)) || pkt->ecn == kNotEct || pkt->ecn == kCe) return;
   // RED on the instantaneous queue length (DCQCN's marking profile).
   const uint64_t len = q.fifo.bytes();
@@ -196,7 +200,7 @@ Packet* Switch::NextFrame(int port) {
     }
   }
   EgressQueue& q = qs[pick];
-  if (spec_.ecn.mark_on_dequeue) MaybeMarkEcn(q, pick, q.fifo.front());
+  if (spec_.ecn.mark_on_dequeue) MaybeMarkEcn(port, q, pick, q.fifo.front());
   Packet* pkt = q.fifo.pop();
   q.counters.packets++;
   q.counters.bytes += pkt->frame_bytes;

@@ -64,7 +64,7 @@ class Switch : public Node {
   uint64_t DynamicLimit(double alpha) const {
     return static_cast<uint64_t>(alpha * static_cast<double>(shared_size_ - shared_used_));
   }
-  void MaybeMarkEcn(EgressQueue& q, int prio, Packet* pkt);
+  void MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt);
   void Release(Packet* pkt);
 
   SwitchSpec spec_;
@@ -75,6 +75,7 @@ class Switch : public Node {
   uint64_t buffer_cells_bytes_;
   uint64_t shared_size_ = 0, shared_used_ = 0, shared_watermark_ = 0;
   std::vector<uint64_t> headroom_;
+  std::vector<EcnSpec> port_ecn_;  // the marking profile of each egress port (by its speed)
   std::vector<std::array<PriorityGroup, kNumPriorities>> pgs_;
   std::vector<std::array<EgressQueue, kNumPriorities>> queues_;
   std::vector<uint8_t> rr_;        // DWRR position per port

@@ -84,6 +84,7 @@ struct PfcSpec {
 };
 
 struct EcnSpec {
+  uint64_t rate_bps = 0;  // in ecn_by_rate: the port speed this entry is for
   bool enabled = true;
   uint64_t kmin = 100 * 1024;
   uint64_t kmax = 400 * 1024;
@@ -107,6 +108,7 @@ struct SwitchSpec {
   uint8_t lossless_mask = 1u << 3;
   PfcSpec pfc;
   EcnSpec ecn;
+  std::vector<EcnSpec> ecn_by_rate;  // per port speed (the HPCC code base's KMIN/KMAX/PMAX maps)
   uint8_t strict_mask = 1u << 6;            // strict-priority queues (CNPs ride queue 6)
   // DWRR weights in percent of the non-strict bandwidth: RoCE queue 3 gets 40 %.
   std::array<uint32_t, 8> ets_weights{{10, 10, 10, 40, 10, 10, 0, 10}};
@@ -134,6 +136,12 @@ struct NicSpec {
   std::array<uint8_t, 64> dscp_to_priority{};
   uint8_t cnp_dscp = 48;     // mlx5 cnp_dscp 48 (NVIDIA DCQCN parameters)
   bool trust_dscp = true;    // mlnx_qos --trust dscp (false: pcp)
+  // Header accounting (bytes in the frame). The defaults are RoCEv2's; the ns-3 compatibility
+  // profile replaces them with that simulator's own sizes.
+  uint32_t data_header_bytes = 62;  // Ethernet + IPv4 + UDP + BTH + ICRC + FCS
+  uint32_t reth_bytes = 16;
+  uint32_t ack_bytes = 66;
+  uint32_t cnp_bytes = 78;
 };
 
 struct FlowSpec {
@@ -225,6 +233,7 @@ struct DeviceOverride {
 
 struct Scenario {
   std::string file = "<scenario>";
+  uint32_t wire_overhead = 20;  // preamble + IFG per frame (0 under the ns-3 profile)
   std::string name = "scenario";
   uint64_t seed = 1;
   Time duration = 10 * kMillisecond;

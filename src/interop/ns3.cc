@@ -1,0 +1,346 @@
+#include "interop/ns3.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "net/fabric.h"
+#include "util/units.h"
+
+namespace rocelab {
+
+namespace {
+
+std::string ReadAll(const std::string& path, const std::string& from_file, int from_line, const std::string& key) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(from_file, from_line, key, "cannot open '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string Dir(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+std::string Resolve(const std::string& base_dir, const std::string& p) { return !p.empty() && p[0] == '/' ? p : base_dir + p; }
+
+// "100Gbps", "1000ns", "50Mb/s": that simulator's units.
+bool ParseNs3Rate(std::string s, uint64_t* bps) {
+  for (const char* suffix : {"b/s", "bps"}) {
+    size_t n = std::char_traits<char>::length(suffix);
+    if (s.size() > n && s.compare(s.size() - n, n, suffix) == 0) s = s.substr(0, s.size() - n) + "bps";
+  }
+  std::string err;
+  return ParseRate(s, bps, &err);
+}
+
+struct Tokens {
+  std::vector<std::string> w;
+  int line;
+};
+
+std::vector<Tokens> Lines(const std::string& text) {
+  std::vector<Tokens> out;
+  std::istringstream in(text);
+  std::string s;
+  int n = 0;
+  while (std::getline(in, s)) {
+    ++n;
+    std::istringstream ls(s);
+    Tokens t;
+    t.line = n;
+    std::string x;
+    while (ls >> x) t.w.push_back(x);
+    if (!t.w.empty()) out.push_back(t);
+  }
+  return out;
+}
+
+int64_t Int(const std::string& s, const std::string& file, int line, const std::string& key) {
+  int64_t v;
+  std::string err;
+  if (!ParseInteger(s, &v, &err)) throw ConfigError(file, line, key, "'" + s + "' is not a whole number");
+  return v;
+}
+
+double Num(const std::string& s, const std::string& file, int line, const std::string& key) {
+  double v;
+  std::string err;
+  if (!ParseNumber(s, &v, &err)) throw ConfigError(file, line, key, "'" + s + "' is not a number");
+  return v;
+}
+
+}  // namespace
+
+Ns3Run LoadNs3Config(const std::string& config_path) {
+  const std::string text = ReadAll(config_path, config_path, 0, "");
+  const std::string dir = Dir(config_path);
+  std::map<std::string, Tokens> kv;
+  // Keys it honours, and keys that only steer that simulator's tracing or other CC modes.
+  static const std::set<std::string> kHonoured = {
+      "ENABLE_QCN", "USE_DYNAMIC_PFC_THRESHOLD", "PACKET_PAYLOAD_SIZE", "TOPOLOGY_FILE", "FLOW_FILE", "FCT_OUTPUT_FILE",
+      "SIMULATOR_STOP_TIME", "CC_MODE", "ALPHA_RESUME_INTERVAL", "RATE_DECREASE_INTERVAL", "CLAMP_TARGET_RATE", "RP_TIMER",
+      "EWMA_GAIN", "FAST_RECOVERY_TIMES", "RATE_AI", "RATE_HAI", "MIN_RATE", "ERROR_RATE_PER_LINK", "L2_CHUNK_SIZE",
+      "L2_ACK_INTERVAL", "L2_BACK_TO_ZERO", "HAS_WIN", "ACK_HIGH_PRIO", "LINK_DOWN", "KMAX_MAP", "KMIN_MAP", "PMAX_MAP",
+      "BUFFER_SIZE"};
+  static const std::set<std::string> kIgnored = {
+      "TRACE_FILE", "TRACE_OUTPUT_FILE", "PFC_OUTPUT_FILE", "ENABLE_TRACE", "QLEN_MON_FILE", "QLEN_MON_START", "QLEN_MON_END",
+      "GLOBAL_T", "VAR_WIN", "FAST_REACT", "U_TARGET", "MI_THRESH", "INT_MULTI", "MULTI_RATE", "SAMPLE_FEEDBACK",
+      "PINT_LOG_BASE", "PINT_PROB", "RATE_BOUND", "DCTCP_RATE_AI"};
+  for (const Tokens& t : Lines(text)) {
+    const std::string& key = t.w[0];
+    if (!kHonoured.count(key) && !kIgnored.count(key))
+      throw ConfigError(config_path, t.line, key, "unknown key (docs/ns3-interop.md lists the keys rocelab reads)");
+    if (t.w.size() < 2) throw ConfigError(config_path, t.line, key, "has no value");
+    kv[key] = t;
+  }
+  auto get = [&](const char* key) -> const Tokens* {
+    auto it = kv.find(key);
+    return it == kv.end() ? nullptr : &it->second;
+  };
+  auto require = [&](const char* key) -> const Tokens& {
+    const Tokens* t = get(key);
+    if (!t) throw ConfigError(config_path, 0, key, "is required");
+    return *t;
+  };
+  auto num = [&](const char* key, double fallback) {
+    const Tokens* t = get(key);
+    return t ? Num(t->w[1], config_path, t->line, key) : fallback;
+  };
+  auto rate = [&](const char* key, uint64_t fallback) {
+    const Tokens* t = get(key);
+    if (!t) return fallback;
+    uint64_t v;
+    if (!ParseNs3Rate(t->w[1], &v)) throw ConfigError(config_path, t->line, key, "'" + t->w[1] + "' is not a rate such as 50Mb/s");
+    return v;
+  };
+  auto refuse_unless = [&](const char* key, double wanted, const std::string& why) {
+    const Tokens* t = get(key);
+    if (t && Num(t->w[1], config_path, t->line, key) != wanted) throw ConfigError(config_path, t->line, key, why);
+  };
+  refuse_unless("CC_MODE", 1, "only CC_MODE 1 (DCQCN) is supported by the compatibility profile so far");
+  refuse_unless("L2_BACK_TO_ZERO", 0, "only go-back-N (0) is supported so far; go-back-to-chunk (1) is not");
+  refuse_unless("HAS_WIN", 0, "windowed DCQCN (HAS_WIN 1) is not supported");
+  refuse_unless("ERROR_RATE_PER_LINK", 0, "link error rates are not supported by the compatibility profile yet");
+  if (const Tokens* t = get("LINK_DOWN"))
+    if (t->w.size() != 4 || t->w[1] != "0" || t->w[2] != "0" || t->w[3] != "0")
+      throw ConfigError(config_path, t->line, "LINK_DOWN", "link-down events are not supported yet (use 0 0 0)");
+
+  Ns3Run run;
+  Scenario& sc = run.scenario;
+  sc.file = config_path;
+  sc.name = "ns3:" + config_path;
+  sc.wire_overhead = 0;
+  run.payload = static_cast<uint32_t>(num("PACKET_PAYLOAD_SIZE", 1000));
+  if (run.payload < 64 || run.payload > 9000)
+    throw ConfigError(config_path, get("PACKET_PAYLOAD_SIZE")->line, "PACKET_PAYLOAD_SIZE", "must be 64 to 9000");
+  const double stop_s = num("SIMULATOR_STOP_TIME", 4.0);
+  sc.duration = static_cast<Time>(stop_s * 1e12);
+  if (const Tokens* t = get("FCT_OUTPUT_FILE")) {
+    const std::string& p = t->w[1];
+    size_t slash = p.find_last_of('/');
+    run.fct_file_name = slash == std::string::npos ? p : p.substr(slash + 1);
+  }
+
+  // NIC: payload, header accounting, DCQCN parameters.
+  NicSpec& nic = sc.nic;
+  nic.dscp_to_priority = DefaultDscpMap();
+  nic.mtu = run.payload;
+  nic.data_header_bytes = 48;  // that simulator's per-packet header bytes (its standalone FCT counts 48)
+  nic.reth_bytes = 0;
+  nic.ack_bytes = 60;
+  nic.cnp_bytes = 60;
+  nic.ack_every = static_cast<int>(num("L2_ACK_INTERVAL", 1));
+  nic.cc = num("ENABLE_QCN", 1) != 0 ? NicSpec::Cc::kDcqcn : NicSpec::Cc::kNone;
+  DcqcnParams& d = nic.dcqcn;
+  d = DcqcnMlx5Profile();
+  d.profile = "ns3-hpcc";
+  d.g = num("EWMA_GAIN", 1.0 / 256);
+  d.alpha_update_period = static_cast<Time>(num("ALPHA_RESUME_INTERVAL", 55) * kMicrosecond);
+  d.initial_alpha = 1.0;
+  d.rate_reduce_period = static_cast<Time>(num("RATE_DECREASE_INTERVAL", 4) * kMicrosecond);
+  d.rate_increase_period = static_cast<Time>(num("RP_TIMER", 1500) * kMicrosecond);
+  d.byte_counter = 0;  // its DCQCN increases on the timer only
+  d.fast_recovery_stages = static_cast<int>(num("FAST_RECOVERY_TIMES", 5));
+  d.ai_rate_bps = rate("RATE_AI", 5000000);
+  d.hai_rate_bps = rate("RATE_HAI", 50000000);
+  d.min_rate_bps = rate("MIN_RATE", 100000000);
+  d.min_dec_factor = 0;
+  d.alpha_to_rate_shift = 1;
+  d.clamp_target_rate = num("CLAMP_TARGET_RATE", 0) != 0;
+  d.clamp_target_after_time_inc = true;
+  d.min_time_between_cnps = 0;  // it echoes congestion on every ACK; the RP limits cuts by RATE_DECREASE_INTERVAL
+  if (num("ACK_HIGH_PRIO", 0) != 0) nic.dscp_to_priority[26] = 3;  // ACKs follow below
+
+  // Switches: buffer, ECN per link speed, lossless priority 3.
+  SwitchSpec& sw = sc.sw;
+  sw.dscp_to_priority = DefaultDscpMap();
+  sw.buffer = static_cast<uint64_t>(num("BUFFER_SIZE", 32) * 1024 * 1024);
+  sw.ecn.enabled = nic.cc == NicSpec::Cc::kDcqcn;
+  const Tokens* kmax = get("KMAX_MAP");
+  const Tokens* kmin = get("KMIN_MAP");
+  const Tokens* pmax = get("PMAX_MAP");
+  if (kmax && kmin && pmax) {
+    auto entries = [&](const Tokens& t, const char* key) {
+      const int64_t n = Int(t.w[1], config_path, t.line, key);
+      if (n < 1 || static_cast<int64_t>(t.w.size()) != 2 + 2 * n)
+        throw ConfigError(config_path, t.line, key, "expected a count then that many 'rate value' pairs");
+      std::vector<std::pair<uint64_t, double>> v;
+      for (int64_t i = 0; i < n; ++i)
+        v.push_back({static_cast<uint64_t>(Num(t.w[2 + 2 * i], config_path, t.line, key)),
+                     Num(t.w[3 + 2 * i], config_path, t.line, key)});
+      return v;
+    };
+    auto a = entries(*kmax, "KMAX_MAP"), b = entries(*kmin, "KMIN_MAP"), c = entries(*pmax, "PMAX_MAP");
+    if (a.size() != b.size() || a.size() != c.size())
+      throw ConfigError(config_path, kmin->line, "KMIN_MAP", "KMIN_MAP, KMAX_MAP and PMAX_MAP must list the same rates");
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].first != b[i].first || a[i].first != c[i].first)
+        throw ConfigError(config_path, kmin->line, "KMIN_MAP", "KMIN_MAP, KMAX_MAP and PMAX_MAP must list the same rates");
+      EcnSpec e = sw.ecn;
+      e.rate_bps = a[i].first;
+      e.kmin = static_cast<uint64_t>(b[i].second * 1000);  // its maps count KB of 1000 B
+      e.kmax = static_cast<uint64_t>(a[i].second * 1000);
+      e.pmax = c[i].second;
+      sw.ecn_by_rate.push_back(e);
+    }
+  }
+
+  // Topology file.
+  const Tokens& topo_key = require("TOPOLOGY_FILE");
+  const std::string topo_path = Resolve(dir, topo_key.w[1]);
+  std::vector<Tokens> tl = Lines(ReadAll(topo_path, config_path, topo_key.line, "TOPOLOGY_FILE"));
+  if (tl.empty() || tl[0].w.size() != 3) throw ConfigError(topo_path, 1, "", "expected 'node_count switch_count link_count'");
+  const int64_t nodes = Int(tl[0].w[0], topo_path, tl[0].line, ""), switches = Int(tl[0].w[1], topo_path, tl[0].line, ""),
+                links = Int(tl[0].w[2], topo_path, tl[0].line, "");
+  if (nodes < 2 || switches < 0 || switches >= nodes || links < 1 || nodes > 1000000)
+    throw ConfigError(topo_path, tl[0].line, "", "node, switch and link counts out of range");
+  if (static_cast<int64_t>(tl.size()) != 2 + links)
+    throw ConfigError(topo_path, tl.back().line, "", "the file has " + std::to_string(tl.size() > 2 ? tl.size() - 2 : 0) +
+                                                         " link lines, the header says " + std::to_string(links));
+  std::vector<bool> is_switch(static_cast<size_t>(nodes), false);
+  if (static_cast<int64_t>(tl[1].w.size()) != switches)
+    throw ConfigError(topo_path, tl[1].line, "", "expected " + std::to_string(switches) + " switch ids");
+  for (const std::string& w : tl[1].w) {
+    int64_t id = Int(w, topo_path, tl[1].line, "");
+    if (id < 0 || id >= nodes) throw ConfigError(topo_path, tl[1].line, "", "switch id " + w + " out of range");
+    is_switch[id] = true;
+  }
+  TopologySpec& t = sc.topology;
+  t.type = TopologySpec::Type::kExplicit;
+  for (int64_t id = 0; id < nodes; ++id)
+    if (!is_switch[id]) {
+      t.nodes.push_back({"h" + std::to_string(id), false, tl[0].line});
+      run.host_node_ids.push_back(static_cast<int>(id));
+    }
+  for (int64_t id = 0; id < nodes; ++id)
+    if (is_switch[id]) t.nodes.push_back({"s" + std::to_string(id), true, tl[1].line});
+  for (size_t i = 2; i < tl.size(); ++i) {
+    const Tokens& l = tl[i];
+    if (l.w.size() != 5) throw ConfigError(topo_path, l.line, "", "expected 'src dst rate delay error_rate'");
+    const int64_t a = Int(l.w[0], topo_path, l.line, ""), b = Int(l.w[1], topo_path, l.line, "");
+    if (a < 0 || a >= nodes || b < 0 || b >= nodes || a == b) throw ConfigError(topo_path, l.line, "", "node id out of range");
+    TopologySpec::Link link;
+    link.line = l.line;
+    link.a = {(is_switch[a] ? "s" : "h") + std::to_string(a), l.line, ""};
+    link.b = {(is_switch[b] ? "s" : "h") + std::to_string(b), l.line, ""};
+    if (!ParseNs3Rate(l.w[2], &link.spec.rate_bps)) throw ConfigError(topo_path, l.line, "", "bad rate '" + l.w[2] + "'");
+    std::string err;
+    if (!ParseTime(l.w[3], &link.spec.delay, &err)) throw ConfigError(topo_path, l.line, "", "bad delay: " + err);
+    if (Num(l.w[4], topo_path, l.line, "") != 0)
+      throw ConfigError(topo_path, l.line, "", "link error rates are not supported by the compatibility profile yet");
+    t.links.push_back(link);
+  }
+
+  // Flow file.
+  const Tokens& flow_key = require("FLOW_FILE");
+  const std::string flow_path = Resolve(dir, flow_key.w[1]);
+  std::vector<Tokens> fl = Lines(ReadAll(flow_path, config_path, flow_key.line, "FLOW_FILE"));
+  if (fl.empty() || fl[0].w.size() != 1) throw ConfigError(flow_path, 1, "", "expected the number of flows on the first line");
+  const int64_t count = Int(fl[0].w[0], flow_path, fl[0].line, "");
+  if (count < 0 || static_cast<int64_t>(fl.size()) - 1 != count)
+    throw ConfigError(flow_path, fl[0].line, "", "the first line says " + fl[0].w[0] + " flows, the file has " +
+                                                     std::to_string(fl.size() - 1));
+  std::map<std::pair<int64_t, int64_t>, uint16_t> next_port;
+  for (size_t i = 1; i < fl.size(); ++i) {
+    const Tokens& f = fl[i];
+    if (f.w.size() != 6) throw ConfigError(flow_path, f.line, "", "expected 'src dst priority dport size start_time'");
+    const int64_t src = Int(f.w[0], flow_path, f.line, ""), dst = Int(f.w[1], flow_path, f.line, "");
+    for (int64_t n : {src, dst})
+      if (n < 0 || n >= nodes || is_switch[n]) throw ConfigError(flow_path, f.line, "", "no host with node id " + std::to_string(n));
+    if (src == dst) throw ConfigError(flow_path, f.line, "", "a flow needs two different hosts");
+    const int64_t prio = Int(f.w[2], flow_path, f.line, "");
+    if (prio < 0 || prio > 7) throw ConfigError(flow_path, f.line, "", "priority must be 0 to 7");
+    const int64_t dport = Int(f.w[3], flow_path, f.line, "");
+    const int64_t size = Int(f.w[4], flow_path, f.line, "");
+    if (size < 1) throw ConfigError(flow_path, f.line, "", "flow size must be at least 1 byte");
+    const double start = Num(f.w[5], flow_path, f.line, "");
+    if (start < 0 || start > stop_s) throw ConfigError(flow_path, f.line, "", "start time outside the simulated time");
+    FlowSpec fs;
+    fs.src = {"h" + std::to_string(src), f.line, ""};
+    fs.dst = {"h" + std::to_string(dst), f.line, ""};
+    fs.size = static_cast<uint64_t>(size);
+    // As that simulator stores it: seconds to whole nanoseconds, truncated.
+    fs.start = static_cast<Time>(static_cast<int64_t>(start * 1e9)) * kNanosecond;
+    fs.dscp = prio == 3 ? 26 : static_cast<uint8_t>(prio * 8);
+    fs.line = f.line;
+    sc.flows.push_back(fs);
+    // It numbers source ports per (src, dst) pair from 10000 upward.
+    uint16_t& port = next_port.emplace(std::make_pair(src, dst), 10000).first->second;
+    run.sport.push_back(port++);
+    run.dport.push_back(static_cast<uint16_t>(dport));
+  }
+  return run;
+}
+
+uint64_t Ns3StandaloneFct(const Fabric& fabric, int src, int dst, uint64_t size, uint32_t payload) {
+  const Topology& topo = fabric.topology();
+  const auto& nodes = topo.nodes();
+  std::vector<const LinkSpec*> path;
+  int node = topo.hosts()[src];
+  const int target = topo.hosts()[dst];
+  path.push_back(&nodes[node].ports[0].link);
+  node = nodes[node].ports[0].peer_node;
+  while (node != target && path.size() < 64) {
+    Topology::Span hops = topo.NextHops(node, dst);
+    if (hops.size == 0) return 0;
+    path.push_back(&nodes[node].ports[hops.begin[0]].link);
+    node = nodes[node].ports[hops.begin[0]].peer_node;
+  }
+  double base_ns = 0, min_rate = 1e30;
+  for (const LinkSpec* l : path) {
+    base_ns += 2.0 * static_cast<double>(l->delay) / kNanosecond + payload * 8e9 / static_cast<double>(l->rate_bps);
+    min_rate = std::min(min_rate, static_cast<double>(l->rate_bps));
+  }
+  const uint64_t packets = (size + payload - 1) / payload;
+  const double bytes = static_cast<double>(size + packets * 48);
+  return static_cast<uint64_t>(base_ns + bytes * 8e9 / min_rate);
+}
+
+std::string Ns3FctText(const Fabric& fabric, const Ns3Run& run) {
+  std::string out;
+  char buf[160];
+  for (size_t i = 0; i < fabric.qps().size(); ++i) {
+    const QueuePair& qp = fabric.qps()[i];
+    if (!qp.done) continue;  // that simulator writes a line when a flow finishes
+    auto ip = [&](uint32_t host) {
+      const uint32_t id = static_cast<uint32_t>(run.host_node_ids[host]);
+      return 0x0b000001u + ((id / 256) << 16) + ((id % 256) << 8);
+    };
+    const uint64_t start_ns = static_cast<uint64_t>(qp.start / kNanosecond);
+    const uint64_t fct_ns = static_cast<uint64_t>((qp.finish - qp.start) / kNanosecond);
+    std::snprintf(buf, sizeof buf, "%08x %08x %u %u %llu %llu %llu %llu\n", ip(qp.src), ip(qp.dst), run.sport[i], run.dport[i],
+                  (unsigned long long)qp.size, (unsigned long long)start_ns, (unsigned long long)fct_ns,
+                  (unsigned long long)Ns3StandaloneFct(fabric, static_cast<int>(qp.src), static_cast<int>(qp.dst), qp.size,
+                                                       run.payload));
+    out += buf;
+  }
+  return out;
+}
+
+}  // namespace rocelab
