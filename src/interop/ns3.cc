@@ -75,6 +75,19 @@ double Num(const std::string& s, const std::string& file, int line, const std::s
   return v;
 }
 
+// Seconds to nanoseconds as that simulator converts them: the exact value of the
+// double times 10^9 (its 128-bit fixed-point arithmetic), truncated. 2.000004819 is
+// stored as 2.0000048189999998..., so the flow starts at 2000004818 ns.
+int64_t SecondsToNs(double s) {
+  if (s <= 0) return 0;
+  int exp = 0;
+  const double frac = std::frexp(s, &exp);  // s = frac x 2^exp, frac in [0.5, 1)
+  const uint64_t m = static_cast<uint64_t>(std::ldexp(frac, 53));
+  const int shift = 53 - exp;
+  const unsigned __int128 p = static_cast<unsigned __int128>(m) * 1000000000u;
+  return static_cast<int64_t>(shift >= 0 ? p >> shift : p << -shift);
+}
+
 }  // namespace
 
 Ns3Run LoadNs3Config(const std::string& config_path) {
@@ -285,8 +298,7 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
     fs.src = {"h" + std::to_string(src), f.line, ""};
     fs.dst = {"h" + std::to_string(dst), f.line, ""};
     fs.size = static_cast<uint64_t>(size);
-    // As that simulator stores it: seconds to whole nanoseconds, truncated.
-    fs.start = static_cast<Time>(static_cast<int64_t>(start * 1e9)) * kNanosecond;
+    fs.start = static_cast<Time>(SecondsToNs(start)) * kNanosecond;
     fs.dscp = prio == 3 ? 26 : static_cast<uint8_t>(prio * 8);
     fs.line = f.line;
     sc.flows.push_back(fs);
