@@ -67,6 +67,12 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
   }
 }
 
+bool Nic::HasBacklog(int) const {
+  for (const PacketFifo& c : control_)
+    if (!c.empty()) return true;
+  return !active_.empty();
+}
+
 Packet* Nic::NextFrame(int) {
   for (int prio = kNumPriorities - 1; prio >= 0; --prio)
     if (!control_[prio].empty() && !Paused(0, prio)) return control_[prio].pop();

@@ -37,6 +37,7 @@ class Nic : public Node {
 
  protected:
   Packet* NextFrame(int port) override;
+  bool HasBacklog(int port) const override;
   void OnFrame(int port, Packet* pkt) override;
   void OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 

@@ -50,7 +50,7 @@ void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
       return;
     }
     case kTxDone:
-      ports_[arg].busy = false;
+      ports_[arg].txdone_pending = false;
       Kick(static_cast<int>(arg));
       return;
     case kPauseApply:
@@ -150,12 +150,18 @@ void Node::SendPauseFrame(int port, int prio, uint16_t quanta) {
 
 void Node::Kick(int port) {
   Port& p = ports_[port];
-  if (p.busy || p.peer == nullptr) return;
-  // Busy while choosing, so that a Kick from inside NextFrame (an XON it
-  // triggers on this same port) waits for the next frame boundary.
-  p.busy = true;
+  if (p.txdone_pending || p.choosing || p.peer == nullptr) return;
+  if (Now() < p.busy_until) {
+    // Mid-frame: come back when it ends.
+    p.txdone_pending = true;
+    ctx_->sim.Schedule(p.busy_until, this, kTxDone, static_cast<uint32_t>(port));
+    return;
+  }
+  // Choosing, so that a Kick from inside NextFrame (an XON it triggers on this same port)
+  // waits for the next frame boundary.
+  p.choosing = true;
   Packet* pkt = p.control.empty() ? NextFrame(port) : p.control.pop();
-  p.busy = false;
+  p.choosing = false;
   if (pkt) Transmit(port, pkt);
 }
 
@@ -164,7 +170,7 @@ void Node::Transmit(int port, Packet* pkt) {
   const uint32_t wire = pkt->frame_bytes + ctx_->wire_overhead;
   const Time ser = p.ps_per_byte ? wire * p.ps_per_byte : SerializationTime(wire, p.rate_bps);
   const Time now = Now();
-  p.busy = true;
+  p.busy_until = now + ser;
   PortCounters& c = p.counters;
   c.tx_frames++;
   c.tx_bytes += pkt->frame_bytes;
@@ -182,8 +188,11 @@ void Node::Transmit(int port, Packet* pkt) {
     if (ber_rng_.Uniform() < p_err) pkt->flags |= Packet::kFlagCorrupted;
   }
   ++ctx_->packet_hops;
-  ctx_->sim.Schedule(now + ser, this, kTxDone, static_cast<uint32_t>(port));
   ctx_->sim.Schedule(now + ser + p.delay, p.peer, kArrive, static_cast<uint32_t>(p.peer_port), pkt);
+  if (!p.control.empty() || HasBacklog(port)) {
+    p.txdone_pending = true;
+    ctx_->sim.Schedule(p.busy_until, this, kTxDone, static_cast<uint32_t>(port));
+  }
 }
 
 void Node::FinishCounters(Time now) {

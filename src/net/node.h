@@ -35,7 +35,9 @@ struct Port {
   double ber = 0;
   Time ps_per_byte = 0;  // exact when the rate divides 8 Tb/s, else 0
   Time pause_response = 0;  // from a PFC frame's arrival to the priority stopping
-  bool busy = false;
+  Time busy_until = 0;         // the end of the frame on the wire
+  bool txdone_pending = false; // a kTxDone event will restart the port at busy_until
+  bool choosing = false;       // inside NextFrame (a nested Kick must not send)
   // Received PFC state, per priority.
   bool paused[kNumPriorities] = {};
   Time paused_until[kNumPriorities] = {};
@@ -81,6 +83,9 @@ class Node : public EventSource {
 
   // Picks the next frame for an idle port (PFC frames are handled before this).
   virtual Packet* NextFrame(int port) = 0;
+  // Whether the port may have another frame after the one just sent. When it has none the
+  // port schedules no end-of-frame event: the next Kick finds it busy or idle by the clock.
+  virtual bool HasBacklog(int port) const = 0;
   // A good frame (not PFC, not corrupted) has arrived.
   virtual void OnFrame(int port, Packet* pkt) = 0;
   virtual void OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) = 0;

@@ -16,6 +16,7 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
       headroom_(num_ports, 0),
       pgs_(num_ports),
       queues_(num_ports),
+      queued_(num_ports, 0),
       rr_(num_ports, 0),
       rr_fresh_(num_ports, 1) {
   // Quanta scale so the lightest queue still sends one maximum frame per round.
@@ -124,6 +125,7 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   EgressQueue& q = queues_[out][prio];
   if (!spec_.ecn.mark_on_dequeue) MaybeMarkEcn(out, q, prio, pkt);
   q.fifo.push(pkt);
+  ++queued_[out];
   q.counters.watermark_bytes = std::max(q.counters.watermark_bytes, q.fifo.bytes());
   Kick(out);
 }
@@ -202,6 +204,7 @@ Packet* Switch::NextFrame(int port) {
   EgressQueue& q = qs[pick];
   if (spec_.ecn.mark_on_dequeue) MaybeMarkEcn(port, q, pick, q.fifo.front());
   Packet* pkt = q.fifo.pop();
+  --queued_[port];
   q.counters.packets++;
   q.counters.bytes += pkt->frame_bytes;
   Release(pkt);

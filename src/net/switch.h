@@ -41,6 +41,7 @@ class Switch : public Node {
 
  protected:
   Packet* NextFrame(int port) override;
+  bool HasBacklog(int port) const override { return queued_[port] > 0; }
   void OnFrame(int port, Packet* pkt) override;
   void OnNodeEvent(uint32_t, uint32_t, Packet*) override {}
 
@@ -78,6 +79,7 @@ class Switch : public Node {
   std::vector<EcnSpec> port_ecn_;  // the marking profile of each egress port (by its speed)
   std::vector<std::array<PriorityGroup, kNumPriorities>> pgs_;
   std::vector<std::array<EgressQueue, kNumPriorities>> queues_;
+  std::vector<uint32_t> queued_;   // packets waiting in the port's egress queues
   std::vector<uint8_t> rr_;        // DWRR position per port
   std::vector<uint8_t> rr_fresh_;  // the DWRR position was just reached
   std::array<int64_t, kNumPriorities> quantum_{};
