@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "util/json_writer.h"
+#include "util/text_file.h"
 
 namespace rocelab {
 
@@ -42,11 +43,8 @@ bool IsDir(const std::string& p) {
 }
 
 bool ReadSmall(const std::string& path, std::string* out) {
-  std::ifstream in(path);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  *out = ss.str();
+  std::string err;
+  if (!ReadTextFile(path, out, &err, 1ull << 20)) return false;
   while (!out->empty() && (out->back() == '\n' || out->back() == ' ')) out->pop_back();
   return true;
 }

@@ -11,17 +11,16 @@
 
 #include "diagnose/parsers.h"
 #include "util/json_reader.h"
+#include "util/text_file.h"
 
 namespace rocelab {
 
 namespace {
 
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string text, err;
+  if (!ReadTextFile(path, &text, &err)) throw std::runtime_error(path + ": " + err);
+  return text;
 }
 
 bool IsDir(const std::string& p) {
@@ -705,7 +704,8 @@ Evidence LoadEvidence(const std::vector<std::string>& paths) {
     } else if (IsFile(path)) {
       LoadFile(path, &ev);
     } else {
-      throw std::runtime_error(path + ": no such file or folder");
+      struct stat st;
+      throw std::runtime_error(path + (::stat(path.c_str(), &st) == 0 ? ": not a regular file or a folder" : ": no such file or folder"));
     }
   }
   return ev;

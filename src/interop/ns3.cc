@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "net/fabric.h"
+#include "util/text_file.h"
 #include "util/units.h"
 
 namespace rocelab {
@@ -15,11 +16,9 @@ namespace rocelab {
 namespace {
 
 std::string ReadAll(const std::string& path, const std::string& from_file, int from_line, const std::string& key) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(from_file, from_line, key, "cannot open '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string text, err;
+  if (!ReadTextFile(path, &text, &err)) throw ConfigError(from_file, from_line, key, "'" + path + "': " + err);
+  return text;
 }
 
 std::string Dir(const std::string& path) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "scenario/config_reader.h"
+#include "util/text_file.h"
 #include "util/units.h"
 #include "util/yaml.h"
 
@@ -614,12 +615,8 @@ const NicSpec& NicSpecFor(const Scenario& sc, const std::string& device) {
 }
 
 Scenario LoadScenarioFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path, 0, "", "cannot open the file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
-  if (text.size() > (64u << 20)) throw ConfigError(path, 0, "", "file larger than 64 MB");
+  std::string text, err;
+  if (!ReadTextFile(path, &text, &err, 64ull << 20)) throw ConfigError(path, 0, "", err);
   return ParseScenarioText(text, path);
 }
 

@@ -6,15 +6,14 @@
 #include <sstream>
 
 #include "scenario/scenario.h"
+#include "util/text_file.h"
 
 namespace rocelab {
 
 FlowSizeCdf FlowSizeCdf::Load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path, 0, "", "cannot open the flow-size CDF file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return Parse(ss.str(), path);
+  std::string text, err;
+  if (!ReadTextFile(path, &text, &err, 64ull << 20)) throw ConfigError(path, 0, "", "flow-size CDF: " + err);
+  return Parse(text, path);
 }
 
 FlowSizeCdf FlowSizeCdf::Parse(const std::string& text, const std::string& file) {

@@ -1,0 +1,39 @@
+#include "util/text_file.h"
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace rocelab {
+
+bool ReadTextFile(const std::string& path, std::string* text, std::string* error, uint64_t max_bytes) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    *error = "cannot open the file";
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *error = "not a regular file";
+    return false;
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    *error = "larger than " + std::to_string(max_bytes >> 20) + " MB";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = "cannot open the file";
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  *text = ss.str();
+  if (text->size() > max_bytes) {  // grew while we read it
+    *error = "larger than " + std::to_string(max_bytes >> 20) + " MB";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rocelab
