@@ -45,7 +45,7 @@ ConfigError ErrorOf(const std::string& text) {
 
 }  // namespace
 
-TEST(Scenario, TheIssueExampleParses) {
+TEST(Scenario, TheSchemaExampleParses) {
   Scenario sc = ParseScenarioText(kGood, "good.yaml");
   EXPECT_EQ(sc.name, "incast-15to1");
   EXPECT_EQ(sc.seed, 7u);

@@ -310,19 +310,8 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
 }
 
 uint64_t Ns3StandaloneFct(const Fabric& fabric, int src, int dst, uint64_t size, uint32_t payload) {
-  const Topology& topo = fabric.topology();
-  const auto& nodes = topo.nodes();
-  std::vector<const LinkSpec*> path;
-  int node = topo.hosts()[src];
-  const int target = topo.hosts()[dst];
-  path.push_back(&nodes[node].ports[0].link);
-  node = nodes[node].ports[0].peer_node;
-  while (node != target && path.size() < 64) {
-    Topology::Span hops = topo.NextHops(node, dst);
-    if (hops.size == 0) return 0;
-    path.push_back(&nodes[node].ports[hops.begin[0]].link);
-    node = nodes[node].ports[hops.begin[0]].peer_node;
-  }
+  const std::vector<const LinkSpec*> path = fabric.topology().PathLinks(src, dst);
+  if (path.empty()) return 0;
   double base_ns = 0, min_rate = 1e30;
   for (const LinkSpec* l : path) {
     base_ns += 2.0 * static_cast<double>(l->delay) / kNanosecond + payload * 8e9 / static_cast<double>(l->rate_bps);

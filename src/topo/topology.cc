@@ -134,6 +134,23 @@ Topology::Span Topology::NextHops(int node, int host) const {
   return Span{hop_ports_[s].data() + a, b - a};
 }
 
+std::vector<const LinkSpec*> Topology::PathLinks(int src, int dst) const {
+  std::vector<const LinkSpec*> path;
+  int node = hosts_[src];
+  const int target = hosts_[dst];
+  path.push_back(&nodes_[node].ports[0].link);
+  node = nodes_[node].ports[0].peer_node;
+  while (node != target && path.size() < 64) {
+    Span hops = NextHops(node, dst);
+    if (hops.size == 0) return {};
+    const TopoPort& p = nodes_[node].ports[hops.begin[0]];
+    path.push_back(&p.link);
+    node = p.peer_node;
+  }
+  if (node != target) return {};
+  return path;
+}
+
 void Topology::OverrideRoute(int node, int host, int port) {
   // Rebuild this switch's table with the one entry replaced.
   int s = nodes_[node].kind_index;

@@ -42,6 +42,9 @@ class Topology {
   };
   Span NextHops(int node, int host) const;
   void ComputeRoutes();
+  // The links from host `src` to host `dst` along the first next hop at every switch
+  // (all ECMP choices have the same length); empty when there is no route.
+  std::vector<const LinkSpec*> PathLinks(int src_host, int dst_host) const;
   // Replaces the next hops of (node, host) with one port.
   void OverrideRoute(int node, int host, int port);
 

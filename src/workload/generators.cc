@@ -100,20 +100,8 @@ std::vector<FlowRequest> GenerateFlows(const Scenario& sc, const Topology& topo)
 }
 
 Time IdealFct(const Topology& topo, int src, int dst, uint64_t size, uint32_t mtu) {
-  const auto& nodes = topo.nodes();
-  std::vector<const LinkSpec*> path;
-  int node = topo.hosts()[src];
-  const int target = topo.hosts()[dst];
-  path.push_back(&nodes[node].ports[0].link);
-  node = nodes[node].ports[0].peer_node;
-  while (node != target && path.size() < 64) {
-    Topology::Span hops = topo.NextHops(node, dst);
-    if (hops.size == 0) return 0;
-    const TopoPort& p = nodes[node].ports[hops.begin[0]];
-    path.push_back(&p.link);
-    node = p.peer_node;
-  }
-  if (node != target) return 0;
+  const std::vector<const LinkSpec*> path = topo.PathLinks(src, dst);
+  if (path.empty()) return 0;
   const uint64_t packets = (size + mtu - 1) / mtu;
   const uint64_t last_payload = size - (packets - 1) * mtu;
   uint64_t min_rate = UINT64_MAX;
