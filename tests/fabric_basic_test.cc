@@ -90,3 +90,34 @@ TEST(FabricBasic, SameSeedSameSummary) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+namespace {
+struct ReadOnce : MessageListener {
+  int done = 0;
+  void OnSendComplete(uint32_t, const Message&, Time) override { ++done; }
+  void OnReceiveComplete(uint32_t, uint8_t, Time) override {}
+};
+}  // namespace
+
+TEST(FabricBasic, LostReadResponsesAreAskedForAgain) {
+  Scenario sc = ParseScenarioText("duration: 1s\n"
+                                  "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2,\n"
+                                  "           host_link: {rate: 100G, delay: 1us, ber: 1e-6}}\n"
+                                  "nic: {cc: none, timeout: 8}\n",
+                                  "read.yaml");
+  Fabric f(sc);
+  ReadOnce listener;
+  const uint32_t qp = f.OpenQueuePair(0, 1, 26, &listener);
+  f.AddWork();
+  for (int i = 0; i < 8; ++i) f.PostMessage(qp, Verb::kRead, 1 << 20, i);
+  f.RunUntil(200 * kMillisecond);
+  EXPECT_EQ(listener.done, 8);
+  EXPECT_EQ(f.qps()[qp].delivered, 8u << 20);  // every byte once, in order
+  EXPECT_GT(f.nic("h0").rdma().implied_nak_seq_err + f.nic("h0").rdma().local_ack_timeout_err, 0u);
+  EXPECT_GT(f.nic("h1").rdma().rx_read_requests, 7u);
+  EXPECT_GT(ComputeTotals(f).crc_errors, 0u);
+}
+
+}  // namespace rocelab

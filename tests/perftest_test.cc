@@ -111,3 +111,30 @@ TEST(Perftest, UnknownTestOrHostIsAnError) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+TEST(Perftest, ReadIsARequestAndAResponseStream) {
+  PerftestOptions o;
+  o.test = "read_bw";
+  o.sizes = {4096};
+  o.report_gbits = true;
+  PerftestResult r = RunPerftest(TwoHosts(), o);
+  ASSERT_EQ(r.bw.size(), 1u);
+  // One READ RESPONSE ONLY per message: 4096 + AETH 4 + headers 62 + preamble/IFG 20.
+  const double bound = 100.0 * 4096 / (4096 + 4 + 62 + 20);
+  EXPECT_LE(r.bw[0].bw_average, bound);
+  EXPECT_GE(r.bw[0].bw_average, 0.99 * bound) << r.report;
+  EXPECT_NE(r.report.find("RDMA_Read BW Test"), std::string::npos);
+  EXPECT_NE(r.report.find("Outstand reads  : 16"), std::string::npos);
+  // read_lat: the request (78 B frame, RETH) out and the 2-byte response (68 B frame, AETH) back,
+  // each over two 100G links of 1 us; perftest does not halve a READ's round trip.
+  o.test = "read_lat";
+  o.sizes = {2};
+  PerftestResult l = RunPerftest(TwoHosts(), o);
+  ASSERT_EQ(l.lat.size(), 1u);
+  const double rtt_ns = 2 * (98 * 0.08 + 1000.0) + 2 * (88 * 0.08 + 1000.0);
+  EXPECT_NEAR(l.lat[0].t_typical * 1000, rtt_ns, 0.01) << l.report;
+}
+
+}  // namespace rocelab

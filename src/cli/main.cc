@@ -27,8 +27,9 @@ constexpr const char* kUsage =
     "  rocelab demo --out DIR [--quiet]\n"
     "  rocelab plan headroom|buffer|ecn ...   (rocelab plan for details)\n"
     "  rocelab lint FABRIC_OR_SCENARIO.yaml [--json]\n"
-    "  rocelab perftest write_bw|send_bw|write_lat|send_lat [--size N | -a] [--iters N] [--qps N]\n"
-    "                   [--report_gbits] [--scenario FILE] [--src h0 --dst h1]\n"
+    "  rocelab perftest write_bw|send_bw|read_bw|write_lat|send_lat|read_lat [--size N | -a] [--iters N]\n"
+    "                   [--qps N]"
+    " [--report_gbits] [--scenario FILE] [--src h0 --dst h1]\n"
     "  rocelab collect --out BUNDLE [--root DIR] [--interval 1s]\n"
     "  rocelab diagnose BUNDLE | RUN_OUT_DIR | FILE... [--json]\n"
     "  rocelab version\n";

@@ -27,7 +27,8 @@ int PerftestCommand(const std::vector<std::string>& argv) {
   for (const std::string& a : argv) args.push_back(kShort.count(a) ? kShort.at(a) : a);
   Args a(args, {"--size", "--iters", "--qps", "--tx-depth", "--scenario", "--src", "--dst"}, {"--all", "--report_gbits"},
          "perftest");
-  if (a.positional().size() != 1) throw UsageError("perftest: one test is required: write_bw, send_bw, write_lat or send_lat");
+  if (a.positional().size() != 1)
+    throw UsageError("perftest: one test is required: write_bw, send_bw, read_bw, write_lat, send_lat or read_lat");
   PerftestOptions o;
   o.test = a.positional()[0];
   auto number = [&](const char* opt, int64_t lo, int64_t hi) -> int64_t {

@@ -70,12 +70,26 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
 bool Nic::HasBacklog(int) const {
   for (const PacketFifo& c : control_)
     if (!c.empty()) return true;
-  return !active_.empty();
+  return !active_.empty() || !responding_.empty();
 }
 
 Packet* Nic::NextFrame(int) {
   for (int prio = kNumPriorities - 1; prio >= 0; --prio)
     if (!control_[prio].empty() && !Paused(0, prio)) return control_[prio].pop();
+  // READ responses this NIC owes, round robin over the queue pairs asking.
+  for (size_t i = 0; i < responding_.size(); ++i) {
+    const size_t idx = (respond_rr_ + i) % responding_.size();
+    QueuePair& qp = (*qps_)[responding_[idx]];
+    if (Paused(0, spec_.dscp_to_priority[qp.dscp & 63])) continue;
+    Packet* p = BuildReadResponse(qp);
+    if (qp.read_jobs.empty()) {
+      responding_.erase(responding_.begin() + static_cast<long>(idx));
+      respond_rr_ = responding_.empty() ? 0 : idx % responding_.size();
+    } else {
+      respond_rr_ = (idx + 1) % responding_.size();
+    }
+    return p;
+  }
   const size_t n = active_.size();
   Time earliest = kTimeNever;
   const Time now = Now();
@@ -97,7 +111,68 @@ Packet* Nic::NextFrame(int) {
   return nullptr;
 }
 
+Packet* Nic::BuildReadRequest(QueuePair& qp, const Message& m) {
+  // One request asks for the rest of the message from snd_nxt and consumes its PSNs.
+  const uint32_t psn = qp.snd_nxt;
+  const uint32_t done = psn - m.first_psn;
+  Packet* p = ctx_->pool.Get();
+  p->type = PacketType::kReadRequest;
+  p->opcode = kOpReadRequest;
+  p->qp = qp.id;
+  p->psn = psn;
+  p->src = qp.src;
+  p->dst = qp.dst;
+  p->read_bytes = static_cast<uint32_t>(m.size - static_cast<uint64_t>(done) * qp.mtu);
+  p->frame_bytes = static_cast<uint16_t>(std::max<uint32_t>(kMinFrame, spec_.data_header_bytes + spec_.reth_bytes));
+  p->udp_sport = qp.udp_sport;
+  p->dscp = qp.dscp;
+  p->ecn = kEct0;
+  p->ttl = 64;
+  p->priority = qp.priority;
+  qp.snd_nxt = m.first_psn + m.packets;
+  if (psn < qp.max_sent) rdma_.retransmitted_packets++;
+  else qp.max_sent = qp.snd_nxt;
+  if (psn == qp.snd_una) qp.last_progress = Now();
+  ArmTimer(qp);
+  return p;
+}
+
+Packet* Nic::BuildReadResponse(QueuePair& qp) {
+  QueuePair::ReadJob& job = qp.read_jobs[qp.read_head];
+  const uint32_t i = qp.read_sent++;
+  const bool first = i == 0, last = i + 1 == job.packets;
+  const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(qp.mtu, job.bytes - static_cast<uint64_t>(i) * qp.mtu));
+  Packet* p = ctx_->pool.Get();
+  p->type = PacketType::kReadResponse;
+  p->opcode = job.packets == 1 ? kOpReadResponseOnly : first ? kOpReadResponseFirst : last ? kOpReadResponseLast
+                                                                                           : kOpReadResponseMiddle;
+  p->qp = qp.id;
+  p->psn = job.psn + i;
+  p->src = qp.dst;
+  p->dst = qp.src;
+  p->payload = payload;
+  const uint32_t aeth = (first || last) ? kAeth : 0;
+  p->frame_bytes = static_cast<uint16_t>(std::max<uint32_t>(spec_.data_header_bytes == kRoceHeaders ? kMinFrame : 0,
+                                                            spec_.data_header_bytes + payload + aeth));
+  p->udp_sport = qp.udp_sport;
+  p->dscp = qp.dscp;
+  p->ecn = kNotEct;
+  p->ttl = 64;
+  p->priority = spec_.dscp_to_priority[qp.dscp & 63];
+  p->flags = last ? Packet::kFlagLast : 0;
+  if (last) {
+    qp.read_sent = 0;
+    if (++qp.read_head == qp.read_jobs.size()) {
+      qp.read_jobs.clear();
+      qp.read_head = 0;
+    }
+  }
+  return p;
+}
+
 Packet* Nic::BuildData(QueuePair& qp) {
+  const Message& msg = qp.MessageOf(qp.snd_nxt);
+  if (msg.verb == Verb::kRead) return BuildReadRequest(qp, msg);
   const uint32_t psn = qp.snd_nxt++;
   const uint32_t payload = qp.PayloadOf(psn);
   const bool last = qp.LastOfMessage(psn);
@@ -192,6 +267,8 @@ void Nic::StartDrain() {
 void Nic::Process(Packet* pkt) {
   switch (pkt->type) {
     case PacketType::kData: OnData(pkt); break;
+    case PacketType::kReadRequest: OnReadRequest(pkt); break;
+    case PacketType::kReadResponse: OnReadResponse(pkt); break;
     case PacketType::kAck: OnAck(pkt); break;
     case PacketType::kNak: OnNak(pkt); break;
     case PacketType::kCnp: OnCnp(pkt); break;
@@ -263,8 +340,12 @@ void Nic::OnAck(const Packet* pkt) {
   if (qp.done || qp.failed) return;
   const uint32_t acked = pkt->psn + 1;
   if (acked <= qp.snd_una) return;
-  qp.OnWindowAck(acked - qp.snd_una);
-  qp.snd_una = acked;
+  AdvanceUna(qp, acked);
+}
+
+void Nic::AdvanceUna(QueuePair& qp, uint32_t una) {
+  qp.OnWindowAck(una - qp.snd_una);
+  qp.snd_una = una;
   qp.retries_left = spec_.retry_count;
   qp.last_progress = Now();
   if (qp.snd_nxt < qp.snd_una) qp.snd_nxt = qp.snd_una;
@@ -276,6 +357,49 @@ void Nic::OnAck(const Packet* pkt) {
   }
   if (!qp.open && qp.snd_una >= qp.num_packets) Complete(qp, false);
   else if (qp.windowed) Kick(0);  // the window opened
+}
+
+void Nic::OnReadRequest(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  if (pkt->psn > qp.expected_psn) {
+    rdma_.out_of_sequence++;
+    if (!qp.nak_outstanding) {
+      qp.nak_outstanding = true;
+      SendControl(PacketType::kNak, qp, qp.expected_psn);
+    }
+    return;
+  }
+  const uint32_t packets = static_cast<uint32_t>(std::max<uint64_t>(1, (pkt->read_bytes + qp.mtu - 1) / qp.mtu));
+  if (pkt->psn == qp.expected_psn) {
+    qp.expected_psn += packets;
+    qp.nak_outstanding = false;
+    rdma_.rx_read_requests++;
+  } else {
+    rdma_.duplicate_request++;  // a re-read after lost responses: answer it again
+  }
+  qp.read_jobs.push_back({pkt->psn, packets, pkt->read_bytes});
+  if (std::find(responding_.begin(), responding_.end(), qp.id) == responding_.end()) responding_.push_back(qp.id);
+  Kick(0);
+}
+
+void Nic::OnReadResponse(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  if (qp.done || qp.failed) return;
+  if (pkt->psn == qp.snd_una) {
+    qp.read_rewound = false;
+    qp.delivered += pkt->payload;
+    rdma_.bytes_delivered += pkt->payload;
+    AdvanceUna(qp, pkt->psn + 1);
+  } else if (pkt->psn > qp.snd_una) {
+    // A response is missing: ask again from the first missing PSN, once per gap.
+    rdma_.implied_nak_seq_err++;
+    if (!qp.read_rewound) {
+      qp.read_rewound = true;
+      qp.snd_nxt = qp.snd_una;
+      qp.last_progress = Now();
+      Kick(0);
+    }
+  }
 }
 
 void Nic::OnNak(const Packet* pkt) {

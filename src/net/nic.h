@@ -45,6 +45,11 @@ class Nic : public Node {
   enum : uint32_t { kFlowStart = kFirstNodeEvent, kWake, kRxDrained, kRxProcess, kQpTimer, kCcTimer };
 
   Packet* BuildData(QueuePair& qp);
+  Packet* BuildReadRequest(QueuePair& qp, const Message& m);
+  Packet* BuildReadResponse(QueuePair& qp);
+  void AdvanceUna(QueuePair& qp, uint32_t una);
+  void OnReadRequest(const Packet* pkt);
+  void OnReadResponse(const Packet* pkt);
   void Process(Packet* pkt);
   void OnData(const Packet* pkt);
   void OnAck(const Packet* pkt);
@@ -65,6 +70,8 @@ class Nic : public Node {
   std::vector<QueuePair>* qps_;
   FlowTracker* tracker_;
   std::vector<uint32_t> active_;  // queue pairs with a started, unfinished message
+  std::vector<uint32_t> responding_;  // queue pairs this NIC owes READ responses
+  size_t respond_rr_ = 0;
   size_t rr_ = 0;
   PacketFifo control_[kNumPriorities];
   Time wake_at_ = kTimeNever;

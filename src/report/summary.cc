@@ -142,7 +142,8 @@ void WriteNic(JsonWriter& w, const Nic& n) {
   w.Uint("out_of_sequence", r.out_of_sequence).Uint("duplicate_request", r.duplicate_request);
   w.Uint("packet_seq_err", r.packet_seq_err).Uint("local_ack_timeout_err", r.local_ack_timeout_err);
   w.Uint("req_transport_retries_exceeded", r.req_transport_retries_exceeded);
-  w.Uint("rx_write_requests", r.rx_write_requests);
+  w.Uint("rx_write_requests", r.rx_write_requests).Uint("rx_read_requests", r.rx_read_requests);
+  w.Uint("implied_nak_seq_err", r.implied_nak_seq_err);
   w.EndObject();
   WriteConfig(w, n.spec().pfc_enabled ? n.spec().lossless_mask : 0, n.spec().trust_dscp, n.spec().dscp_to_priority);
   w.BeginObject("rocelab");

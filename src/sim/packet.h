@@ -23,6 +23,8 @@ enum class PacketType : uint8_t {
   kNak,    // BTH opcode 0x11 with AETH syndrome NAK (PSN sequence error)
   kCnp,    // RoCEv2 congestion notification packet, BTH opcode 0x81
   kPause,  // IEEE 802.1Qbb priority flow control frame (MAC control 0x8808)
+  kReadRequest,   // BTH opcode 0x0C with RETH
+  kReadResponse,  // BTH opcodes 0x0D..0x10, AETH on the first, last and only
 };
 
 // BTH opcodes (InfiniBand Architecture Specification vol. 1, RC opcodes).
@@ -37,6 +39,11 @@ enum BthOpcode : uint8_t {
   kOpWriteLastImm = 0x09,
   kOpWriteOnly = 0x0A,
   kOpWriteOnlyImm = 0x0B,
+  kOpReadRequest = 0x0C,
+  kOpReadResponseFirst = 0x0D,
+  kOpReadResponseMiddle = 0x0E,
+  kOpReadResponseLast = 0x0F,
+  kOpReadResponseOnly = 0x10,
   kOpAcknowledge = 0x11,
   kOpCnp = 0x81,
 };
@@ -70,6 +77,7 @@ struct Packet {
   uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
 
   uint8_t ttl;                        // IPv4 TTL: switches decrement it and drop at zero
+  uint32_t read_bytes;                // READ request: bytes asked for from this PSN on
   uint8_t int_count;                  // reserved: in-band telemetry hop records
   uint64_t int_hops[kMaxIntHops];
 

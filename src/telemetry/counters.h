@@ -42,6 +42,8 @@ struct RdmaCounters {
   uint64_t local_ack_timeout_err = 0;
   uint64_t req_transport_retries_exceeded = 0;
   uint64_t rx_write_requests = 0;
+  uint64_t rx_read_requests = 0;
+  uint64_t implied_nak_seq_err = 0;
   uint64_t retransmitted_packets = 0;  // rocelab extension: data packets sent again
   uint64_t bytes_delivered = 0;        // rocelab extension: payload accepted in order
 };

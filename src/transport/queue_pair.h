@@ -17,7 +17,7 @@
 namespace rocelab {
 
 // The verb a work request carries.
-enum class Verb : uint8_t { kWrite, kWriteImm, kSend };
+enum class Verb : uint8_t { kWrite, kWriteImm, kSend, kRead };
 
 // One posted work request: a message occupying PSNs [first_psn, first_psn + packets).
 struct Message {
@@ -66,8 +66,16 @@ struct QueuePair {
   Time finish = -1;
   DcqcnRp rp;
   Time cc_timer_at = kTimeNever;  // when the pending rate-increase event fires
+  bool read_rewound = false;       // a gap in READ responses was seen and the request re-issued
 
   // Responder.
+  struct ReadJob {
+    uint32_t psn, packets;
+    uint64_t bytes;
+  };
+  std::vector<ReadJob> read_jobs;  // READ responses still to send, oldest first
+  size_t read_head = 0;
+  uint32_t read_sent = 0;          // packets of read_jobs[read_head] already sent
   uint32_t expected_psn = 0;
   bool nak_outstanding = false;
   uint32_t unacked = 0;
@@ -144,6 +152,10 @@ struct QueuePair {
         break;
       case Verb::kSend:
         *opcode = only ? kOpSendOnly : first ? kOpSendFirst : last ? kOpSendLast : kOpSendMiddle;
+        break;
+      case Verb::kRead:
+        *opcode = kOpReadRequest;
+        *extra = kReth;
         break;
     }
   }

@@ -21,9 +21,12 @@ class Driver : public MessageListener {
  public:
   Driver(Fabric* f, const PerftestOptions& o, int src, int dst, uint8_t dscp) : f_(f), o_(o) {
     latency_ = o.test.size() > 4 && o.test.compare(o.test.size() - 4, 4, "_lat") == 0;
-    verb_ = o.test.rfind("send", 0) == 0 ? Verb::kSend : Verb::kWrite;
+    read_ = o.test.rfind("read", 0) == 0;
+    verb_ = read_ ? Verb::kRead : o.test.rfind("send", 0) == 0 ? Verb::kSend : Verb::kWrite;
+    // READs: at most 16 outstanding per QP, as perftest's "Outstand reads" on mlx5.
+    depth_ = read_ ? std::min(o.tx_depth, 16) : o.tx_depth;
     for (int q = 0; q < (latency_ ? 1 : o.qps); ++q) client_.push_back(f->OpenQueuePair(src, dst, dscp, this));
-    if (latency_) server_ = f->OpenQueuePair(dst, src, dscp, this);
+    if (latency_ && !read_) server_ = f->OpenQueuePair(dst, src, dscp, this);
   }
 
   void Start() {
@@ -43,7 +46,7 @@ class Driver : public MessageListener {
       Post(client_[0], size);
     } else {
       for (uint32_t qp : client_)
-        for (int d = 0; d < o_.tx_depth && posted_ < tposted_.size(); ++d) Post(qp, size);
+        for (int d = 0; d < depth_ && posted_ < tposted_.size(); ++d) Post(qp, size);
     }
   }
 
@@ -54,6 +57,15 @@ class Driver : public MessageListener {
   }
 
   void OnSendComplete(uint32_t qp, const Message& m, Time now) override {
+    if (latency_ && read_) {
+      // read_lat: the READ's completion is the round trip; post the next one.
+      if (posted_ < tposted_.size()) Post(qp, m.size);
+      else {
+        tcompleted_.back() = now;
+        FinishSize();
+      }
+      return;
+    }
     if (latency_ || qp == server_) return;
     tcompleted_[m.tag] = now;
     ++completed_;
@@ -83,8 +95,10 @@ class Driver : public MessageListener {
     if (latency_) {
       // perftest: samples are the gaps between posts, over the round trip factor 2.
       std::vector<double> d;
-      for (size_t i = 0; i + 1 < n; ++i) d.push_back(static_cast<double>(tposted_[i + 1] - tposted_[i]) / 2e6);
-      if (d.empty()) d.push_back(static_cast<double>(tcompleted_.back() - tposted_[0]) / 2e6);
+      // perftest's rtt_factor: a READ's completion is already the round trip; WRITE and SEND halve it.
+      const double factor = read_ ? 1e6 : 2e6;
+      for (size_t i = 0; i + 1 < n; ++i) d.push_back(static_cast<double>(tposted_[i + 1] - tposted_[i]) / factor);
+      if (d.empty()) d.push_back(static_cast<double>(tcompleted_.back() - tposted_[0]) / factor);
       std::sort(d.begin(), d.end());
       const size_t cnt = d.size() > 2 ? d.size() - 2 : d.size();
       PerftestLatRow r;
@@ -123,6 +137,8 @@ class Driver : public MessageListener {
   Fabric* f_;
   PerftestOptions o_;
   bool latency_ = false;
+  bool read_ = false;
+  int depth_ = 128;
   Verb verb_ = Verb::kWrite;
   std::vector<uint32_t> client_;
   uint32_t server_ = UINT32_MAX;
@@ -136,9 +152,10 @@ const char* kLine = "-----------------------------------------------------------
 
 PerftestResult RunPerftest(const Scenario& scenario, const PerftestOptions& options) {
   PerftestOptions o = options;
-  static const char* kTests[] = {"write_bw", "send_bw", "write_lat", "send_lat"};
+  static const char* kTests[] = {"write_bw", "send_bw", "read_bw", "write_lat", "send_lat", "read_lat"};
   if (std::find(std::begin(kTests), std::end(kTests), o.test) == std::end(kTests))
-    throw ConfigError("perftest", 0, "test", "'" + o.test + "' should be write_bw, send_bw, write_lat or send_lat");
+    throw ConfigError("perftest", 0, "test",
+                      "'" + o.test + "' should be write_bw, send_bw, read_bw, write_lat, send_lat or read_lat");
   const bool latency = o.test.find("_lat") != std::string::npos;
   if (o.sizes.empty()) o.sizes = {latency ? 2ull : 65536ull};
   if (o.iters <= 0) o.iters = latency ? 1000 : 5000;
@@ -160,7 +177,8 @@ PerftestResult RunPerftest(const Scenario& scenario, const PerftestOptions& opti
   PerftestResult r = driver.result;
   r.bandwidth = !latency;
 
-  const std::string verb = o.test.rfind("send", 0) == 0 ? "Send" : "RDMA_Write";
+  const bool read = o.test.rfind("read", 0) == 0;
+  const std::string verb = read ? "RDMA_Read" : o.test.rfind("send", 0) == 0 ? "Send" : "RDMA_Write";
   char buf[512];
   std::string& s = r.report;
   s += kLine;
@@ -174,9 +192,9 @@ PerftestResult RunPerftest(const Scenario& scenario, const PerftestOptions& opti
     std::snprintf(buf, sizeof buf, " TX depth        : %d\n", o.tx_depth);
     s += buf;
   }
-  std::snprintf(buf, sizeof buf, " Mtu             : %u[B]\n Link type       : Ethernet\n GID index       : 3\n"
-                " Max inline data : 0[B]\n rdma_cm QPs\t : OFF\n Data ex. method : Ethernet\n",
-                nic.mtu);
+  std::snprintf(buf, sizeof buf, " Mtu             : %u[B]\n Link type       : Ethernet\n GID index       : 3\n%s"
+                " rdma_cm QPs\t : OFF\n Data ex. method : Ethernet\n",
+                nic.mtu, read ? " Outstand reads  : 16\n" : " Max inline data : 0[B]\n");
   s += buf;
   std::snprintf(buf, sizeof buf, " Simulated by    : rocelab, %s -> %s, %s link\n", o.src.c_str(), o.dst.c_str(),
                 FormatRate(fabric.nic(o.src).port(0).rate_bps).c_str());

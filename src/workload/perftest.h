@@ -1,13 +1,13 @@
-// perftest on a simulated fabric: ib_write_bw, ib_send_bw, ib_write_lat and
-// ib_send_lat between two hosts, measured and printed the way linux-rdma
+// perftest on a simulated fabric: ib_write_bw, ib_send_bw, ib_read_bw,
+// ib_write_lat, ib_send_lat and ib_read_lat between two hosts, measured and printed the way linux-rdma
 // perftest measures and prints them, so scripts that parse its output keep
 // working.
 //   bandwidth: tx_depth messages outstanding per QP; BW average = bytes x
 //     iterations / (last completion - first post); BW peak = the best window
 //     of consecutive messages; MB = 2^20 bytes, Gb = 10^9 bits.
 //   latency: ping-pong; each sample is the time between two posts of the
-//     client divided by 2; the two largest samples are dropped; typical is
-//     the median.
+//     client divided by 2 (a READ's round trip is not halved); the two
+//     largest samples are dropped; typical is the median.
 #ifndef ROCELAB_WORKLOAD_PERFTEST_H_
 #define ROCELAB_WORKLOAD_PERFTEST_H_
 
@@ -20,7 +20,7 @@
 namespace rocelab {
 
 struct PerftestOptions {
-  std::string test = "write_bw";  // write_bw, send_bw, write_lat, send_lat
+  std::string test = "write_bw";  // write_bw, send_bw, read_bw, write_lat, send_lat, read_lat
   std::vector<uint64_t> sizes;    // empty: the test's default (65536 for bandwidth, 2 for latency)
   int iters = 0;                  // 0: 5000 for bandwidth, 1000 for latency
   int qps = 1;
