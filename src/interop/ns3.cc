@@ -136,7 +136,6 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
     if (t && Num(t->w[1], config_path, t->line, key) != wanted) throw ConfigError(config_path, t->line, key, why);
   };
   refuse_unless("CC_MODE", 1, "only CC_MODE 1 (DCQCN) is supported by the compatibility profile so far");
-  refuse_unless("L2_BACK_TO_ZERO", 0, "only go-back-N (0) is supported so far; go-back-to-chunk (1) is not");
   refuse_unless("HAS_WIN", 0, "windowed DCQCN (HAS_WIN 1) is not supported");
   refuse_unless("ERROR_RATE_PER_LINK", 0, "link error rates are not supported by the compatibility profile yet");
   if (const Tokens* t = get("LINK_DOWN"))
@@ -168,6 +167,14 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
   nic.ack_bytes = 60;
   nic.cnp_bytes = 60;
   nic.ack_every = static_cast<int>(num("L2_ACK_INTERVAL", 1));
+  // L2_BACK_TO_ZERO: 0 is go-back-N from the NAKed PSN, 1 back to the start of the L2_CHUNK_SIZE chunk
+  // (as its rdma-hw.cc implements them; its key documentation has them the other way round).
+  if (num("L2_BACK_TO_ZERO", 0) != 0) {
+    const double chunk = num("L2_CHUNK_SIZE", 4000);
+    if (chunk < run.payload) throw ConfigError(config_path, get("L2_CHUNK_SIZE") ? get("L2_CHUNK_SIZE")->line : 0,
+                                               "L2_CHUNK_SIZE", "must be at least one packet payload");
+    nic.back_to_chunk = static_cast<uint32_t>(chunk / run.payload);
+  }
   nic.cc = num("ENABLE_QCN", 1) != 0 ? NicSpec::Cc::kDcqcn : NicSpec::Cc::kNone;
   DcqcnParams& d = nic.dcqcn;
   d = DcqcnMlx5Profile();

@@ -232,6 +232,8 @@ void Nic::OnQpTimer(QueuePair& qp) {
   }
   if (!qp.windowed) --qp.retries_left;  // a TCP-like flow retries until it gets through
   qp.snd_nxt = qp.snd_una;  // go back to the oldest unacknowledged PSN
+  // ...or to its chunk's start: the receiver may have reset to it behind a lost NAK.
+  if (spec_.back_to_chunk) qp.snd_nxt = qp.snd_una / spec_.back_to_chunk * spec_.back_to_chunk;
   qp.OnWindowLoss(true);
   qp.last_progress = Now();
   Kick(0);
@@ -313,8 +315,11 @@ void Nic::OnData(const Packet* pkt) {
   }
   if (pkt->psn == qp.expected_psn) {
     ++qp.expected_psn;
-    qp.delivered += pkt->payload;
-    rdma_.bytes_delivered += pkt->payload;
+    if (pkt->psn >= qp.delivered_psn) {  // counted once, even when a chunk is sent again
+      qp.delivered_psn = pkt->psn + 1;
+      qp.delivered += pkt->payload;
+      rdma_.bytes_delivered += pkt->payload;
+    }
     if (pkt->opcode == kOpWriteFirst || pkt->opcode == kOpWriteOnly || pkt->opcode == kOpWriteOnlyImm)
       rdma_.rx_write_requests++;
     qp.nak_outstanding = false;
@@ -327,6 +332,8 @@ void Nic::OnData(const Packet* pkt) {
     rdma_.out_of_sequence++;
     if (!qp.nak_outstanding) {
       qp.nak_outstanding = true;
+      // Go-back-to-chunk (the HPCC code base's L2_BACK_TO_ZERO 1): expect the chunk again.
+      if (spec_.back_to_chunk) qp.expected_psn = qp.expected_psn / spec_.back_to_chunk * spec_.back_to_chunk;
       SendControl(PacketType::kNak, qp, qp.expected_psn);
     }
   } else {
@@ -405,7 +412,15 @@ void Nic::OnReadResponse(const Packet* pkt) {
 void Nic::OnNak(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
   rdma_.packet_seq_err++;
-  if (qp.done || qp.failed || pkt->psn < qp.snd_una) return;
+  if (qp.done || qp.failed) return;
+  if (spec_.back_to_chunk && pkt->psn < qp.snd_una) {
+    qp.snd_nxt = pkt->psn;  // back to the chunk's start, though part of it was acknowledged
+    qp.OnWindowLoss(false);
+    qp.last_progress = Now();
+    Kick(0);
+    return;
+  }
+  if (pkt->psn < qp.snd_una) return;
   if (pkt->psn > qp.snd_una) {
     qp.snd_una = pkt->psn;  // a NAK acknowledges everything before it
     qp.retries_left = spec_.retry_count;

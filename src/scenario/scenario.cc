@@ -195,6 +195,7 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
   if (r.Int("ack_every", &v, 1, 1024)) n->ack_every = static_cast<int>(v);
   if (r.Int("timeout", &v, 1, 31)) n->timeout = static_cast<int>(v);
   if (r.Int("retry_count", &v, 0, 7)) n->retry_count = static_cast<int>(v);
+  if (r.Int("back_to_chunk", &v, 0, 65536)) n->back_to_chunk = static_cast<uint32_t>(v);
   r.Size("rx_buffer", &n->rx_buffer, 16 * 1024, 1ull << 30);
   if (const YamlNode* d = r.Get("rx_drain_rate")) {
     if (d->IsScalar() && d->scalar == "unlimited") n->rx_drain_rate = 0;

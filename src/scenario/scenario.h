@@ -124,6 +124,7 @@ struct NicSpec {
   enum class Cc { kNone, kDcqcn } cc = Cc::kDcqcn;
   DcqcnParams dcqcn;
   int ack_every = 1;         // responder ACK coalescing (packets per ACK)
+  uint32_t back_to_chunk = 0;  // 0: go-back-N; else go back to the start of this many packets' chunk
   int timeout = 14;          // local ACK timeout exponent: 4.096 us * 2^timeout
   int retry_count = 7;
   uint64_t rx_buffer = 256 * 1024;

@@ -81,6 +81,7 @@ struct QueuePair {
   uint32_t unacked = 0;
   Time last_cnp = -1;
   uint64_t delivered = 0;
+  uint32_t delivered_psn = 0;  // one past the highest PSN whose payload was counted
 
   // Work requests in PSN order; the ones before `completed` have completed.
   std::vector<Message> messages;
