@@ -194,13 +194,17 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
   d.clamp_target_rate = num("CLAMP_TARGET_RATE", 0) != 0;
   d.clamp_target_after_time_inc = true;
   d.min_time_between_cnps = 0;  // it echoes congestion on every ACK; the RP limits cuts by RATE_DECREASE_INTERVAL
-  if (num("ACK_HIGH_PRIO", 0) != 0) nic.dscp_to_priority[26] = 3;  // ACKs follow below
+  nic.cnp_on_ack = true;  // it echoes CE on the per-packet ACK; there is no separate CNP
+  nic.ack_high_priority = num("ACK_HIGH_PRIO", 0) != 0;
 
   // Switches: buffer, ECN per link speed, lossless priority 3.
   SwitchSpec& sw = sc.sw;
   sw.dscp_to_priority = DefaultDscpMap();
   sw.buffer = static_cast<uint64_t>(num("BUFFER_SIZE", 32) * 1024 * 1024);
   sw.ecn.enabled = nic.cc == NicSpec::Cc::kDcqcn;
+  // Its PFC: pause until resume (no quanta expiry), resume 3 KB below the pause threshold.
+  sw.pfc.expiry = false;
+  sw.pfc.xon_offset = 3 * 1024;
   const Tokens* kmax = get("KMAX_MAP");
   const Tokens* kmin = get("KMIN_MAP");
   const Tokens* pmax = get("PMAX_MAP");

@@ -298,6 +298,10 @@ void Nic::SendControl(PacketType type, const QueuePair& qp, uint32_t psn) {
     p->frame_bytes = static_cast<uint16_t>(spec_.ack_bytes);
     p->dscp = qp.dscp;
   }
+  if (type != PacketType::kCnp) {
+    if (spec_.ack_high_priority) p->dscp = spec_.cnp_dscp;
+    if (echo_) p->flags |= Packet::kFlagEcnEcho;
+  }
   p->priority = spec_.dscp_to_priority[p->dscp & 63];
   control_[p->priority].push(p);
   Kick(0);
@@ -305,9 +309,13 @@ void Nic::SendControl(PacketType type, const QueuePair& qp, uint32_t psn) {
 
 void Nic::OnData(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
+  // With cnp_on_ack the congestion signal rides the ACK of this very packet.
+  echo_ = pkt->ecn == kCe && spec_.cnp_on_ack && CcOn();
   if (pkt->ecn == kCe) {
     rdma_.np_ecn_marked_roce_packets++;
-    if (CcOn() && (qp.last_cnp < 0 || Now() - qp.last_cnp >= spec_.dcqcn.min_time_between_cnps)) {
+    if (echo_) {
+      rdma_.np_cnp_sent++;
+    } else if (CcOn() && (qp.last_cnp < 0 || Now() - qp.last_cnp >= spec_.dcqcn.min_time_between_cnps)) {
       qp.last_cnp = Now();
       rdma_.np_cnp_sent++;
       SendControl(PacketType::kCnp, qp, pkt->psn);
@@ -344,6 +352,7 @@ void Nic::OnData(const Packet* pkt) {
 
 void Nic::OnAck(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
+  if (pkt->flags & Packet::kFlagEcnEcho) OnCnp(pkt);
   if (qp.done || qp.failed) return;
   const uint32_t acked = pkt->psn + 1;
   if (acked <= qp.snd_una) return;
@@ -411,6 +420,7 @@ void Nic::OnReadResponse(const Packet* pkt) {
 
 void Nic::OnNak(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
+  if (pkt->flags & Packet::kFlagEcnEcho) OnCnp(pkt);
   rdma_.packet_seq_err++;
   if (qp.done || qp.failed) return;
   if (spec_.back_to_chunk && pkt->psn < qp.snd_una) {

@@ -72,6 +72,7 @@ class Nic : public Node {
   std::vector<uint32_t> active_;  // queue pairs with a started, unfinished message
   std::vector<uint32_t> responding_;  // queue pairs this NIC owes READ responses
   size_t respond_rr_ = 0;
+  bool echo_ = false;  // the data packet being answered was CE-marked (cnp_on_ack)
   size_t rr_ = 0;
   PacketFifo control_[kNumPriorities];
   Time wake_at_ = kTimeNever;

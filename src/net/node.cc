@@ -100,6 +100,10 @@ void Node::ApplyPause(int port, Packet* pfc) {
       p.paused[prio] = true;
       p.pause_began[prio] = Now();
     }
+    if (!pause_expiry_) {
+      p.paused_until[prio] = kTimeNever;
+      continue;
+    }
     p.paused_until[prio] = Now() + QuantaTime(p, q);
     ctx_->sim.Schedule(p.paused_until[prio], this, kPauseExpire,
                        static_cast<uint32_t>(port * kNumPriorities + prio));
@@ -121,6 +125,7 @@ void Node::AssertPause(int port, int prio) {
   p.xoff_sent[prio] = true;
   p.xoff_began[prio] = Now();
   SendPauseFrame(port, prio, pause_quanta_);
+  if (!pause_expiry_) return;
   // Refresh at half the pause time so the peer never resumes while we are congested.
   Time period = QuantaTime(p, pause_quanta_) / 2;
   p.next_refresh[prio] = Now() + period;

@@ -65,6 +65,8 @@ class Node : public EventSource {
   void set_pfc_mask(uint8_t mask) { pfc_mask_ = mask; }
   uint8_t pfc_mask() const { return pfc_mask_; }
   void set_pause_quanta(uint16_t q) { pause_quanta_ = q; }
+  // false: a received pause lasts until XON, and XOFF is not refreshed (the HPCC code base's PFC).
+  void set_pause_expiry(bool e) { pause_expiry_ = e; }
 
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) final;
 
@@ -111,6 +113,7 @@ class Node : public EventSource {
   std::string name_;
   uint8_t pfc_mask_ = 0;
   uint16_t pause_quanta_ = 0xFFFF;
+  bool pause_expiry_ = true;
   Rng ber_rng_;
 };
 

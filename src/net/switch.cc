@@ -28,6 +28,7 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
                   (min_w == UINT32_MAX ? 1 : min_w);
   set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
   set_pause_quanta(spec_.pfc.quanta);
+  set_pause_expiry(spec_.pfc.expiry);
 }
 
 void Switch::SetHeadroom(int port, uint64_t bytes) { headroom_[port] = (bytes + spec_.cell - 1) / spec_.cell * spec_.cell; }

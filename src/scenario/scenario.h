@@ -80,6 +80,7 @@ struct PfcSpec {
   double alpha = 1.0 / 8;            // dynamic threshold of a PG on the free shared pool
   uint64_t xon_offset = 18 * 1024;   // resume this far below the XOFF point
   uint16_t quanta = 0xFFFF;          // pause time in each XOFF frame
+  bool expiry = true;                // false: a pause lasts until XON (no quanta expiry, no refresh)
   Time response_time = -1;           // -1: per-speed 802.1Qbb response (auto)
 };
 
@@ -125,6 +126,8 @@ struct NicSpec {
   DcqcnParams dcqcn;
   int ack_every = 1;         // responder ACK coalescing (packets per ACK)
   uint32_t back_to_chunk = 0;  // 0: go-back-N; else go back to the start of this many packets' chunk
+  bool cnp_on_ack = false;     // echo CE on the ACK instead of sending CNPs (ns-3 profile)
+  bool ack_high_priority = false;  // ACKs and NAKs ride the CNP priority (ns-3 ACK_HIGH_PRIO)
   int timeout = 14;          // local ACK timeout exponent: 4.096 us * 2^timeout
   int retry_count = 7;
   uint64_t rx_buffer = 256 * 1024;

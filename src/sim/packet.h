@@ -83,6 +83,7 @@ struct Packet {
 
   static constexpr uint8_t kFlagLast = 1;       // last packet of the message (ACK requested)
   static constexpr uint8_t kFlagCorrupted = 2;  // a bit error hit it on the last link
+  static constexpr uint8_t kFlagEcnEcho = 4;    // an ACK echoing a CE mark (the HPCC code base's CNP)
 
   bool last() const { return flags & kFlagLast; }
   bool corrupted() const { return flags & kFlagCorrupted; }
