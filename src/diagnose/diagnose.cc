@@ -446,7 +446,7 @@ class Rules {
     if (p.is_switch) {
       for (int prio = 0; prio < 8; ++prio) {
         const std::string k = "SAI_PORT_STAT_PFC_" + std::to_string(prio) + "_RX_PAUSE_DURATION_US";
-        PauseShare(p, prio, D(p, k) * 1e-6, k, true);
+        PauseShare(p, prio, D(p, k) * 1e-6, k);
       }
       return;
     }
@@ -467,7 +467,7 @@ class Rules {
     }
     for (int prio = 0; prio < 8; ++prio) {
       const std::string pre = "prio" + std::to_string(prio);
-      PauseShare(p, prio, D(p, "rx_" + pre + "_pause_duration") * 1e-6, "rx_" + pre + "_pause_duration", true);
+      PauseShare(p, prio, D(p, "rx_" + pre + "_pause_duration") * 1e-6, "rx_" + pre + "_pause_duration");
       const double tx_share = ev_.interval_s > 0 ? D(p, "tx_" + pre + "_pause_duration") * 1e-6 / ev_.interval_s : 0;
       if (tx_share > 0.5) {
         const double discards = D(p, "rx_discards_phy") + D(p, "rx_out_of_buffer");
@@ -489,11 +489,10 @@ class Rules {
             "the host stopped draining (driver hang, PCIe stall); the NIC stops pausing after pfc-prevention-tout, so drops follow");
   }
 
-  void PauseShare(const PortEvidence& p, int prio, double seconds, const std::string& counter, bool received) {
+  void PauseShare(const PortEvidence& p, int prio, double seconds, const std::string& counter) {
     if (ev_.interval_s <= 0 || seconds <= 0) return;
     const double share = seconds / ev_.interval_s;
     if (share <= 0.5) return;
-    (void)received;
     Add("link", share > 0.9 ? Severity::kError : Severity::kWarning,
         std::string(share > 0.9 ? "pause storm: " : "heavy pausing: ") + "priority " + std::to_string(prio) + " was paused " +
             Fmt("%.0f", share * 100) + " % of the time by the peer",

@@ -73,16 +73,8 @@ uint8_t PriorityMask(ConfigReader& r, const char* key, uint8_t current) {
 
 void ReadSwitch(ConfigReader& r, SwitchSpec* s) {
   r.Size("buffer", &s->buffer, 64 * 1024, 16ull << 30);
-  int64_t cell = s->cell;
-  if (const YamlNode* c = r.Get("cell")) {
-    (void)c;
-    uint64_t v;
-    std::string err;
-    if (!c->IsScalar() || !ParseSize(c->scalar, &v, &err)) r.Fail("cell", err.empty() ? "expected a size" : err);
-    if (v < 1 || v > 4096) r.Fail("cell", "out of range (1 B to 4 KB)");
-    cell = static_cast<int64_t>(v);
-  }
-  s->cell = static_cast<uint32_t>(cell);
+  uint64_t cell = s->cell;
+  if (r.Size("cell", &cell, 1, 4096)) s->cell = static_cast<uint32_t>(cell);
   s->lossless_mask = PriorityMask(r, "lossless_priorities", s->lossless_mask);
   if (const YamlNode* n = r.Get("pfc")) {
     ConfigReader p(r.file(), *n, r.PathOf("pfc"));

@@ -80,7 +80,6 @@ class Driver : public MessageListener {
       f_->PostMessage(server_, verb_, size, 0);  // the server answers the ping
       return;
     }
-    (void)now;
     if (posted_ < tposted_.size()) {
       Post(client_[0], size);
     } else {
