@@ -18,21 +18,21 @@ switch:
   ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}
 nic: {mtu: 4096, cc: dcqcn}
 workload:
-  - {type: flow, src: h1, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h2, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h3, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h4, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h5, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h6, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h7, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h8, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h9, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h10, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h11, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h12, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h13, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h14, dst: h0, size: 2MB, priority: 3}
-  - {type: flow, src: h15, dst: h0, size: 2MB, priority: 3}
+  - {type: flow, src: h1, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h2, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h3, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h4, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h5, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h6, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h7, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h8, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h9, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h10, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h11, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h12, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h13, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h14, dst: h0, size: 1MB, priority: 3}
+  - {type: flow, src: h15, dst: h0, size: 1MB, priority: 3}
 )";
 }
 

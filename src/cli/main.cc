@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/demo_scenario.h"
+#include "diagnose/diagnose.h"
 #include "interop/ns3.h"
 #include "net/fabric.h"
 #include "report/summary.h"
@@ -83,7 +84,19 @@ void PrintReport(const Fabric& f) {
               e.wall_s > 0 ? sim_s / e.wall_s : 0.0, (unsigned long long)PeakRssKb(), e.bytes_per_packet);
 }
 
-int RunScenario(Scenario sc, const std::string& out_dir, bool quiet) {
+// The demo ends the way an operator would: by diagnosing what it just produced.
+void PrintDiagnosis(const std::string& out_dir) {
+  std::vector<Diagnosis> ds = Diagnose(LoadEvidence({out_dir}));
+  int problems = 0;
+  for (const Diagnosis& d : ds) {
+    if (d.severity == Severity::kInfo) continue;
+    ++problems;
+    std::printf("diagnosis: %s %s: %s (%s)\n", d.layer.c_str(), SeverityName(d.severity), d.title.c_str(), d.location.c_str());
+  }
+  if (!problems) std::printf("diagnosis: nothing wrong found (rocelab diagnose %s)\n", out_dir.c_str());
+}
+
+int RunScenario(Scenario sc, const std::string& out_dir, bool quiet, bool diagnose = false) {
   Fabric fabric(sc);  // may throw ConfigError: nothing written yet
   std::string err;
   if (!MakeDirs(out_dir, &err)) throw UsageError("--out: " + err);
@@ -92,6 +105,7 @@ int RunScenario(Scenario sc, const std::string& out_dir, bool quiet) {
   if (!quiet) {
     PrintReport(fabric);
     std::printf("wrote %s/summary.json\n", out_dir.c_str());
+    if (diagnose) PrintDiagnosis(out_dir);
   }
   return 0;
 }
@@ -166,7 +180,7 @@ int Main(int argc, char** argv) {
       sc = ParseScenarioText(DemoScenarioYaml(), "<demo>");
     }
     if (have_seed) sc.seed = seed;
-    return RunScenario(sc, out, quiet);
+    return RunScenario(sc, out, quiet, cmd == "demo");
   }
   throw UsageError("unknown command '" + cmd + "'");
 }
