@@ -203,8 +203,10 @@ Packet* Nic::BuildData(QueuePair& qp) {
   ArmTimer(qp);
   if (CcOn()) {
     qp.rp.OnBytesSent(p->frame_bytes);
+    qp.last_send = Now();
+    qp.last_wire = p->frame_bytes + ctx_->wire_overhead;
     if (qp.rp.limited())
-      qp.next_send = Now() + SerializationTime(p->frame_bytes + ctx_->wire_overhead, static_cast<uint64_t>(qp.rp.rate_bps()));
+      qp.next_send = Now() + SerializationTime(qp.last_wire, static_cast<uint64_t>(qp.rp.rate_bps()));
   }
   return p;
 }
@@ -458,7 +460,12 @@ void Nic::ScheduleCcTimer(QueuePair& qp) {
     qp.cc_timer_at = due;
     ctx_->sim.Schedule(due, this, kCcTimer, qp.id);
   }
-  if (!qp.rp.limited()) qp.next_send = std::min(qp.next_send, Now());
+  // A rate that rose (or stopped limiting) must not wait out a gap computed at a lower rate.
+  if (!qp.rp.limited()) {
+    qp.next_send = std::min(qp.next_send, Now());
+  } else if (qp.last_wire) {
+    qp.next_send = std::min(qp.next_send, qp.last_send + SerializationTime(qp.last_wire, static_cast<uint64_t>(qp.rp.rate_bps())));
+  }
 }
 
 void Nic::Complete(QueuePair& qp, bool failed) {

@@ -63,6 +63,8 @@ struct QueuePair {
   Time timer_deadline = kTimeNever;
   bool timer_pending = false;
   Time next_send = 0;     // rate limiter: earliest time of the next packet
+  Time last_send = 0;     // when the last data packet left, and its size on the wire:
+  uint32_t last_wire = 0; // the limiter re-derives next_send from them when the rate rises
   Time finish = -1;
   DcqcnRp rp;
   Time cc_timer_at = kTimeNever;  // when the pending rate-increase event fires
