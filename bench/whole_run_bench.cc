@@ -5,7 +5,7 @@
 // simulated-to-wall time and bytes per in-flight packet.
 #include <benchmark/benchmark.h>
 
-#include "net/fabric.h"
+#include "run/experiment.h"
 #include "report/summary.h"
 #include "scenario/scenario.h"
 
@@ -17,8 +17,9 @@ void RunScenarioBench(benchmark::State& state, const char* file) {
   uint64_t hops = 0, events = 0;
   double sim_s = 0, bytes_per_packet = 0;
   for (auto _ : state) {
-    Fabric f(sc);
-    f.Run();
+    Experiment x(sc);
+    x.Run();
+    const Fabric& f = x.fabric();
     hops += f.engine().packet_hops;
     events += f.engine().events;
     sim_s += static_cast<double>(f.now()) / kSecond;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "net/fabric.h"
+#include "run/experiment.h"
 #include "plan/lint.h"
 #include "scenario/scenario.h"
 
@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  : t.type == rocelab::TopologySpec::Type::kSpineLeaf
                      ? static_cast<long>(t.spines) + t.leaves + static_cast<long>(t.leaves) * t.hosts_per_leaf
                      : static_cast<long>(t.nodes.size());
-    if (nodes <= 512 && sc.permutations.size() < 4) rocelab::Fabric fabric(sc);
+    if (nodes <= 512 && sc.permutations.size() < 4) rocelab::Experiment run(sc);
     // Lint re-checks the routing under every link failure: keep it to fabrics that take
     // milliseconds even in this instrumented build.
     if (nodes <= 128) rocelab::LintFabric(sc);

@@ -254,7 +254,7 @@ std::string IncastScenario(const std::string& nic, const std::string& extra) {
 std::vector<Diagnosis> DiagnoseRun(const std::string& yaml) {
   const std::string dir = TempDir();
   auto f = RunYaml(yaml);
-  Write(dir + "/summary.json", SummaryJson(*f));
+  Write(dir + "/summary.json", SummaryJson(*f.run));
   return Diagnose(LoadEvidence({dir}));
 }
 

@@ -83,10 +83,10 @@ TEST(FabricBasic, SameSeedSameSummary) {
                            "workload:\n  - {type: permutation, size: 1MB, priority: 3}\n";
   auto a = RunYaml(yaml);
   auto b = RunYaml(yaml);
-  EXPECT_EQ(WithoutEngine(SummaryJson(*a)), WithoutEngine(SummaryJson(*b)));
+  EXPECT_EQ(WithoutEngine(SummaryJson(*a.run)), WithoutEngine(SummaryJson(*b.run)));
   EXPECT_GT(ComputeTotals(*a).bytes_delivered, 0u);
   auto c = RunYaml("seed: 12\n" + yaml.substr(yaml.find('\n') + 1));
-  EXPECT_NE(WithoutEngine(SummaryJson(*a)), WithoutEngine(SummaryJson(*c)));
+  EXPECT_NE(WithoutEngine(SummaryJson(*a.run)), WithoutEngine(SummaryJson(*c.run)));
 }
 
 }  // namespace rocelab
@@ -131,7 +131,7 @@ TEST(FabricBasic, GoBackToChunkAlsoRecoversAndCountsEachByteOnce) {
       "           host_link: {rate: 100G, delay: 1us, ber: 2e-6}}\n";
   auto n = RunYaml(base + "nic: {cc: none, timeout: 8}\nworkload:\n  - {type: flow, src: h0, dst: h1, size: 8MB}\n");
   auto c = RunYaml(base + "nic: {cc: none, timeout: 8, back_to_chunk: 16}\nworkload:\n  - {type: flow, src: h0, dst: h1, size: 8MB}\n");
-  for (auto* f : {n.get(), c.get()}) {
+  for (Fabric* f : {&*n, &*c}) {
     ASSERT_TRUE(f->qps()[0].done);
     EXPECT_EQ(f->qps()[0].delivered, 8u << 20);
     EXPECT_EQ(ComputeTotals(*f).bytes_delivered, 8u << 20);

@@ -14,7 +14,8 @@ TEST(FabricDcqcn, TwoFlowsConvergeToFairShares) {
           "  - {type: flow, src: h1, dst: h0, size: 4GB, priority: 3}\n"
           "  - {type: flow, src: h2, dst: h0, size: 4GB, start: 5ms, priority: 3}\n",
       "fair.yaml");
-  Fabric f(sc);
+  Experiment x(sc);
+  Fabric& f = x.fabric();
   f.RunUntil(30 * kMillisecond);
   const uint64_t a0 = f.qps()[0].delivered, b0 = f.qps()[1].delivered;
   f.Run();

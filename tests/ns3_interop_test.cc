@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-#include "net/fabric.h"
+#include "run/experiment.h"
 
 namespace rocelab {
 
@@ -50,9 +50,9 @@ TEST(Ns3Interop, SideBySideWithItsOwnFctFile) {
   EXPECT_EQ(run.scenario.flows.size(), 405u);
   EXPECT_EQ(run.host_node_ids.size(), 320u);
   EXPECT_EQ(run.payload, 1000u);
-  Fabric fabric(run.scenario);
-  fabric.Run();
-  std::vector<FctLine> ours = ParseFct(Ns3FctText(fabric, run));
+  Experiment x(run.scenario);
+  x.Run();
+  std::vector<FctLine> ours = ParseFct(Ns3FctText(x.fabric(), run));
   std::vector<FctLine> theirs = ParseFct(Read(kDir + "ns3-fct.txt"));
   ASSERT_EQ(ours.size(), 405u);
   ASSERT_EQ(theirs.size(), 405u);
@@ -113,9 +113,9 @@ TEST(Ns3Interop, BadInputsAreClearErrors) {
   EXPECT_THROW(LoadNs3Config(dir + "/config.txt"), ConfigError);  // no host 7
   std::ofstream(dir + "/flows.txt") << "1\n0 1 3 100 1000 2.0\n";
   Ns3Run ok = LoadNs3Config(dir + "/config.txt");
-  Fabric f(ok.scenario);
-  f.Run();
-  const std::string fct = Ns3FctText(f, ok);
+  Experiment x(ok.scenario);
+  x.Run();
+  const std::string fct = Ns3FctText(x.fabric(), ok);
   EXPECT_EQ(fct.rfind("0b000001 0b000101 10000 100 1000 2000000000 ", 0), 0u) << fct;
 }
 

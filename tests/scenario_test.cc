@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "net/fabric.h"
+#include "run/experiment.h"
 
 namespace rocelab {
 
@@ -35,7 +35,7 @@ std::string Mutate(const std::string& from, const std::string& to) {
 ConfigError ErrorOf(const std::string& text) {
   try {
     Scenario sc = ParseScenarioText(text, "bad.yaml");
-    Fabric f(sc);
+    Experiment x(sc);
   } catch (const ConfigError& e) {
     return e;
   }

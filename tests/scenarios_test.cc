@@ -33,8 +33,9 @@ std::string RunBinary(const std::string& binary, const std::string& scenario, co
 
 TEST(Scenarios, AllReadyScenariosRunAndDeliver) {
   for (const char* name : kScenarios) {
-    Fabric f(LoadScenarioFile(ScenarioPath(name)));
-    f.Run();
+    Experiment x(LoadScenarioFile(ScenarioPath(name)));
+    x.Run();
+    const Fabric& f = x.fabric();
     Totals t = ComputeTotals(f);
     EXPECT_EQ(t.drops_lossless, 0u) << name;
     EXPECT_GT(t.bytes_delivered, 0u) << name;

@@ -7,14 +7,22 @@
 
 #include "net/fabric.h"
 #include "report/summary.h"
+#include "run/experiment.h"
 #include "scenario/scenario.h"
 
 namespace rocelab {
 
-inline std::unique_ptr<Fabric> RunYaml(const std::string& yaml) {
-  auto f = std::make_unique<Fabric>(ParseScenarioText(yaml, "test.yaml"));
-  f->Run();
-  return f;
+// A finished run: `->` and `*` reach its fabric, `run` the experiment (its workload drivers).
+struct FinishedRun {
+  std::unique_ptr<Experiment> run;
+  Fabric* operator->() const { return &run->fabric(); }
+  Fabric& operator*() const { return run->fabric(); }
+};
+
+inline FinishedRun RunYaml(const std::string& yaml) {
+  FinishedRun r{std::make_unique<Experiment>(ParseScenarioText(yaml, "test.yaml"))};
+  r.run->Run();
+  return r;
 }
 
 // The example fabric of the scenario schema: 2 spines, 2 leaves, 8 hosts each.

@@ -7,7 +7,10 @@
 
 #include "test_util.h"
 #include "workload/flow_size_cdf.h"
+#include "topo/ideal_fct.h"
+#include "workload/allreduce.h"
 #include "workload/generators.h"
+#include "workload/storage.h"
 
 namespace rocelab {
 
@@ -118,7 +121,7 @@ TEST(Workload, SlowdownGrowsWithLoadAndSmallFlowsStayNearOne) {
   EXPECT_GE(a[1].p50, 1.0);
   EXPECT_GT(b[0].p50, a[0].p50) << "median slowdown grows with load";
   EXPECT_GT(b[0].p95, a[0].p95);
-  const std::string json = SummaryJson(*low);
+  const std::string json = SummaryJson(*low.run);
   EXPECT_NE(json.find("\"fct_slowdown\""), std::string::npos);
   EXPECT_NE(json.find("\"bucket\": \">=1MB\""), std::string::npos);
 }
@@ -140,7 +143,7 @@ TEST(Workload, BadInputIsAClearError) {
   std::ofstream(dir + "/s.yaml") << "topology: {type: fat-tree, k: 4}\nworkload:\n  - {type: trace, cdf: bad.cdf, load: 0.3, duration: 1ms}\n";
   ConfigError c = ErrorOf([&] {
     Scenario sc = LoadScenarioFile(dir + "/s.yaml");
-    Fabric f(sc);
+    Experiment x(sc);
   });
   EXPECT_EQ(c.file(), dir + "/bad.cdf");
   EXPECT_EQ(c.line(), 3);
@@ -157,8 +160,8 @@ TEST(Allreduce, RingTimeAndBusBandwidthMatchTheLinkGoodput) {
       "nic: {mtu: 4096, cc: dcqcn}\n"
       "workload:\n"
       "  - {type: allreduce, hosts: [h0, h1, h2, h3, h4, h5, h6, h7], size: 64MB, slice: 1MB, iterations: 2, compute: 500us}\n");
-  ASSERT_EQ(f->allreduces().size(), 1u);
-  const AllreduceDriver& a = *f->allreduces()[0];
+  ASSERT_EQ(f.run->drivers().size(), 1u);
+  const auto& a = dynamic_cast<const AllreduceDriver&>(*f.run->drivers()[0]);
   ASSERT_EQ(a.iteration_times().size(), 2u);
   const double n = 8, bytes = 64.0 * 1024 * 1024;
   // Link goodput: 4096 B of payload in every 4178 B on the wire (headers 62, preamble and IFG 20).
@@ -174,7 +177,7 @@ TEST(Allreduce, RingTimeAndBusBandwidthMatchTheLinkGoodput) {
   const double comm = static_cast<double>(a.iteration_times()[0] + a.iteration_times()[1]);
   EXPECT_NEAR(a.GpuBusy(), 2 * 500e6 / (2 * 500e6 + comm), 1e-9);
   EXPECT_EQ(ComputeTotals(*f).drops_lossless, 0u);
-  const std::string json = SummaryJson(*f);
+  const std::string json = SummaryJson(*f.run);
   EXPECT_NE(json.find("\"busbw_GBps\""), std::string::npos);
   EXPECT_EQ(json.find("\"state\": \"unfinished\""), std::string::npos);  // driver QPs are not flows
 }
@@ -200,8 +203,8 @@ TEST(Storage, IopsRisesWithQueueDepthUntilTheTargetSaturates) {
                      "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 4, host_link: {rate: 100G, delay: 1us}}\n"
                      "workload:\n  - {type: storage, clients: [h0], targets: [h1], queue_depth: " + std::to_string(qd) +
                      ", service_time: 80us, parallelism: 32, duration: 20ms}\n");
-    ASSERT_EQ(f->storages().size(), 1u);
-    const StorageDriver& s = *f->storages()[0];
+    ASSERT_EQ(f.run->drivers().size(), 1u);
+    const auto& s = dynamic_cast<const StorageDriver&>(*f.run->drivers()[0]);
     iops.push_back(s.Iops());
     EXPECT_GT(s.LatencyPercentileUs(0.99), s.LatencyPercentileUs(0.5));
     EXPECT_GE(s.LatencyPercentileUs(0.999), s.LatencyPercentileUs(0.99));
@@ -236,7 +239,7 @@ TEST(Background, EtsSharesTheLinkBetweenRoceAndALossyTcpLikeClass) {
   EXPECT_GT(t.drops_lossy, 0u);  // the TCP-like class probes the buffer and loses packets
   EXPECT_GT(f->nic("h1").rdma().retransmitted_packets, 0u);
   EXPECT_EQ(f->nic("h0").rdma().retransmitted_packets, 0u);
-  EXPECT_NE(SummaryJson(*f).find("\"transport\": \"tcp-like\""), std::string::npos);
+  EXPECT_NE(SummaryJson(*f.run).find("\"transport\": \"tcp-like\""), std::string::npos);
 }
 
 }  // namespace rocelab

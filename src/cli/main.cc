@@ -14,8 +14,8 @@
 #include "cli/demo_scenario.h"
 #include "diagnose/diagnose.h"
 #include "interop/ns3.h"
-#include "net/fabric.h"
 #include "report/summary.h"
+#include "run/experiment.h"
 #include "scenario/scenario.h"
 
 namespace rocelab {
@@ -35,7 +35,8 @@ constexpr const char* kUsage =
     "  rocelab diagnose BUNDLE | RUN_OUT_DIR | FILE... [--json]\n"
     "  rocelab version\n";
 
-void PrintReport(const Fabric& f) {
+void PrintReport(const Experiment& x) {
+  const Fabric& f = x.fabric();
   const Totals t = ComputeTotals(f);
   const EngineStats& e = f.engine();
   int finished = 0, failed = 0;
@@ -68,15 +69,7 @@ void PrintReport(const Fabric& f) {
     for (const SlowdownRow& r : SlowdownTable(f))
       if (r.count) std::printf("               %-11s %7zu %9.3f %9.3f %9.3f\n", r.bucket.c_str(), r.count, r.p50, r.p95, r.p99);
   }
-  for (const auto& a : f.allreduces())
-    std::printf("allreduce: %d ranks, %llu B, %zu iteration(s): time %.1f us, algbw %.2f GB/s, busbw %.2f GB/s, GPU busy %.1f %%\n",
-                a->ranks(), (unsigned long long)a->bytes(), a->iteration_times().size(),
-                a->iteration_times().empty() ? 0.0 : static_cast<double>(a->iteration_times().back()) / kMicrosecond,
-                a->AlgBwBytesPerSecond() / 1e9, a->BusBwBytesPerSecond() / 1e9, a->GpuBusy() * 100);
-  for (const auto& s : f.storages())
-    std::printf("storage: %llu I/Os, %.0f IOPS, latency p50 %.1f us, p99 %.1f us, p99.9 %.1f us\n",
-                (unsigned long long)s->completed(), s->Iops(), s->LatencyPercentileUs(0.5), s->LatencyPercentileUs(0.99),
-                s->LatencyPercentileUs(0.999));
+  for (const auto& d : x.drivers()) std::printf("%s\n", d->ReportLine().c_str());
   const double sim_s = static_cast<double>(f.now()) / kSecond;
   std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
               "%.0f B per in-flight packet\n",
@@ -97,13 +90,13 @@ void PrintDiagnosis(const std::string& out_dir) {
 }
 
 int RunScenario(Scenario sc, const std::string& out_dir, bool quiet, bool diagnose = false) {
-  Fabric fabric(sc);  // may throw ConfigError: nothing written yet
+  Experiment run(sc);  // may throw ConfigError: nothing written yet
   std::string err;
   if (!MakeDirs(out_dir, &err)) throw UsageError("--out: " + err);
-  fabric.Run();
-  WriteFileAtomically(out_dir + "/summary.json", SummaryJson(fabric));
+  run.Run();
+  WriteFileAtomically(out_dir + "/summary.json", SummaryJson(run));
   if (!quiet) {
-    PrintReport(fabric);
+    PrintReport(run);
     std::printf("wrote %s/summary.json\n", out_dir.c_str());
     if (diagnose) PrintDiagnosis(out_dir);
   }
@@ -161,14 +154,14 @@ int Main(int argc, char** argv) {
       if (!file.empty()) throw UsageError("run: give a scenario file or --ns3-config, not both");
       Ns3Run run = LoadNs3Config(ns3_config);
       if (have_seed) run.scenario.seed = seed;
-      Fabric fabric(run.scenario);
+      Experiment x(run.scenario);
       std::string err;
       if (!MakeDirs(out, &err)) throw UsageError("--out: " + err);
-      fabric.Run();
-      WriteFileAtomically(out + "/summary.json", SummaryJson(fabric));
-      WriteFileAtomically(out + "/" + run.fct_file_name, Ns3FctText(fabric, run));
+      x.Run();
+      WriteFileAtomically(out + "/summary.json", SummaryJson(x));
+      WriteFileAtomically(out + "/" + run.fct_file_name, Ns3FctText(x.fabric(), run));
       if (!quiet) {
-        PrintReport(fabric);
+        PrintReport(x);
         std::printf("wrote %s/summary.json and %s/%s\n", out.c_str(), out.c_str(), run.fct_file_name.c_str());
       }
       return 0;

@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "plan/headroom.h"
-#include "workload/generators.h"
+#include "topo/ideal_fct.h"
 
 namespace rocelab {
 
@@ -70,10 +70,9 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
     n->SetRxThresholds(Ieee8021QbbHeadroom(port.rate_bps, port.delay, DataFrameBytes(n->spec().mtu, true), 1,
                                            PeerResponseQuanta(port.rate_bps)).total);
   }
-  BuildQueuePairs();
 }
 
-void Fabric::AddQueuePair(int src, int dst, uint64_t size, Time start, uint8_t dscp) {
+QueuePair& Fabric::AddFlow(int src, int dst, uint64_t size, Time start, uint8_t dscp) {
   QueuePair qp;
   qp.id = static_cast<uint32_t>(qps_.size());
   qp.src = static_cast<uint32_t>(src);
@@ -89,31 +88,16 @@ void Fabric::AddQueuePair(int src, int dst, uint64_t size, Time start, uint8_t d
   qp.ideal_fct = IdealFct(topo_, src, dst, size, qp.mtu);
   qp.rp.Init(&nic.spec().dcqcn, nic.port(0).rate_bps);
   qps_.push_back(qp);
+  return qps_.back();
 }
 
-void Fabric::BuildQueuePairs() {
-  for (const FlowRequest& f : GenerateFlows(sc_, topo_)) {
-    AddQueuePair(f.src, f.dst, f.size, f.start, f.dscp);
-    if (f.background) {
-      QueuePair& qp = qps_.back();
-      qp.windowed = true;
-      qp.rto = f.rto;
-    }
-  }
+void Fabric::StartFlows() {
   tracker_.remaining = static_cast<int64_t>(qps_.size());
   for (const QueuePair& qp : qps_) nics_[qp.src]->ScheduleFlow(qp.id);
-  for (const AllreduceSpec& a : sc_.allreduces) {
-    allreduces_.push_back(std::make_unique<AllreduceDriver>(this, a));
-    allreduces_.back()->Start();
-  }
-  for (size_t i = 0; i < sc_.storages.size(); ++i) {
-    storages_.push_back(std::make_unique<StorageDriver>(this, sc_.storages[i], sc_.seed, i));
-    storages_.back()->Start();
-  }
 }
 
 uint32_t Fabric::OpenQueuePair(int src, int dst, uint8_t dscp, MessageListener* listener) {
-  AddQueuePair(src, dst, 0, ctx_.sim.Now(), dscp);
+  AddFlow(src, dst, 0, ctx_.sim.Now(), dscp);
   QueuePair& qp = qps_.back();
   qp.messages.clear();
   qp.num_packets = 0;

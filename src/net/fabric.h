@@ -1,6 +1,8 @@
-// A fabric built from a scenario: topology, switches, NICs, queue pairs for
-// the workload, all sharing one event loop. Run() simulates until every flow
-// has finished (or failed) or the scenario's duration is reached.
+// A fabric built from a scenario: topology, switches, NICs and the queue pairs
+// it carries, all sharing one event loop. Run() simulates until every flow and
+// every unit of driver work has finished (or failed), or the scenario's
+// duration is reached. It knows nothing of workloads: run/experiment.h puts
+// flows and drivers on it.
 #ifndef ROCELAB_NET_FABRIC_H_
 #define ROCELAB_NET_FABRIC_H_
 
@@ -11,8 +13,6 @@
 #include "net/switch.h"
 #include "scenario/scenario.h"
 #include "topo/topology.h"
-#include "workload/allreduce.h"
-#include "workload/storage.h"
 
 namespace rocelab {
 
@@ -32,6 +32,11 @@ class Fabric {
 
   void Run();
 
+  // A flow: one WRITE of `size` bytes from host `src` to host `dst`, starting at `start`.
+  // Flows are added before StartFlows(), which counts them and schedules their starts.
+  QueuePair& AddFlow(int src_host, int dst_host, uint64_t size, Time start, uint8_t dscp);
+  void StartFlows();
+
   // For workload drivers: a queue pair they post messages on (not a flow: it stays open),
   // and a unit of pending work that keeps the run going until WorkDone().
   uint32_t OpenQueuePair(int src_host, int dst_host, uint8_t dscp, MessageListener* listener);
@@ -40,8 +45,6 @@ class Fabric {
   void WorkDone();
   int HostIndex(const std::string& name) const;
   void ScheduleAt(Time at, EventSource* target, uint32_t kind, uint32_t arg = 0) { ctx_.sim.Schedule(at, target, kind, arg); }
-  const std::vector<std::unique_ptr<AllreduceDriver>>& allreduces() const { return allreduces_; }
-  const std::vector<std::unique_ptr<StorageDriver>>& storages() const { return storages_; }
   // Runs until simulated time `t` (for tests that look at the fabric mid-run).
   void RunUntil(Time t);
   void Finish();  // closes open counters; Run() calls it
@@ -58,8 +61,6 @@ class Fabric {
   uint64_t packets_in_flight() const { return ctx_.pool.InUse(); }
 
  private:
-  void BuildQueuePairs();
-  void AddQueuePair(int src, int dst, uint64_t size, Time start, uint8_t dscp);
 
   Scenario sc_;
   Topology topo_;
@@ -69,8 +70,6 @@ class Fabric {
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::unique_ptr<Nic>> nics_;
   std::vector<Node*> by_node_;  // topology node id -> device
-  std::vector<std::unique_ptr<AllreduceDriver>> allreduces_;
-  std::vector<std::unique_ptr<StorageDriver>> storages_;
   EngineStats engine_;
   bool finished_ = false;
 };

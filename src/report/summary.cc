@@ -213,7 +213,8 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo) {
 
 }  // namespace
 
-std::string SummaryJson(const Fabric& f) {
+std::string SummaryJson(const Experiment& x) {
+  const Fabric& f = x.fabric();
   JsonWriter w;
   const EngineStats& e = f.engine();
   const double sim_s = static_cast<double>(f.now()) / kSecond;
@@ -266,8 +267,7 @@ std::string SummaryJson(const Fabric& f) {
   w.Uint("qp_errors", t.qp_errors).Uint("bytes_delivered", t.bytes_delivered);
   w.EndObject();
   w.BeginArray("workloads");
-  for (const auto& a : f.allreduces()) a->WriteSummary(w);
-  for (const auto& s : f.storages()) s->WriteSummary(w);
+  for (const auto& d : x.drivers()) d->WriteSummary(w);
   w.EndArray();
   w.BeginArray("fct_slowdown");
   for (const SlowdownRow& r : SlowdownTable(f)) {

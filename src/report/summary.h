@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "net/fabric.h"
+#include "run/experiment.h"
 
 namespace rocelab {
 
@@ -34,7 +35,7 @@ std::vector<SlowdownRow> SlowdownTable(const Fabric& fabric);
 // Peak resident set size of this process, in KiB (0 where unknown).
 uint64_t PeakRssKb();
 
-std::string SummaryJson(const Fabric& fabric);
+std::string SummaryJson(const Experiment& run);
 
 }  // namespace rocelab
 

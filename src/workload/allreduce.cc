@@ -1,6 +1,7 @@
 #include "workload/allreduce.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "net/fabric.h"
 #include "util/json_writer.h"
@@ -93,6 +94,16 @@ double AllreduceDriver::GpuBusy() const {
   for (Time t : times_) comm += static_cast<double>(t);
   const double compute = static_cast<double>(spec_.compute) * static_cast<double>(times_.size());
   return compute + comm > 0 ? compute / (compute + comm) : 0;
+}
+
+std::string AllreduceDriver::ReportLine() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "allreduce: %d ranks, %llu B, %zu iteration(s): time %.1f us, algbw %.2f GB/s, busbw %.2f GB/s, GPU busy %.1f %%",
+                n_, (unsigned long long)spec_.size, times_.size(),
+                times_.empty() ? 0.0 : static_cast<double>(times_.back()) / kMicrosecond, AlgBwBytesPerSecond() / 1e9,
+                BusBwBytesPerSecond() / 1e9, GpuBusy() * 100);
+  return buf;
 }
 
 void AllreduceDriver::WriteSummary(JsonWriter& w) const {

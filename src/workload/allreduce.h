@@ -9,21 +9,21 @@
 
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 
 #include "scenario/scenario.h"
 #include "sim/event_queue.h"
 #include "transport/queue_pair.h"
+#include "workload/driver.h"
 
 namespace rocelab {
 
 class Fabric;
-class JsonWriter;
-
-class AllreduceDriver : public MessageListener, public EventSource {
+class AllreduceDriver : public WorkloadDriver, public MessageListener, public EventSource {
  public:
   AllreduceDriver(Fabric* fabric, const AllreduceSpec& spec);
-  void Start();
+  void Start() override;
 
   void OnSendComplete(uint32_t, const Message&, Time) override {}
   void OnReceiveComplete(uint32_t qp, uint8_t opcode, Time now) override;
@@ -35,7 +35,8 @@ class AllreduceDriver : public MessageListener, public EventSource {
   double GpuBusy() const;              // compute / (compute + exposed communication)
   int ranks() const { return n_; }
   uint64_t bytes() const { return spec_.size; }
-  void WriteSummary(JsonWriter& w) const;
+  void WriteSummary(JsonWriter& w) const override;
+  std::string ReportLine() const override;
 
  private:
   struct Pending {

@@ -24,11 +24,6 @@ struct FlowRequest {
 // ConfigError for entries that cannot be generated (e.g. an unreadable CDF).
 std::vector<FlowRequest> GenerateFlows(const Scenario& sc, const Topology& topo);
 
-// The FCT of `size` bytes alone on an idle path from `src` to `dst`: every
-// packet but the last at the bottleneck, the last store-and-forwarded over
-// every hop, propagation both ways and the last ACK's way back.
-Time IdealFct(const Topology& topo, int src, int dst, uint64_t size, uint32_t mtu);
-
 }  // namespace rocelab
 
 #endif  // ROCELAB_WORKLOAD_GENERATORS_H_

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "net/fabric.h"
 #include "util/json_writer.h"
@@ -113,6 +114,14 @@ double StorageDriver::LatencyPercentileUs(double p) const {
   std::sort(v.begin(), v.end());
   const size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(v.size())));
   return v[std::min(v.size(), std::max<size_t>(rank, 1)) - 1];
+}
+
+std::string StorageDriver::ReportLine() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "storage: %llu I/Os, %.0f IOPS, latency p50 %.1f us, p99 %.1f us, p99.9 %.1f us",
+                (unsigned long long)completed(), Iops(), LatencyPercentileUs(0.5), LatencyPercentileUs(0.99),
+                LatencyPercentileUs(0.999));
+  return buf;
 }
 
 void StorageDriver::WriteSummary(JsonWriter& w) const {

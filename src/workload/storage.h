@@ -9,22 +9,22 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "scenario/scenario.h"
 #include "sim/event_queue.h"
 #include "sim/rng.h"
 #include "transport/queue_pair.h"
+#include "workload/driver.h"
 
 namespace rocelab {
 
 class Fabric;
-class JsonWriter;
-
-class StorageDriver : public MessageListener, public EventSource {
+class StorageDriver : public WorkloadDriver, public MessageListener, public EventSource {
  public:
   StorageDriver(Fabric* fabric, const StorageSpec& spec, uint64_t seed, size_t index);
-  void Start();
+  void Start() override;
 
   void OnSendComplete(uint32_t, const Message&, Time) override {}
   void OnReceiveComplete(uint32_t qp, uint8_t opcode, Time now) override;
@@ -33,7 +33,8 @@ class StorageDriver : public MessageListener, public EventSource {
   double Iops() const;
   double LatencyPercentileUs(double p) const;
   uint64_t completed() const { return latencies_.size(); }
-  void WriteSummary(JsonWriter& w) const;
+  void WriteSummary(JsonWriter& w) const override;
+  std::string ReportLine() const override;
 
  private:
   struct Io {

@@ -1,0 +1,30 @@
+#include "run/experiment.h"
+
+#include "workload/allreduce.h"
+#include "workload/generators.h"
+#include "workload/storage.h"
+
+namespace rocelab {
+
+Experiment::Experiment(const Scenario& sc) : fabric_(sc) {
+  for (const FlowRequest& f : GenerateFlows(fabric_.scenario(), fabric_.topology())) {
+    QueuePair& qp = fabric_.AddFlow(f.src, f.dst, f.size, f.start, f.dscp);
+    if (f.background) {
+      qp.windowed = true;
+      qp.rto = f.rto;
+    }
+  }
+  fabric_.StartFlows();
+  // Each driver opens its queue pairs and starts before the next one is built, so the
+  // event order (and with it every result) follows the scenario's order.
+  for (const AllreduceSpec& a : sc.allreduces) {
+    drivers_.push_back(std::make_unique<AllreduceDriver>(&fabric_, a));
+    drivers_.back()->Start();
+  }
+  for (size_t i = 0; i < sc.storages.size(); ++i) {
+    drivers_.push_back(std::make_unique<StorageDriver>(&fabric_, sc.storages[i], sc.seed, i));
+    drivers_.back()->Start();
+  }
+}
+
+}  // namespace rocelab

@@ -1,0 +1,40 @@
+// One run of a scenario: the fabric, the static flows of its workload entries
+// and the drivers of its dynamic workloads (collectives, storage), on one
+// event loop. This is the one room that knows both the network and the
+// workloads; faults and agents plug in here too, so net/ never includes
+// workload/.
+#ifndef ROCELAB_RUN_EXPERIMENT_H_
+#define ROCELAB_RUN_EXPERIMENT_H_
+
+#include <memory>
+#include <vector>
+
+#include "net/fabric.h"
+#include "scenario/scenario.h"
+#include "workload/driver.h"
+
+namespace rocelab {
+
+class Experiment {
+ public:
+  // Builds the fabric and puts the workload on it. Throws ConfigError for names
+  // that do not resolve or entries that cannot be generated.
+  explicit Experiment(const Scenario& sc);
+  Experiment(const Experiment&) = delete;
+  Experiment& operator=(const Experiment&) = delete;
+
+  void Run() { fabric_.Run(); }
+
+  Fabric& fabric() { return fabric_; }
+  const Fabric& fabric() const { return fabric_; }
+  // The dynamic workloads in scenario order: every AllReduce, then every storage entry.
+  const std::vector<std::unique_ptr<WorkloadDriver>>& drivers() const { return drivers_; }
+
+ private:
+  Fabric fabric_;
+  std::vector<std::unique_ptr<WorkloadDriver>> drivers_;
+};
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_RUN_EXPERIMENT_H_
