@@ -37,7 +37,7 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
   for (int id : topo_.hosts()) {
     const TopoNode& n = nodes[id];
     if (n.ports.size() != 1) throw ConfigError(sc_.file, 0, "topology", "host '" + n.name + "' must have exactly one link");
-    nics_.push_back(std::make_unique<Nic>(&ctx_, n.name, static_cast<uint32_t>(n.kind_index), NicSpecFor(sc_, n.name),
+    nics_.push_back(std::make_unique<Nic>(&ctx_, n.name, NicSpecFor(sc_, n.name),
                                           &qps_, &tracker_));
     by_node_[id] = nics_.back().get();
   }

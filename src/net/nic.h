@@ -2,7 +2,7 @@
 // robin, each paced by its DCQCN rate; ACK/NAK/CNP frames go before data; a
 // paused priority stops at the next frame boundary. Receive side: a receive
 // buffer drained toward host memory at a finite rate (PCIe), which asserts PFC
-// upstream when it fills; then the RC responder and requester logic.
+// upstream when it fills; then the RC transport (transport/rc_transport.h).
 #ifndef ROCELAB_NET_NIC_H_
 #define ROCELAB_NET_NIC_H_
 
@@ -11,6 +11,7 @@
 #include "net/node.h"
 #include "scenario/scenario.h"
 #include "transport/queue_pair.h"
+#include "transport/rc_transport.h"
 
 namespace rocelab {
 
@@ -18,9 +19,9 @@ struct FlowTracker {
   int64_t remaining = 0;  // flows neither finished nor failed
 };
 
-class Nic : public Node {
+class Nic : public Node, private RcCarrier {
  public:
-  Nic(SimContext* ctx, const std::string& name, uint32_t host, const NicSpec& spec, std::vector<QueuePair>* qps,
+  Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vector<QueuePair>* qps,
       FlowTracker* tracker);
 
   // Schedules the start of queue pair `qp` (whose requester is this NIC).
@@ -44,35 +45,22 @@ class Nic : public Node {
  private:
   enum : uint32_t { kFlowStart = kFirstNodeEvent, kWake, kRxDrained, kRxProcess, kQpTimer, kCcTimer };
 
-  Packet* BuildData(QueuePair& qp);
-  Packet* BuildReadRequest(QueuePair& qp, const Message& m);
-  Packet* BuildReadResponse(QueuePair& qp);
-  void AdvanceUna(QueuePair& qp, uint32_t una);
-  void OnReadRequest(const Packet* pkt);
-  void OnReadResponse(const Packet* pkt);
+  // RcCarrier: what the transport asks of the NIC.
+  void SendControl(Packet* pkt) override;
+  void Wake() override { Kick(0); }
+  void ArmTimer(Timer timer, Time at, uint32_t qp) override;
+  void Responding(uint32_t qp) override;
+  void Finished(QueuePair& qp) override;
+
   void Process(Packet* pkt);
-  void OnData(const Packet* pkt);
-  void OnAck(const Packet* pkt);
-  void OnNak(const Packet* pkt);
-  void OnCnp(const Packet* pkt);
-  void OnQpTimer(QueuePair& qp);
-  void SendControl(PacketType type, const QueuePair& qp, uint32_t psn);
-  void ArmTimer(QueuePair& qp);
-  void ScheduleCcTimer(QueuePair& qp);
-  void Complete(QueuePair& qp, bool failed);
   void StartDrain();
-  Time AckTimeout() const { return (4096 * kNanosecond) << spec_.timeout; }
-  Time Timeout(const QueuePair& qp) const { return qp.rto > 0 ? qp.rto : AckTimeout(); }
-  bool CcOn() const { return spec_.cc == NicSpec::Cc::kDcqcn; }
 
   NicSpec spec_;
-  uint32_t host_;
   std::vector<QueuePair>* qps_;
   FlowTracker* tracker_;
   std::vector<uint32_t> active_;  // queue pairs with a started, unfinished message
   std::vector<uint32_t> responding_;  // queue pairs this NIC owes READ responses
   size_t respond_rr_ = 0;
-  bool echo_ = false;  // the data packet being answered was CE-marked (cnp_on_ack)
   size_t rr_ = 0;
   PacketFifo control_[kNumPriorities];
   Time wake_at_ = kTimeNever;
@@ -80,6 +68,7 @@ class Nic : public Node {
   bool draining_ = false;
   uint64_t rx_xoff_ = 0, rx_xon_ = 0;
   RdmaCounters rdma_;
+  RcTransport rc_;
 };
 
 }  // namespace rocelab

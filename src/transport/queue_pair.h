@@ -1,8 +1,9 @@
-// An RC queue pair carrying one message (a flow): the requester's state at the
-// source NIC and the responder's at the destination NIC. Requester: PSNs,
-// go-back-N on NAK or on the local ACK timeout, retry counter, completion on
-// the ACK of the last PSN. Responder: expected PSN, ACK coalescing, one NAK per
-// gap, CNPs for CE-marked packets at most every min_time_between_cnps.
+// An RC queue pair: the work requests posted on it (messages, in PSN order)
+// and the state of both ends — the requester's at the source NIC (PSNs, retry
+// budget, timers, DCQCN rate) and the responder's at the destination NIC
+// (expected PSN, ACK coalescing, NAK and CNP state, READ responses owed).
+// A flow is a QP with one message; workload drivers keep QPs open and post
+// many. The protocol acting on this state is transport/rc_transport.h.
 #ifndef ROCELAB_TRANSPORT_QUEUE_PAIR_H_
 #define ROCELAB_TRANSPORT_QUEUE_PAIR_H_
 

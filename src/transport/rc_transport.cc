@@ -1,0 +1,342 @@
+#include "transport/rc_transport.h"
+
+#include <algorithm>
+
+namespace rocelab {
+
+RcTransport::RcTransport(const Simulator* clock, PacketPool* pool, const NicSpec* spec, uint32_t wire_overhead,
+                         std::vector<QueuePair>* qps, RdmaCounters* counters, RcCarrier* carrier)
+    : clock_(clock), pool_(pool), spec_(spec), wire_overhead_(wire_overhead), qps_(qps), rdma_(counters),
+      carrier_(carrier) {}
+
+Packet* RcTransport::NewPacket(const QueuePair& qp, PacketType type, uint8_t opcode, uint32_t psn,
+                               bool toward_requester) {
+  Packet* p = pool_->Get();
+  p->type = type;
+  p->opcode = opcode;
+  p->qp = qp.id;
+  p->psn = psn;
+  p->src = toward_requester ? qp.dst : qp.src;
+  p->dst = toward_requester ? qp.src : qp.dst;
+  p->udp_sport = qp.udp_sport;  // RoCEv2: per-QP entropy for ECMP, the same both ways
+  p->dscp = qp.dscp;
+  p->ttl = 64;
+  return p;
+}
+
+// ---- Requester ----
+
+Packet* RcTransport::NextRequest(QueuePair& qp) {
+  const Message& msg = qp.MessageOf(qp.snd_nxt);
+  if (msg.verb == Verb::kRead) return BuildReadRequest(qp, msg);
+  const uint32_t psn = qp.snd_nxt++;
+  const uint32_t payload = qp.PayloadOf(psn);
+  uint8_t opcode = 0;
+  uint32_t extra = 0;
+  qp.OpcodeOf(psn, &opcode, &extra);
+  Packet* p = NewPacket(qp, PacketType::kData, opcode, psn, false);
+  p->payload = payload;
+  // RETH and ImmDt sizes follow the profile's accounting (the ns-3 profile counts neither).
+  if (extra >= kReth) extra = extra - kReth + spec_->reth_bytes;
+  p->frame_bytes = static_cast<uint16_t>(std::max<uint32_t>(spec_->data_header_bytes == kRoceHeaders ? kMinFrame : 0,
+                                                            spec_->data_header_bytes + payload + extra));
+  p->ecn = kEct0;  // RoCEv2 data is ECN-capable
+  p->priority = qp.priority;
+  p->flags = qp.LastOfMessage(psn) ? Packet::kFlagLast : 0;
+  if (psn < qp.max_sent) rdma_->retransmitted_packets++;
+  else qp.max_sent = psn + 1;
+  if (psn == qp.snd_una) qp.last_progress = Now();  // the timer runs from the oldest outstanding packet
+  ArmAckTimer(qp);
+  if (CcOn()) {
+    qp.rp.OnBytesSent(p->frame_bytes);
+    qp.last_send = Now();
+    qp.last_wire = p->frame_bytes + wire_overhead_;
+    if (qp.rp.limited())
+      qp.next_send = Now() + SerializationTime(qp.last_wire, static_cast<uint64_t>(qp.rp.rate_bps()));
+  }
+  return p;
+}
+
+Packet* RcTransport::BuildReadRequest(QueuePair& qp, const Message& m) {
+  // One request asks for the rest of the message from snd_nxt and consumes its PSNs.
+  const uint32_t psn = qp.snd_nxt;
+  const uint32_t done = psn - m.first_psn;
+  Packet* p = NewPacket(qp, PacketType::kReadRequest, kOpReadRequest, psn, false);
+  p->read_bytes = static_cast<uint32_t>(m.size - static_cast<uint64_t>(done) * qp.mtu);
+  p->frame_bytes = static_cast<uint16_t>(std::max<uint32_t>(kMinFrame, spec_->data_header_bytes + spec_->reth_bytes));
+  p->ecn = kEct0;
+  p->priority = qp.priority;
+  qp.snd_nxt = m.first_psn + m.packets;
+  if (psn < qp.max_sent) rdma_->retransmitted_packets++;
+  else qp.max_sent = qp.snd_nxt;
+  if (psn == qp.snd_una) qp.last_progress = Now();
+  ArmAckTimer(qp);
+  return p;
+}
+
+void RcTransport::ArmAckTimer(QueuePair& qp) {
+  if (qp.timer_pending) return;
+  qp.timer_pending = true;
+  carrier_->ArmTimer(RcCarrier::Timer::kAck, qp.last_progress + Timeout(qp), qp.id);
+}
+
+void RcTransport::OnAckTimer(QueuePair& qp) {
+  qp.timer_pending = false;
+  if (qp.done || qp.failed || qp.snd_una >= qp.snd_nxt) return;
+  const Time deadline = qp.last_progress + Timeout(qp);
+  if (Now() < deadline) {
+    qp.timer_pending = true;
+    carrier_->ArmTimer(RcCarrier::Timer::kAck, deadline, qp.id);
+    return;
+  }
+  rdma_->local_ack_timeout_err++;
+  if (qp.retries_left == 0) {
+    rdma_->req_transport_retries_exceeded++;
+    Complete(qp, true);
+    return;
+  }
+  if (!qp.windowed) --qp.retries_left;  // a TCP-like flow retries until it gets through
+  qp.snd_nxt = qp.snd_una;  // go back to the oldest unacknowledged PSN
+  // ...or to its chunk's start: the receiver may have reset to it behind a lost NAK.
+  if (spec_->back_to_chunk) qp.snd_nxt = qp.snd_una / spec_->back_to_chunk * spec_->back_to_chunk;
+  qp.OnWindowLoss(true);
+  qp.last_progress = Now();
+  carrier_->Wake();
+}
+
+void RcTransport::OnAck(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  if (pkt->flags & Packet::kFlagEcnEcho) OnCnp(pkt);
+  if (qp.done || qp.failed) return;
+  const uint32_t acked = pkt->psn + 1;
+  if (acked <= qp.snd_una) return;
+  AdvanceUna(qp, acked);
+}
+
+void RcTransport::AdvanceUna(QueuePair& qp, uint32_t una) {
+  qp.OnWindowAck(una - qp.snd_una);
+  qp.snd_una = una;
+  qp.retries_left = spec_->retry_count;
+  qp.last_progress = Now();
+  if (qp.snd_nxt < qp.snd_una) qp.snd_nxt = qp.snd_una;
+  while (qp.completed < qp.messages.size()) {
+    const Message& m = qp.messages[qp.completed];
+    if (qp.snd_una < m.first_psn + m.packets) break;
+    ++qp.completed;
+    if (qp.listener) qp.listener->OnSendComplete(qp.id, m, Now());
+  }
+  if (!qp.open && qp.snd_una >= qp.num_packets) Complete(qp, false);
+  else if (qp.windowed) carrier_->Wake();  // the window opened
+}
+
+void RcTransport::OnNak(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  if (pkt->flags & Packet::kFlagEcnEcho) OnCnp(pkt);
+  rdma_->packet_seq_err++;
+  if (qp.done || qp.failed) return;
+  if (spec_->back_to_chunk && pkt->psn < qp.snd_una) {
+    qp.snd_nxt = pkt->psn;  // back to the chunk's start, though part of it was acknowledged
+    qp.OnWindowLoss(false);
+    qp.last_progress = Now();
+    carrier_->Wake();
+    return;
+  }
+  if (pkt->psn < qp.snd_una) return;
+  if (pkt->psn > qp.snd_una) {
+    qp.snd_una = pkt->psn;  // a NAK acknowledges everything before it
+    qp.retries_left = spec_->retry_count;
+  }
+  qp.snd_nxt = qp.snd_una;  // go-back-N from the NAKed PSN
+  qp.OnWindowLoss(false);
+  qp.last_progress = Now();
+  carrier_->Wake();
+}
+
+void RcTransport::OnReadResponse(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  if (qp.done || qp.failed) return;
+  if (pkt->psn == qp.snd_una) {
+    qp.read_rewound = false;
+    qp.delivered += pkt->payload;
+    rdma_->bytes_delivered += pkt->payload;
+    AdvanceUna(qp, pkt->psn + 1);
+  } else if (pkt->psn > qp.snd_una) {
+    // A response is missing: ask again from the first missing PSN, once per gap.
+    rdma_->implied_nak_seq_err++;
+    if (!qp.read_rewound) {
+      qp.read_rewound = true;
+      qp.snd_nxt = qp.snd_una;
+      qp.last_progress = Now();
+      carrier_->Wake();
+    }
+  }
+}
+
+void RcTransport::Complete(QueuePair& qp, bool failed) {
+  if (failed) qp.failed = true;
+  else qp.done = true;
+  qp.finish = Now();
+  carrier_->Finished(qp);
+}
+
+// ---- Reaction point ----
+
+void RcTransport::OnCnp(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  if (!CcOn() || qp.done || qp.failed) {
+    rdma_->rp_cnp_ignored++;
+    return;
+  }
+  rdma_->rp_cnp_handled++;
+  qp.rp.OnCnp(Now());
+  Repace(qp);
+}
+
+void RcTransport::OnCcTimer(QueuePair& qp) {
+  if (qp.rp.timer_due() != Now()) return;  // superseded by a later cut
+  qp.rp.OnTimer(Now());
+  Repace(qp);
+  carrier_->Wake();
+}
+
+void RcTransport::Repace(QueuePair& qp) {
+  const Time due = qp.rp.timer_due();
+  if (due != kTimeNever && due != qp.cc_timer_at) {
+    qp.cc_timer_at = due;
+    carrier_->ArmTimer(RcCarrier::Timer::kCc, due, qp.id);
+  }
+  // A rate that rose (or stopped limiting) must not wait out a gap computed at a lower rate.
+  if (!qp.rp.limited()) {
+    qp.next_send = std::min(qp.next_send, Now());
+  } else if (qp.last_wire) {
+    qp.next_send =
+        std::min(qp.next_send, qp.last_send + SerializationTime(qp.last_wire, static_cast<uint64_t>(qp.rp.rate_bps())));
+  }
+}
+
+// ---- Responder ----
+
+void RcTransport::Receive(const Packet* pkt) {
+  switch (pkt->type) {
+    case PacketType::kData: OnData(pkt); break;
+    case PacketType::kReadRequest: OnReadRequest(pkt); break;
+    case PacketType::kReadResponse: OnReadResponse(pkt); break;
+    case PacketType::kAck: OnAck(pkt); break;
+    case PacketType::kNak: OnNak(pkt); break;
+    case PacketType::kCnp: OnCnp(pkt); break;
+    case PacketType::kPause: break;
+  }
+}
+
+void RcTransport::SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t psn, bool ecn_echo) {
+  Packet* p = NewPacket(qp, type, kOpAcknowledge, psn, true);
+  p->frame_bytes = static_cast<uint16_t>(spec_->ack_bytes);
+  if (spec_->ack_high_priority) p->dscp = spec_->cnp_dscp;
+  if (ecn_echo) p->flags |= Packet::kFlagEcnEcho;
+  p->ecn = kNotEct;
+  p->priority = spec_->dscp_to_priority[p->dscp & 63];
+  carrier_->SendControl(p);
+}
+
+void RcTransport::SendCnp(const QueuePair& qp, uint32_t psn) {
+  Packet* p = NewPacket(qp, PacketType::kCnp, kOpCnp, psn, true);
+  p->frame_bytes = static_cast<uint16_t>(spec_->cnp_bytes);
+  p->dscp = spec_->cnp_dscp;
+  p->ecn = kNotEct;
+  p->priority = spec_->dscp_to_priority[p->dscp & 63];
+  carrier_->SendControl(p);
+}
+
+void RcTransport::OnData(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  // With cnp_on_ack the congestion signal rides the ACK of this very packet.
+  const bool echo = pkt->ecn == kCe && spec_->cnp_on_ack && CcOn();
+  if (pkt->ecn == kCe) {
+    rdma_->np_ecn_marked_roce_packets++;
+    if (echo) {
+      rdma_->np_cnp_sent++;
+    } else if (CcOn() && (qp.last_cnp < 0 || Now() - qp.last_cnp >= spec_->dcqcn.min_time_between_cnps)) {
+      qp.last_cnp = Now();
+      rdma_->np_cnp_sent++;
+      SendCnp(qp, pkt->psn);
+    }
+  }
+  if (pkt->psn == qp.expected_psn) {
+    ++qp.expected_psn;
+    if (pkt->psn >= qp.delivered_psn) {  // counted once, even when a chunk is sent again
+      qp.delivered_psn = pkt->psn + 1;
+      qp.delivered += pkt->payload;
+      rdma_->bytes_delivered += pkt->payload;
+    }
+    if (pkt->opcode == kOpWriteFirst || pkt->opcode == kOpWriteOnly || pkt->opcode == kOpWriteOnlyImm)
+      rdma_->rx_write_requests++;
+    qp.nak_outstanding = false;
+    if (++qp.unacked >= static_cast<uint32_t>(spec_->ack_every) || pkt->last()) {
+      qp.unacked = 0;
+      SendAckOrNak(PacketType::kAck, qp, pkt->psn, echo);
+    }
+    if (pkt->last() && qp.listener) qp.listener->OnReceiveComplete(qp.id, pkt->opcode, Now());
+  } else if (pkt->psn > qp.expected_psn) {
+    rdma_->out_of_sequence++;
+    if (!qp.nak_outstanding) {
+      qp.nak_outstanding = true;
+      // Go-back-to-chunk (the HPCC code base's L2_BACK_TO_ZERO 1): expect the chunk again.
+      if (spec_->back_to_chunk) qp.expected_psn = qp.expected_psn / spec_->back_to_chunk * spec_->back_to_chunk;
+      SendAckOrNak(PacketType::kNak, qp, qp.expected_psn, echo);
+    }
+  } else {
+    rdma_->duplicate_request++;
+    SendAckOrNak(PacketType::kAck, qp, qp.expected_psn - 1, echo);
+  }
+}
+
+void RcTransport::OnReadRequest(const Packet* pkt) {
+  QueuePair& qp = (*qps_)[pkt->qp];
+  if (pkt->psn > qp.expected_psn) {
+    rdma_->out_of_sequence++;
+    if (!qp.nak_outstanding) {
+      qp.nak_outstanding = true;
+      SendAckOrNak(PacketType::kNak, qp, qp.expected_psn, false);
+    }
+    return;
+  }
+  const uint32_t packets = static_cast<uint32_t>(std::max<uint64_t>(1, (pkt->read_bytes + qp.mtu - 1) / qp.mtu));
+  if (pkt->psn == qp.expected_psn) {
+    qp.expected_psn += packets;
+    qp.nak_outstanding = false;
+    rdma_->rx_read_requests++;
+  } else {
+    rdma_->duplicate_request++;  // a re-read after lost responses: answer it again
+  }
+  qp.read_jobs.push_back({pkt->psn, packets, pkt->read_bytes});
+  carrier_->Responding(qp.id);
+}
+
+Packet* RcTransport::NextReadResponse(QueuePair& qp) {
+  QueuePair::ReadJob& job = qp.read_jobs[qp.read_head];
+  const uint32_t i = qp.read_sent++;
+  const bool first = i == 0, last = i + 1 == job.packets;
+  const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(qp.mtu, job.bytes - static_cast<uint64_t>(i) * qp.mtu));
+  const uint8_t opcode = job.packets == 1 ? kOpReadResponseOnly
+                         : first          ? kOpReadResponseFirst
+                         : last           ? kOpReadResponseLast
+                                          : kOpReadResponseMiddle;
+  Packet* p = NewPacket(qp, PacketType::kReadResponse, opcode, job.psn + i, true);
+  p->payload = payload;
+  const uint32_t aeth = (first || last) ? kAeth : 0;
+  p->frame_bytes = static_cast<uint16_t>(std::max<uint32_t>(spec_->data_header_bytes == kRoceHeaders ? kMinFrame : 0,
+                                                            spec_->data_header_bytes + payload + aeth));
+  p->ecn = kNotEct;
+  p->priority = spec_->dscp_to_priority[qp.dscp & 63];
+  p->flags = last ? Packet::kFlagLast : 0;
+  if (last) {
+    qp.read_sent = 0;
+    if (++qp.read_head == qp.read_jobs.size()) {
+      qp.read_jobs.clear();
+      qp.read_head = 0;
+    }
+  }
+  return p;
+}
+
+}  // namespace rocelab

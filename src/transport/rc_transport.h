@@ -1,0 +1,94 @@
+// The RoCEv2 Reliable Connection protocol of one NIC, acting on the queue
+// pairs it is an end of. Requester: builds data packets and READ requests
+// in PSN order, goes back N on a NAK or on the local ACK timeout
+// (4.096 us x 2^timeout, `retry_count` retries), completes on the ACK of a
+// message's last PSN. Responder: accepts in-order packets, ACKs them
+// (coalesced), NAKs the first packet of a gap once, answers READ requests
+// with a response stream, and generates CNPs for CE-marked packets (or echoes
+// CE on the ACK). Reaction point: hands CNPs to the QP's DCQCN and re-paces it.
+//
+// The NIC that carries it keeps everything about the wire: which QP sends
+// next, the receive buffer, PFC. The transport reaches it only through
+// RcCarrier.
+#ifndef ROCELAB_TRANSPORT_RC_TRANSPORT_H_
+#define ROCELAB_TRANSPORT_RC_TRANSPORT_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "scenario/scenario.h"
+#include "sim/event_queue.h"
+#include "sim/packet.h"
+#include "telemetry/counters.h"
+#include "transport/queue_pair.h"
+
+namespace rocelab {
+
+// What the transport needs from the NIC under it.
+class RcCarrier {
+ public:
+  enum class Timer : uint8_t { kAck, kCc };
+  virtual ~RcCarrier() = default;
+  // An ACK, NAK or CNP: it goes ahead of data on its priority.
+  virtual void SendControl(Packet* pkt) = 0;
+  // Something may be sendable now (a window opened, a go-back, a rate rose).
+  virtual void Wake() = 0;
+  virtual void ArmTimer(Timer timer, Time at, uint32_t qp) = 0;
+  // The QP now owes READ responses.
+  virtual void Responding(uint32_t qp) = 0;
+  // The QP's flow finished or failed (qp.done or qp.failed is set).
+  virtual void Finished(QueuePair& qp) = 0;
+};
+
+class RcTransport {
+ public:
+  RcTransport(const Simulator* clock, PacketPool* pool, const NicSpec* spec, uint32_t wire_overhead,
+              std::vector<QueuePair>* qps, RdmaCounters* counters, RcCarrier* carrier);
+
+  // Requester: the next packet of `qp` (data, or a READ request for the rest of a READ).
+  Packet* NextRequest(QueuePair& qp);
+  // Responder: the next READ response packet `qp` owes.
+  Packet* NextReadResponse(QueuePair& qp);
+  // A packet for an end of this NIC's queue pairs (after the receive pipeline).
+  void Receive(const Packet* pkt);
+  // Timer events the carrier armed.
+  void OnAckTimer(QueuePair& qp);
+  void OnCcTimer(QueuePair& qp);
+  // A QP becomes active: its retry budget starts full.
+  void Start(QueuePair& qp) { qp.retries_left = spec_->retry_count; }
+
+ private:
+  // The headers every packet of `qp` carries; toward the requester for responses and control.
+  Packet* NewPacket(const QueuePair& qp, PacketType type, uint8_t opcode, uint32_t psn, bool toward_requester);
+  Packet* BuildReadRequest(QueuePair& qp, const Message& m);
+  // An ACK or NAK for `psn`; `ecn_echo` carries CE back on it (the ns-3 profile's congestion signal).
+  void SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t psn, bool ecn_echo);
+  void SendCnp(const QueuePair& qp, uint32_t psn);
+  void OnData(const Packet* pkt);
+  void OnReadRequest(const Packet* pkt);
+  void OnReadResponse(const Packet* pkt);
+  void OnAck(const Packet* pkt);
+  void OnNak(const Packet* pkt);
+  void OnCnp(const Packet* pkt);
+  void AdvanceUna(QueuePair& qp, uint32_t una);
+  void ArmAckTimer(QueuePair& qp);
+  // The rate changed: arm the next increase and let a faster rate shorten the current gap.
+  void Repace(QueuePair& qp);
+  void Complete(QueuePair& qp, bool failed);
+  Time Now() const { return clock_->Now(); }
+  Time AckTimeout() const { return (4096 * kNanosecond) << spec_->timeout; }
+  Time Timeout(const QueuePair& qp) const { return qp.rto > 0 ? qp.rto : AckTimeout(); }
+  bool CcOn() const { return spec_->cc == NicSpec::Cc::kDcqcn; }
+
+  const Simulator* clock_;
+  PacketPool* pool_;
+  const NicSpec* spec_;
+  uint32_t wire_overhead_;
+  std::vector<QueuePair>* qps_;
+  RdmaCounters* rdma_;
+  RcCarrier* carrier_;
+};
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_TRANSPORT_RC_TRANSPORT_H_
