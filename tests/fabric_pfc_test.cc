@@ -60,3 +60,36 @@ TEST(FabricPfc, IncastWithoutPfcDropsAndRecovers) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+// A 400G sender into a 100G receiver, PFC alone (no congestion control): the switch
+// must keep the slow port busy. XON goes out once the priority group has drained
+// xon_offset below its XOFF point, so the queue toward the 100G port never empties
+// as long as threshold - xon_offset exceeds what that port sends during one pause
+// round trip (XON out, data back: about 2 x 1 us of cable plus two 400G frames,
+// ~30 KB at 100G). Every buffer below gives a threshold of hundreds of KB.
+TEST(FabricPfc, FastIntoSlowUnderPfcKeepsTheSlowPortBusy) {
+  for (const char* mtu : {"1024", "4096"}) {
+    for (const char* buffer : {"4MB", "32MB"}) {
+      auto f = RunYaml(std::string("duration: 20ms\n") +
+                       "topology: {type: explicit, hosts: [h0, h1], switches: [leaf0],\n"
+                       "           links: [{a: h0, b: leaf0, rate: 400G, delay: 1us},\n"
+                       "                   {a: leaf0, b: h1, rate: 100G, delay: 1us}]}\n"
+                       "switch: {buffer: " + buffer + ", lossless_priorities: [3], pfc: {enabled: true}}\n"
+                       "nic: {mtu: " + mtu + ", cc: none}\n"
+                       "workload:\n  - {type: flow, src: h0, dst: h1, size: 64MB}\n");
+      const std::string where = std::string("mtu ") + mtu + ", buffer " + buffer;
+      Totals t = ComputeTotals(*f);
+      ASSERT_TRUE(f->qps()[0].done) << where;
+      EXPECT_EQ(t.drops_lossless, 0u) << where;
+      EXPECT_GT(t.pause_frames_tx, 10u) << where;  // PFC did the work
+      const PortCounters& slow = f->sw("leaf0").port(1).counters;
+      const double busy = static_cast<double>(slow.busy) / static_cast<double>(slow.last_tx_end - slow.first_tx);
+      EXPECT_GE(busy, 0.99) << where << ": 100G port busy " << busy;
+      RecordProperty(where, std::to_string(busy));
+    }
+  }
+}
+
+}  // namespace rocelab

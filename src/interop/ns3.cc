@@ -203,7 +203,10 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
   sw.buffer = static_cast<uint64_t>(num("BUFFER_SIZE", 32) * 1024 * 1024);
   sw.ecn.enabled = nic.cc == NicSpec::Cc::kDcqcn;
   // Its PFC: pause until resume (no quanta expiry), resume 3 KB below the pause threshold.
+  // Both ends follow it: a NIC that let a pause expire would send into a switch that never
+  // refreshes its pause and still needs it (the resume would overflow that port's headroom).
   sw.pfc.expiry = false;
+  nic.pause_expiry = false;
   sw.pfc.xon_offset = 3 * 1024;
   const Tokens* kmax = get("KMAX_MAP");
   const Tokens* kmin = get("KMIN_MAP");

@@ -120,7 +120,6 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
     pg.counters.shared_watermark_bytes = std::max(pg.counters.shared_watermark_bytes, pg.shared);
   }
   pkt->in_port = static_cast<uint16_t>(in_port);
-  pkt->in_headroom = in_headroom;
   if (lossless && (in_headroom || pg.shared >= DynamicLimit(spec_.pfc.alpha))) AssertPause(in_port, prio);
 
   EgressQueue& q = queues_[out][prio];
@@ -156,16 +155,17 @@ void Switch::Release(Packet* pkt) {
   const int in = pkt->in_port, prio = pkt->priority;
   PriorityGroup& pg = pgs_[in][prio];
   const uint64_t bytes = Cells(pkt->frame_bytes);
-  if (pkt->in_headroom) {
-    pg.headroom -= bytes;
-  } else {
-    pg.shared -= bytes;
-    shared_used_ -= bytes;
-  }
-  if (ports_[in].xoff_sent[prio] && pg.headroom == 0) {
-    const uint64_t limit = DynamicLimit(spec_.pfc.alpha);
-    if (pg.shared + spec_.pfc.xon_offset <= limit || pg.shared == 0) ReleasePause(in, prio);
-  }
+  // The PG's occupancy above its XOFF point is headroom use, so a departure frees
+  // headroom first, whichever packet it is.
+  const uint64_t from_headroom = std::min(pg.headroom, bytes);
+  pg.headroom -= from_headroom;
+  pg.shared -= bytes - from_headroom;
+  shared_used_ -= bytes - from_headroom;
+  // XON once the occupancy is xon_offset below the XOFF point (the dynamic threshold): the
+  // headroom is empty then, so the next pause round trip finds all of it free.
+  if (ports_[in].xoff_sent[prio] && pg.headroom == 0 &&
+      (pg.shared == 0 || pg.shared + spec_.pfc.xon_offset <= DynamicLimit(spec_.pfc.alpha)))
+    ReleasePause(in, prio);
 }
 
 Packet* Switch::NextFrame(int port) {

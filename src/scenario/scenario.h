@@ -136,6 +136,7 @@ struct NicSpec {
   uint64_t rx_xon = 0;         // 0: rx_xoff minus 2 frames
   Time processing_delay = 0;
   bool pfc_enabled = true;
+  bool pause_expiry = true;  // false: a received pause lasts until XON (the ns-3 profile's PFC)
   uint8_t lossless_mask = 1u << 3;
   std::array<uint8_t, 64> dscp_to_priority{};
   uint8_t cnp_dscp = 48;     // mlx5 cnp_dscp 48 (NVIDIA DCQCN parameters)

@@ -72,7 +72,6 @@ struct Packet {
   uint8_t priority;   // set at each ingress from the device's DSCP map
   uint8_t flags;      // kFlagLast, kFlagCorrupted
   uint16_t in_port;   // switch ingress port, for buffer accounting
-  uint8_t in_headroom;  // admitted into the PG headroom rather than the shared pool
   uint8_t pause_enable;  // PFC class-enable vector
   uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
 
