@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "telemetry/counter_names.h"
 #include "util/json_writer.h"
 #include "util/text_file.h"
 
@@ -166,8 +167,9 @@ CollectSummary Collect(const CollectOptions& o) {
         const std::string net = root + "/sys/class/net/" + d.netdev;
         std::string link;
         std::string v;
-        if (ReadSmall(net + "/carrier_changes", &v) && !v.empty() && std::isdigit(static_cast<unsigned char>(v[0])))
-          link += "carrier_changes: " + v + "\n";
+        // Exported under its sysfs file name, as diagnose reads it.
+        if (ReadSmall(net + "/" + kCarrierChanges.name, &v) && !v.empty() && std::isdigit(static_cast<unsigned char>(v[0])))
+          link += std::string(kCarrierChanges.name) + ": " + v + "\n";
         if (!link.empty()) {
           WriteText(sdir + "/" + d.netdev + ".link.txt", link);
           if (s == 1) d.counter_files.push_back(d.netdev + ".link.txt");

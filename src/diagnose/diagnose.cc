@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "diagnose/parsers.h"
+#include "telemetry/counter_names.h"
 #include "util/json_reader.h"
 #include "util/text_file.h"
 
@@ -97,7 +98,7 @@ void LoadSimulation(const std::string& file, Evidence* ev) {
     PortEvidence p;
     p.device = host;
     p.port = "mlx5_0/eth0";
-    for (const char* block : {"ethtool", "hw_counters"})
+    for (const char* block : {kEthtoolBlock, kHwCountersBlock})
       if (const JsonValue* b = h.Get(block))
         for (const auto& [k, v] : b->members) p.counters[k] = v.number;
     read_config(h.Get("config"), &p);
@@ -116,10 +117,10 @@ void LoadSimulation(const std::string& file, Evidence* ev) {
       if (const JsonValue* peer = port.Get("peer")) p.peer = peer->text;
       for (const auto& [k, v] : port.members)
         if (v.IsNumber()) p.counters[k] = v.number;
-      for (const char* block : {"queues", "priority_groups"})
+      for (const auto& [block, into] : {std::pair{kQueuesBlock, &p.queues}, std::pair{kPriorityGroupsBlock, &p.pgs}})
         if (const JsonValue* b = port.Get(block))
           for (const auto& [q, m] : b->members)
-            for (const auto& [k, v] : m.members) (block[0] == 'q' ? p.queues : p.pgs)[q][k] = v.number;
+            for (const auto& [k, v] : m.members) (*into)[q][k] = v.number;
       read_config(s.Get("config"), &p);
       p.deltas = p.counters;
       p.sources.push_back(file);
@@ -307,7 +308,7 @@ class Rules {
     for (const PortEvidence& p : ev_.ports) {
       if (!p.is_switch || p.peer.empty()) continue;
       for (int prio = 0; prio < 8; ++prio) {
-        const double share = D(p, "SAI_PORT_STAT_PFC_" + std::to_string(prio) + "_RX_PAUSE_DURATION_US") * 1e-6 / ev_.interval_s;
+        const double share = D(p, kSaiPortPfcRxPauseDurationUs.Name(prio)) * 1e-6 / ev_.interval_s;
         if (share > 0.8) paused_by[p.device].push_back({p.peer, p.port});
       }
     }
@@ -338,8 +339,8 @@ class Rules {
     for (const std::string& d : cycle) loop += d + " -> ";
     loop += cycle.front();
     Add("link", Severity::kError, "PFC deadlock: switches pause each other in a cycle", loop,
-        "each switch in the cycle is paused by the next more than 80 % of the time "
-        "(SAI_PORT_STAT_PFC_N_RX_PAUSE_DURATION_US), and traffic through them stopped",
+        "each switch in the cycle is paused by the next more than 80 % of the time (" +
+            kSaiPortPfcRxPauseDurationUs.Pattern("N") + "), and traffic through them stopped",
         "break it now by draining or resetting one of the queues (the PFC watchdog with action drop does this); then "
         "remove the routes that make lossless traffic turn back (rocelab lint shows the buffer dependency cycle)");
   }
@@ -357,11 +358,15 @@ class Rules {
     out_.push_back({layer, s, title, where, evidence, action});
   }
 
-  static double D(const PortEvidence& p, const std::string& k) {
-    auto it = p.deltas.find(k);
-    return it == p.deltas.end() ? 0 : it->second;
+  // A counter of the map, 0 when the device does not show it.
+  static double At(const CounterMap& m, const std::string& k) {
+    auto it = m.find(k);
+    return it == m.end() ? 0 : it->second;
   }
+  static double D(const PortEvidence& p, const std::string& k) { return At(p.deltas, k); }
   static bool Has(const PortEvidence& p, const std::string& k) { return p.counters.count(k) > 0; }
+  // How much a counter grew, as the evidence quotes it: "name +N".
+  static std::string Grew(const std::string& name, double delta) { return name + " +" + Count(delta); }
 
   std::string Where(const PortEvidence& p) const {
     std::string s = p.is_switch ? p.device + ":" + p.port : p.device + " (" + p.port + ")";
@@ -376,7 +381,7 @@ class Rules {
 
   bool Lossless(const PortEvidence& p, int prio) const {
     if (p.pfc_enabled) return (*p.pfc_enabled)[prio];
-    return Has(p, "rx_prio" + std::to_string(prio) + "_pause_transition");
+    return Has(p, kRxPrioPauseTransition.Name(prio));
   }
 
   // What the NIC's QoS and congestion-control configuration says (reported for real hosts).
@@ -424,36 +429,37 @@ class Rules {
   }
 
   void Physical(const PortEvidence& p) {
-    const double crc = p.is_switch ? D(p, "SAI_PORT_STAT_IF_IN_ERRORS") : D(p, "rx_crc_errors_phy");
+    const Counter& fcs_errors = p.is_switch ? kSaiPortIfInErrors : kRxCrcErrorsPhy;
+    const Counter& received = p.is_switch ? kSaiPortIfInUcastPkts : kRxPacketsPhy;
+    const double crc = D(p, fcs_errors.name);
     if (crc > 0) {
-      const double frames = p.is_switch ? D(p, "SAI_PORT_STAT_IF_IN_UCAST_PKTS") : D(p, "rx_packets_phy");
-      std::string name = p.is_switch ? "SAI_PORT_STAT_IF_IN_ERRORS" : "rx_crc_errors_phy";
+      const double frames = D(p, received.name);
       Add("physical", Severity::kError, "bit errors on the link (frames dropped for a bad FCS)", Where(p),
-          name + " +" + Count(crc) + Rate(crc) + (frames > 0 ? ", " + Fmt("%.3g", crc / frames) + " of received frames" : ""),
+          Grew(fcs_errors.name, crc) + Rate(crc) + (frames > 0 ? ", " + Fmt("%.3g", crc / frames) + " of received frames" : ""),
           "clean or replace the optic/cable of this link (check the peer's transmitter too); each loss costs a "
           "go-back-N retransmission of everything after it");
     }
-    for (const char* k : {"rx_symbol_err_phy", "rx_pcs_symbol_err_phy"})
+    for (const char* k : {kRxSymbolErrPhy.name, kRxPcsSymbolErrPhy.name})
       if (D(p, k) > 0)
-        Add("physical", Severity::kWarning, "symbol errors on the link", Where(p), std::string(k) + " +" + Count(D(p, k)),
-            "a marginal optic or cable: watch rx_crc_errors_phy and plan a replacement");
-    if (D(p, "carrier_changes") > 0)
+        Add("physical", Severity::kWarning, "symbol errors on the link", Where(p), Grew(k, D(p, k)),
+            "a marginal optic or cable: watch " + std::string(kRxCrcErrorsPhy.name) + " and plan a replacement");
+    if (D(p, kCarrierChanges.name) > 0)
       Add("physical", Severity::kWarning, "the link went down and up", Where(p),
-          "carrier_changes +" + Count(D(p, "carrier_changes")), "check the link's optics, cabling and the peer port's logs");
+          Grew(kCarrierChanges.name, D(p, kCarrierChanges.name)), "check the link's optics, cabling and the peer port's logs");
   }
 
   void Link(const PortEvidence& p) {
     if (p.is_switch) {
       for (int prio = 0; prio < 8; ++prio) {
-        const std::string k = "SAI_PORT_STAT_PFC_" + std::to_string(prio) + "_RX_PAUSE_DURATION_US";
+        const std::string k = kSaiPortPfcRxPauseDurationUs.Name(prio);
         PauseShare(p, prio, D(p, k) * 1e-6, k);
       }
       return;
     }
     // mlx5 lists rx_prioN_pause* only for priorities with PFC on; none at all means PFC is off.
     bool any_pfc_counter = false;
-    for (int prio = 0; prio < 8; ++prio) any_pfc_counter |= Has(p, "rx_prio" + std::to_string(prio) + "_pause");
-    const bool ethtool_seen = Has(p, "rx_prio0_bytes") || Has(p, "rx_packets_phy");
+    for (int prio = 0; prio < 8; ++prio) any_pfc_counter |= Has(p, kRxPrioPause.Name(prio));
+    const bool ethtool_seen = Has(p, kRxPrioBytes.Name(0)) || Has(p, kRxPacketsPhy.name);
     if (p.pfc_enabled) {
       bool any = false;
       for (bool b : *p.pfc_enabled) any |= b;
@@ -462,30 +468,32 @@ class Rules {
             "PFC configuration: enabled 0 0 0 0 0 0 0 0", "enable PFC on the RoCE priority (mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0)");
     } else if (ethtool_seen && !any_pfc_counter) {
       Add("link", Severity::kWarning, "PFC is off on every priority: RoCE traffic on this NIC is lossy", Where(p),
-          "ethtool -S has no rx_prioN_pause counters (mlx5 shows them only for priorities with PFC enabled)",
+          "ethtool -S has no " + kRxPrioPause.Pattern("N") + " counters (mlx5 shows them only for priorities with PFC enabled)",
           "enable PFC on the RoCE priority (mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0) and trust DSCP");
     }
     for (int prio = 0; prio < 8; ++prio) {
-      const std::string pre = "prio" + std::to_string(prio);
-      PauseShare(p, prio, D(p, "rx_" + pre + "_pause_duration") * 1e-6, "rx_" + pre + "_pause_duration");
-      const double tx_share = ev_.interval_s > 0 ? D(p, "tx_" + pre + "_pause_duration") * 1e-6 / ev_.interval_s : 0;
+      const std::string rx_duration = kRxPrioPauseDuration.Name(prio), tx_duration = kTxPrioPauseDuration.Name(prio);
+      const std::string tx_pause = kTxPrioPause.Name(prio);
+      PauseShare(p, prio, D(p, rx_duration) * 1e-6, rx_duration);
+      const double tx_share = ev_.interval_s > 0 ? D(p, tx_duration) * 1e-6 / ev_.interval_s : 0;
       if (tx_share > 0.5) {
-        const double discards = D(p, "rx_discards_phy") + D(p, "rx_out_of_buffer");
+        const double discards = D(p, kRxDiscardsPhy.name) + D(p, kRxOutOfBuffer.name);
         Add("link", tx_share > 0.9 ? Severity::kError : Severity::kWarning,
             "this NIC pauses its switch " + Fmt("%.0f", tx_share * 100) + " % of the time on priority " + std::to_string(prio) +
                 ": the host does not drain its receive buffer (slow receiver)",
             Where(p),
-            "tx_" + pre + "_pause_duration " + Count(D(p, "tx_" + pre + "_pause_duration")) + " us over " +
-                Fmt("%.3f", ev_.interval_s) + " s; tx_" + pre + "_pause +" + Count(D(p, "tx_" + pre + "_pause")) +
-                (discards > 0 ? "; rx_discards_phy/rx_out_of_buffer +" + Count(discards) : "; no receive discards"),
+            tx_duration + " " + Count(D(p, tx_duration)) + " us over " + Fmt("%.3f", ev_.interval_s) + " s; " +
+                Grew(tx_pause, D(p, tx_pause)) +
+                (discards > 0 ? "; " + std::string(kRxDiscardsPhy.name) + "/" + kRxOutOfBuffer.name + " +" + Count(discards)
+                              : "; no receive discards"),
             "look at the host: PCIe bandwidth and errors, memory, CPU/interrupt load, receive WQE starvation; the "
             "pause spreads upstream and stalls other flows (enable the NIC pause-storm guard and the switch PFC watchdog)");
       }
     }
-    for (const char* k : {"tx_pause_storm_error_events", "tx_pause_storm_warning_events"})
-      if (D(p, k) > 0)
-        Add("link", k[15] == 'e' ? Severity::kError : Severity::kWarning,
-            "the NIC's pause-storm guard fired: it kept sending pause for too long", Where(p), std::string(k) + " +" + Count(D(p, k)),
+    for (const Counter* storm : {&kTxPauseStormErrorEvents, &kTxPauseStormWarningEvents})
+      if (D(p, storm->name) > 0)
+        Add("link", storm == &kTxPauseStormErrorEvents ? Severity::kError : Severity::kWarning,
+            "the NIC's pause-storm guard fired: it kept sending pause for too long", Where(p), Grew(storm->name, D(p, storm->name)),
             "the host stopped draining (driver hang, PCIe stall); the NIC stops pausing after pfc-prevention-tout, so drops follow");
   }
 
@@ -504,40 +512,36 @@ class Rules {
   void Network(const PortEvidence& p) {
     if (p.is_switch) {
       for (const auto& [pg, c] : p.pgs) {
-        auto it = c.find("SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS");
-        if (it != c.end() && it->second > 0)
+        const double dropped = At(c, kSaiPgDroppedPackets.name);
+        if (dropped > 0)
           Add("network", Severity::kError, "drops in the lossless class: PG headroom overflow", Where(p) + " " + pg,
-              "SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS +" + Count(it->second) + ", headroom watermark " +
-                  Count(c.count("SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES")
-                            ? c.at("SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES")
-                            : 0) +
-                  " B",
+              Grew(kSaiPgDroppedPackets.name, dropped) + ", headroom watermark " +
+                  Count(At(c, kSaiPgXoffRoomWatermarkBytes.name)) + " B",
               "the headroom does not cover this link's cable length and response time: raise it (rocelab plan headroom "
               "--cable ...) or shorten the cable");
       }
-      const double in_disc = D(p, "SAI_PORT_STAT_IF_IN_DISCARDS");
+      const double in_disc = D(p, kSaiPortIfInDiscards.name);
       double pg_drops = 0;
-      for (const auto& [pg, c] : p.pgs)
-        if (c.count("SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS")) pg_drops += c.at("SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS");
+      for (const auto& [pg, c] : p.pgs) pg_drops += At(c, kSaiPgDroppedPackets.name);
       if (in_disc - pg_drops > 0)
         Add("network", Severity::kError, "frames discarded at ingress (not for buffer): MTU too small, no route, or a routing loop",
-            Where(p), "SAI_PORT_STAT_IF_IN_DISCARDS +" + Count(in_disc - pg_drops) + " beyond PG drops",
+            Where(p), Grew(kSaiPortIfInDiscards.name, in_disc - pg_drops) + " beyond PG drops",
             "compare this switch's port MTU with the RoCE frame size (MTU + 78 B) and check its routes");
       for (const auto& [q, c] : p.queues) {
-        const double dp = c.count("SAI_QUEUE_STAT_DROPPED_PACKETS") ? c.at("SAI_QUEUE_STAT_DROPPED_PACKETS") : 0;
-        const double pk = c.count("SAI_QUEUE_STAT_PACKETS") ? c.at("SAI_QUEUE_STAT_PACKETS") : 0;
+        const double dp = At(c, kSaiQueueDroppedPackets.name);
+        const double pk = At(c, kSaiQueuePackets.name);
         if (dp <= 0 || q.size() < 3 || q.compare(0, 2, "UC") != 0) continue;
         const int queue = std::atoi(q.c_str() + 2);
         const bool lossless = p.pfc_enabled ? (*p.pfc_enabled)[queue] : (queue == 3 || queue == 4);
         if (lossless) {
           Add("network", Severity::kError, "drops in a lossless queue", Where(p) + " " + q,
-              "SAI_QUEUE_STAT_DROPPED_PACKETS +" + Count(dp), "PFC is not protecting this queue: check PFC is enabled on the priority end to end");
+              Grew(kSaiQueueDroppedPackets.name, dp), "PFC is not protecting this queue: check PFC is enabled on the priority end to end");
         } else {
           Add("network", Severity::kWarning,
               "drops in lossy queue " + q + ": " + Count(dp) + " of " + Count(pk + dp) + " packets (" +
                   Fmt("%.1f", 100.0 * dp / (pk + dp)) + " %)",
               Where(p) + " " + q,
-              "SAI_QUEUE_STAT_DROPPED_PACKETS " + Count(dp) + ", SAI_QUEUE_STAT_PACKETS " + Count(pk) +
+              std::string(kSaiQueueDroppedPackets.name) + " " + Count(dp) + ", " + kSaiQueuePackets.name + " " + Count(pk) +
                   (p.pfc_enabled ? "" : " (SONiC's lossless queues are 3 and 4)"),
               "if RoCE traffic lands in this queue, its DSCP is mapped to a lossy class (SONiC's default map sends DSCP 26 "
               "to TC 1): map the RoCE DSCP to the lossless TC on every hop; otherwise size this class's buffer");
@@ -546,41 +550,41 @@ class Rules {
       return;
     }
     for (int prio = 0; prio < 8; ++prio) {
-      const std::string k = "rx_prio" + std::to_string(prio) + "_discards";
+      const std::string k = kRxPrioDiscards.Name(prio);
       if (D(p, k) > 0 && Lossless(p, prio))
         Add("network", Severity::kError, "drops in the lossless class at the NIC (receive buffer full)", Where(p),
             k + " +" + Count(D(p, k)), "the NIC's PFC did not stop the sender in time: check its headroom and pause response");
     }
-    const double marked = D(p, "np_ecn_marked_roce_packets"), cnp = D(p, "np_cnp_sent");
+    const double marked = D(p, kNpEcnMarkedRocePackets.name), cnp = D(p, kNpCnpSent.name);
     if (marked > 0 && cnp == 0)
       Add("network", Severity::kError, "ECN-marked RoCE packets arrive but no CNPs are sent", Where(p),
-          "np_ecn_marked_roce_packets +" + Count(marked) + ", np_cnp_sent +0",
+          Grew(kNpEcnMarkedRocePackets.name, marked) + ", " + kNpCnpSent.name + " +0",
           "enable the DCQCN notification point for the RoCE priority (/sys/class/net/IF/ecn/roce_np/enable/3)");
-    if (D(p, "rp_cnp_ignored") > 0)
+    if (D(p, kRpCnpIgnored.name) > 0)
       Add("network", Severity::kWarning, "CNPs arrive but the reaction point ignores them", Where(p),
-          "rp_cnp_ignored +" + Count(D(p, "rp_cnp_ignored")) + ", rp_cnp_handled +" + Count(D(p, "rp_cnp_handled")),
+          Grew(kRpCnpIgnored.name, D(p, kRpCnpIgnored.name)) + ", " + Grew(kRpCnpHandled.name, D(p, kRpCnpHandled.name)),
           "enable the DCQCN reaction point for the RoCE priority (/sys/class/net/IF/ecn/roce_rp/enable/3)");
   }
 
   void Transport(const PortEvidence& p) {
     if (p.is_switch) return;
-    const double ooo = D(p, "out_of_sequence"), seq = D(p, "packet_seq_err");
+    const double ooo = D(p, kOutOfSequence.name), seq = D(p, kPacketSeqErr.name);
     if (ooo > 0 || seq > 0)
       Add("transport", Severity::kWarning, "packet loss on the RoCE path: go-back-N retransmissions", Where(p),
-          "out_of_sequence +" + Count(ooo) + Rate(ooo) + ", packet_seq_err +" + Count(seq) + Rate(seq),
+          Grew(kOutOfSequence.name, ooo) + Rate(ooo) + ", " + Grew(kPacketSeqErr.name, seq) + Rate(seq),
           "find the drop point: CRC errors on a link, drops in a queue, or RoCE in a lossy class; in a lossless fabric "
           "these counters stay at zero");
-    if (D(p, "local_ack_timeout_err") > 0)
+    if (D(p, kLocalAckTimeoutErr.name) > 0)
       Add("transport", Severity::kWarning, "ACK timeouts: tail loss or a stalled path", Where(p),
-          "local_ack_timeout_err +" + Count(D(p, "local_ack_timeout_err")),
+          Grew(kLocalAckTimeoutErr.name, D(p, kLocalAckTimeoutErr.name)),
           "a lost last packet or NAK costs a full timeout (4.096 us x 2^timeout): fix the loss; a stalled path "
           "(pause storm, deadlock) shows as timeouts without NAKs");
-    if (D(p, "rnr_nak_retry_err") > 0)
+    if (D(p, kRnrNakRetryErr.name) > 0)
       Add("transport", Severity::kWarning, "receiver not ready: receives not posted in time", Where(p),
-          "rnr_nak_retry_err +" + Count(D(p, "rnr_nak_retry_err")), "the application must post receive buffers ahead of SENDs");
-    if (D(p, "req_transport_retries_exceeded") > 0)
+          Grew(kRnrNakRetryErr.name, D(p, kRnrNakRetryErr.name)), "the application must post receive buffers ahead of SENDs");
+    if (D(p, kReqTransportRetriesExceeded.name) > 0)
       Add("transport", Severity::kError, "queue pairs failed: retries exhausted", Where(p),
-          "req_transport_retries_exceeded +" + Count(D(p, "req_transport_retries_exceeded")),
+          Grew(kReqTransportRetriesExceeded.name, D(p, kReqTransportRetriesExceeded.name)),
           "the path lost packets or stalled longer than retry_count x timeout: fix the loss or stall first");
   }
 
@@ -592,9 +596,8 @@ class Rules {
     for (const PortEvidence& p : ev_.ports) {
       if (!p.is_switch) continue;
       auto& [pauses, marks] = per_switch[p.device];
-      for (int prio = 0; prio < 8; ++prio) pauses += D(p, "SAI_PORT_STAT_PFC_" + std::to_string(prio) + "_TX_PKTS");
-      for (const auto& [q, c] : p.queues)
-        if (c.count("SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS")) marks += c.at("SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS");
+      for (int prio = 0; prio < 8; ++prio) pauses += D(p, kSaiPortPfcTxPkts.Name(prio));
+      for (const auto& [q, c] : p.queues) marks += At(c, kSaiQueueWredEcnMarkedPackets.name);
       any_marks |= marks > 0;
     }
     for (const auto& [sw, pm] : per_switch) {
@@ -604,7 +607,7 @@ class Rules {
       const bool ecn_off = cfg && cfg->cc_params.count("ecn_enabled") && cfg->cc_params.at("ecn_enabled") == "false";
       if (pm.first > 0 && pm.second == 0 && (any_marks || ecn_off))
         Add("network", Severity::kError, "PFC fires but ECN never marks on this switch", sw,
-            "SAI_PORT_STAT_PFC_*_TX_PKTS " + Count(pm.first) + ", SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS 0" +
+            kSaiPortPfcTxPkts.Pattern("*") + " " + Count(pm.first) + ", " + kSaiQueueWredEcnMarkedPackets.name + " 0" +
                 (ecn_off ? " (ECN is disabled in its configuration)" : " while other switches mark"),
             "enable ECN on the RoCE queue (WRED_PROFILE ecn_all) with Kmin below the PFC XOFF point");
     }
@@ -613,22 +616,23 @@ class Rules {
       if (!p.is_switch || !p.pfc_enabled || !p.dscp_to_priority) continue;
       const int prio = (*p.dscp_to_priority)[26];
       if ((*p.pfc_enabled)[prio]) continue;
-      auto it = p.queues.find("UC" + std::to_string(prio));
-      if (it == p.queues.end() || !it->second.count("SAI_QUEUE_STAT_PACKETS") || it->second.at("SAI_QUEUE_STAT_PACKETS") <= 0)
-        continue;
+      const std::string q = QueueName(prio);
+      auto it = p.queues.find(q);
+      if (it == p.queues.end() || At(it->second, kSaiQueuePackets.name) <= 0) continue;
       // Is priority `prio` lossless on the other switches? Then PFC is off here; else the map drifted.
       bool lossless_elsewhere = false;
       for (const PortEvidence& o : ev_.ports)
         if (o.is_switch && o.device != p.device && o.pfc_enabled && (*o.pfc_enabled)[prio]) lossless_elsewhere = true;
-      const std::string q = "UC" + std::to_string(prio), pk = Count(it->second.at("SAI_QUEUE_STAT_PACKETS"));
+      const std::string pk = Count(At(it->second, kSaiQueuePackets.name));
       if (lossless_elsewhere)
         Add("network", Severity::kError, "PFC is off for the RoCE priority " + std::to_string(prio) + " on " + p.device, Where(p) + " " + q,
-            "SAI_QUEUE_STAT_PACKETS " + pk + " of RoCE (DSCP 26) in " + q + ", which is lossless on the other switches but has no "
-            "PFC here (no SAI_PORT_STAT_PFC_" + std::to_string(prio) + " counters)",
+            std::string(kSaiQueuePackets.name) + " " + pk + " of RoCE (DSCP 26) in " + q +
+                ", which is lossless on the other switches but has no PFC here (no " + kSaiPortPfcTxPkts.prefix +
+                std::to_string(prio) + " counters)",
             "enable PFC for priority " + std::to_string(prio) + " on " + p.device + " (PORT_QOS_MAP pfc_enable)");
       else
         Add("network", Severity::kError, "RoCE traffic (DSCP 26) rides lossy queue " + q + " on " + p.device, Where(p) + " " + q,
-            "SAI_QUEUE_STAT_PACKETS " + pk + "; DSCP 26 maps to priority " + std::to_string(prio) +
+            std::string(kSaiQueuePackets.name) + " " + pk + "; DSCP 26 maps to priority " + std::to_string(prio) +
                 " here, while PFC protects only the lossless priorities",
             "fix the DSCP-to-priority map on " + p.device + " so DSCP 26 lands in the lossless priority, as on the other hops");
     }

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "telemetry/counter_names.h"
+
 namespace rocelab {
 
 namespace {
@@ -241,10 +243,10 @@ std::vector<PortEvidence> ParseQueueCounters(const std::string& text, const std:
       ports.push_back(p);
     }
     CounterMap& q = ports.back().queues[w[1]];
-    q["SAI_QUEUE_STAT_PACKETS"] = pk;
-    q["SAI_QUEUE_STAT_BYTES"] = by;
-    q["SAI_QUEUE_STAT_DROPPED_PACKETS"] = dp;
-    q["SAI_QUEUE_STAT_DROPPED_BYTES"] = db;
+    q[kSaiQueuePackets.name] = pk;
+    q[kSaiQueueBytes.name] = by;
+    q[kSaiQueueDroppedPackets.name] = dp;
+    q[kSaiQueueDroppedBytes.name] = db;
   }
   if (ports.empty()) throw ParseError(file, 1, "no 'show queue counters' rows found");
   return ports;

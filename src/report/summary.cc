@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "telemetry/counter_names.h"
 #include "topo/topology.h"
 #include "util/json_writer.h"
 
@@ -120,36 +121,35 @@ void WriteNic(JsonWriter& w, const Nic& n) {
   const RdmaCounters& r = n.rdma();
   w.BeginObject(n.name().c_str());
   w.String("rdma_device", "mlx5_0").String("netdev", "eth0");
-  w.BeginObject("ethtool");
-  w.Uint("rx_packets_phy", c.rx_frames).Uint("rx_bytes_phy", c.rx_bytes);
-  w.Uint("tx_packets_phy", c.tx_frames).Uint("tx_bytes_phy", c.tx_bytes);
-  w.Uint("rx_crc_errors_phy", c.crc_errors).Uint("rx_discards_phy", c.rx_discards);
+  w.BeginObject(kEthtoolBlock);
+  w.Uint(kRxPacketsPhy.name, c.rx_frames).Uint(kRxBytesPhy.name, c.rx_bytes);
+  w.Uint(kTxPacketsPhy.name, c.tx_frames).Uint(kTxBytesPhy.name, c.tx_bytes);
+  w.Uint(kRxCrcErrorsPhy.name, c.crc_errors).Uint(kRxDiscardsPhy.name, c.rx_discards);
   for (int p = 0; p < kNumPriorities; ++p) {
     const bool pfc = n.pfc_mask() & (1u << p);
     if (!pfc && !c.rx_prio_packets[p] && !c.tx_prio_packets[p] && !c.rx_pause[p] && !c.tx_pause[p]) continue;
-    const std::string pre = "prio" + std::to_string(p);
-    w.Uint("rx_" + pre + "_bytes", c.rx_prio_bytes[p]).Uint("rx_" + pre + "_packets", c.rx_prio_packets[p]);
-    w.Uint("tx_" + pre + "_bytes", c.tx_prio_bytes[p]).Uint("tx_" + pre + "_packets", c.tx_prio_packets[p]);
-    w.Uint("rx_" + pre + "_discards", c.rx_prio_discards[p]);
-    w.Uint("rx_" + pre + "_pause", c.rx_pause[p]).Uint("rx_" + pre + "_pause_duration", Us(c.rx_pause_duration[p]));
-    w.Uint("tx_" + pre + "_pause", c.tx_pause[p]).Uint("tx_" + pre + "_pause_duration", Us(c.tx_pause_duration[p]));
-    if (pfc) w.Uint("rx_" + pre + "_pause_transition", c.rx_pause_transitions[p]);
+    w.Uint(kRxPrioBytes.Name(p), c.rx_prio_bytes[p]).Uint(kRxPrioPackets.Name(p), c.rx_prio_packets[p]);
+    w.Uint(kTxPrioBytes.Name(p), c.tx_prio_bytes[p]).Uint(kTxPrioPackets.Name(p), c.tx_prio_packets[p]);
+    w.Uint(kRxPrioDiscards.Name(p), c.rx_prio_discards[p]);
+    w.Uint(kRxPrioPause.Name(p), c.rx_pause[p]).Uint(kRxPrioPauseDuration.Name(p), Us(c.rx_pause_duration[p]));
+    w.Uint(kTxPrioPause.Name(p), c.tx_pause[p]).Uint(kTxPrioPauseDuration.Name(p), Us(c.tx_pause_duration[p]));
+    if (pfc) w.Uint(kRxPrioPauseTransition.Name(p), c.rx_pause_transitions[p]);
   }
   w.EndObject();
-  w.BeginObject("hw_counters");
-  w.Uint("np_cnp_sent", r.np_cnp_sent).Uint("np_ecn_marked_roce_packets", r.np_ecn_marked_roce_packets);
-  w.Uint("rp_cnp_handled", r.rp_cnp_handled).Uint("rp_cnp_ignored", r.rp_cnp_ignored);
-  w.Uint("out_of_sequence", r.out_of_sequence).Uint("duplicate_request", r.duplicate_request);
-  w.Uint("packet_seq_err", r.packet_seq_err).Uint("local_ack_timeout_err", r.local_ack_timeout_err);
-  w.Uint("req_transport_retries_exceeded", r.req_transport_retries_exceeded);
-  w.Uint("rx_write_requests", r.rx_write_requests).Uint("rx_read_requests", r.rx_read_requests);
-  w.Uint("implied_nak_seq_err", r.implied_nak_seq_err);
+  w.BeginObject(kHwCountersBlock);
+  w.Uint(kNpCnpSent.name, r.np_cnp_sent).Uint(kNpEcnMarkedRocePackets.name, r.np_ecn_marked_roce_packets);
+  w.Uint(kRpCnpHandled.name, r.rp_cnp_handled).Uint(kRpCnpIgnored.name, r.rp_cnp_ignored);
+  w.Uint(kOutOfSequence.name, r.out_of_sequence).Uint(kDuplicateRequest.name, r.duplicate_request);
+  w.Uint(kPacketSeqErr.name, r.packet_seq_err).Uint(kLocalAckTimeoutErr.name, r.local_ack_timeout_err);
+  w.Uint(kReqTransportRetriesExceeded.name, r.req_transport_retries_exceeded);
+  w.Uint(kRxWriteRequests.name, r.rx_write_requests).Uint(kRxReadRequests.name, r.rx_read_requests);
+  w.Uint(kImpliedNakSeqErr.name, r.implied_nak_seq_err);
   w.EndObject();
   WriteConfig(w, n.spec().pfc_enabled ? n.spec().lossless_mask : 0, n.spec().trust_dscp, n.spec().dscp_to_priority);
-  w.BeginObject("rocelab");
-  w.Uint("retransmitted_packets", r.retransmitted_packets).Uint("bytes_delivered", r.bytes_delivered);
-  w.Uint("tx_busy_ns", static_cast<uint64_t>(c.busy / kNanosecond));
-  w.Uint("rx_xoff_bytes", n.rx_xoff()).Uint("rx_xon_bytes", n.rx_xon());
+  w.BeginObject(kRocelabBlock);
+  w.Uint(kRetransmittedPackets.name, r.retransmitted_packets).Uint(kBytesDelivered.name, r.bytes_delivered);
+  w.Uint(kTxBusyNs.name, static_cast<uint64_t>(c.busy / kNanosecond));
+  w.Uint(kRxXoffBytes.name, n.rx_xoff()).Uint(kRxXonBytes.name, n.rx_xon());
   w.EndObject();
   w.EndObject();
 }
@@ -161,47 +161,46 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo) {
   w.Uint("shared_watermark_bytes", s.shared_watermark());
   w.EndObject();
   WriteConfig(w, s.pfc_mask(), s.spec().trust_dscp, s.spec().dscp_to_priority, &s.spec());
-  w.Uint("rocelab_ttl_expired", s.ttl_expired());
+  w.Uint(kRocelabTtlExpired.name, s.ttl_expired());
   w.BeginObject("ports");
   const TopoNode& tn = topo.nodes()[topo.FindNode(s.name())];
   for (int i = 0; i < s.num_ports(); ++i) {
     const PortCounters& c = s.port(i).counters;
     w.BeginObject(SwitchPortAlias(i).c_str());
     w.String("peer", topo.nodes()[tn.ports[i].peer_node].name);
-    w.Uint("headroom_bytes", s.headroom(i));
-    w.Uint("SAI_PORT_STAT_IF_IN_UCAST_PKTS", c.rx_frames).Uint("SAI_PORT_STAT_IF_IN_OCTETS", c.rx_bytes);
-    w.Uint("SAI_PORT_STAT_IF_OUT_UCAST_PKTS", c.tx_frames).Uint("SAI_PORT_STAT_IF_OUT_OCTETS", c.tx_bytes);
-    w.Uint("SAI_PORT_STAT_IF_IN_ERRORS", c.crc_errors).Uint("SAI_PORT_STAT_IF_IN_DISCARDS", c.rx_discards);
+    w.Uint(kHeadroomBytes.name, s.headroom(i));
+    w.Uint(kSaiPortIfInUcastPkts.name, c.rx_frames).Uint(kSaiPortIfInOctets.name, c.rx_bytes);
+    w.Uint(kSaiPortIfOutUcastPkts.name, c.tx_frames).Uint(kSaiPortIfOutOctets.name, c.tx_bytes);
+    w.Uint(kSaiPortIfInErrors.name, c.crc_errors).Uint(kSaiPortIfInDiscards.name, c.rx_discards);
     for (int p = 0; p < kNumPriorities; ++p) {
       if (!(s.pfc_mask() & (1u << p)) && !c.rx_pause[p] && !c.tx_pause[p]) continue;
-      const std::string pre = "SAI_PORT_STAT_PFC_" + std::to_string(p);
-      w.Uint(pre + "_RX_PKTS", c.rx_pause[p]).Uint(pre + "_TX_PKTS", c.tx_pause[p]);
-      w.Uint(pre + "_RX_PAUSE_DURATION_US", Us(c.rx_pause_duration[p]));
-      w.Uint(pre + "_TX_PAUSE_DURATION_US", Us(c.tx_pause_duration[p]));
+      w.Uint(kSaiPortPfcRxPkts.Name(p), c.rx_pause[p]).Uint(kSaiPortPfcTxPkts.Name(p), c.tx_pause[p]);
+      w.Uint(kSaiPortPfcRxPauseDurationUs.Name(p), Us(c.rx_pause_duration[p]));
+      w.Uint(kSaiPortPfcTxPauseDurationUs.Name(p), Us(c.tx_pause_duration[p]));
     }
-    w.Uint("rocelab_tx_busy_ns", static_cast<uint64_t>(c.busy / kNanosecond));
-    w.BeginObject("queues");
+    w.Uint(kRocelabTxBusyNs.name, static_cast<uint64_t>(c.busy / kNanosecond));
+    w.BeginObject(kQueuesBlock);
     for (int q = 0; q < kNumPriorities; ++q) {
       const QueueCounters& qc = s.queue_counters(i, q);
       if (!qc.packets && !qc.dropped_packets) continue;
-      w.BeginObject(("UC" + std::to_string(q)).c_str());
-      w.Uint("SAI_QUEUE_STAT_PACKETS", qc.packets).Uint("SAI_QUEUE_STAT_BYTES", qc.bytes);
-      w.Uint("SAI_QUEUE_STAT_DROPPED_PACKETS", qc.dropped_packets).Uint("SAI_QUEUE_STAT_DROPPED_BYTES", qc.dropped_bytes);
-      w.Uint("SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS", qc.ecn_marked);
-      w.Uint("SAI_QUEUE_STAT_WATERMARK_BYTES", qc.watermark_bytes);
+      w.BeginObject(QueueName(q).c_str());
+      w.Uint(kSaiQueuePackets.name, qc.packets).Uint(kSaiQueueBytes.name, qc.bytes);
+      w.Uint(kSaiQueueDroppedPackets.name, qc.dropped_packets).Uint(kSaiQueueDroppedBytes.name, qc.dropped_bytes);
+      w.Uint(kSaiQueueWredEcnMarkedPackets.name, qc.ecn_marked);
+      w.Uint(kSaiQueueWatermarkBytes.name, qc.watermark_bytes);
       w.EndObject();
     }
     w.EndObject();
-    w.BeginObject("priority_groups");
+    w.BeginObject(kPriorityGroupsBlock);
     for (int pg = 0; pg < kNumPriorities; ++pg) {
       const PriorityGroupCounters& pc = s.pg_counters(i, pg);
       if (!pc.packets) continue;
-      w.BeginObject(("PG" + std::to_string(pg)).c_str());
-      w.Uint("SAI_INGRESS_PRIORITY_GROUP_STAT_PACKETS", pc.packets);
-      w.Uint("SAI_INGRESS_PRIORITY_GROUP_STAT_BYTES", pc.bytes);
-      w.Uint("SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS", pc.dropped_packets);
-      w.Uint("SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES", pc.shared_watermark_bytes);
-      w.Uint("SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES", pc.headroom_watermark_bytes);
+      w.BeginObject(PriorityGroupName(pg).c_str());
+      w.Uint(kSaiPgPackets.name, pc.packets);
+      w.Uint(kSaiPgBytes.name, pc.bytes);
+      w.Uint(kSaiPgDroppedPackets.name, pc.dropped_packets);
+      w.Uint(kSaiPgSharedWatermarkBytes.name, pc.shared_watermark_bytes);
+      w.Uint(kSaiPgXoffRoomWatermarkBytes.name, pc.headroom_watermark_bytes);
       w.EndObject();
     }
     w.EndObject();

@@ -1,7 +1,7 @@
 // Counters as devices keep them. The fields are plain integers updated on the
-// hot path; docs/counters.md names the real-device counter each one is
-// exported as (mlx5 ethtool -S, RDMA hw_counters, SAI statistics) and the
-// exact point where it is counted.
+// hot path; telemetry/counter_names.h names the real-device counter each one
+// is exported as (mlx5 ethtool -S, RDMA hw_counters, SAI statistics), and
+// docs/counters.md the exact point where it is counted.
 #ifndef ROCELAB_TELEMETRY_COUNTERS_H_
 #define ROCELAB_TELEMETRY_COUNTERS_H_
 
