@@ -44,7 +44,8 @@ summaries() {
   strip "$work/run/summary.json" >"$dir/demo.json"
   for n in dcqcn-websearch30-1ms dcqcn-websearch30-1ms-incast; do
     [[ -f "$shared/ns3-rdma/$n/config.txt" ]] || continue
-    "$b" run --ns3-config "$shared/ns3-rdma/$n/config.txt" --out "$work/run" --quiet >/dev/null
+    # From the data folder, so the run's name (which holds the path) is the same in any checkout.
+    (cd "$shared" && "$b" run --ns3-config "ns3-rdma/$n/config.txt" --out "$work/run" --quiet >/dev/null)
     strip "$work/run/summary.json" >"$dir/ns3-$n.json"
   done
   rm -rf "$work/run"
