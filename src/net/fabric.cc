@@ -60,7 +60,7 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
     for (int p = 0; p < s->num_ports(); ++p) {
       Port& port = s->port(p);
       port.pause_response = spec.pfc.response_time >= 0 ? spec.pfc.response_time : PeerResponseTime(port.rate_bps);
-      s->SetHeadroom(p, PortHeadroom(spec, port.rate_bps, port.delay));
+      s->SetHeadroom(p, PortHeadroom(spec, port.rate_bps, port.delay, WorstCellFillFrame(sc_, spec.cell)));
     }
     s->FinishSetup();
   }

@@ -25,7 +25,7 @@ std::vector<SwitchBudget> PlanBuffers(const Scenario& sc) {
       pb.peer = topo.nodes()[n.ports[i].peer_node].name;
       pb.rate_bps = n.ports[i].link.rate_bps;
       pb.delay = n.ports[i].link.delay;
-      pb.headroom_per_pg = b.lossless_pgs ? PortHeadroom(spec, pb.rate_bps, pb.delay) : 0;
+      pb.headroom_per_pg = b.lossless_pgs ? PortHeadroom(spec, pb.rate_bps, pb.delay, WorstCellFillFrame(sc, spec.cell)) : 0;
       b.headroom_total += pb.headroom_per_pg * b.lossless_pgs;
       b.ports.push_back(pb);
     }

@@ -1,5 +1,7 @@
 #include "plan/headroom.h"
 
+#include <algorithm>
+
 #include "scenario/scenario.h"
 #include "sim/packet.h"
 
@@ -23,7 +25,7 @@ Time PeerResponseTime(uint64_t rate_bps) {
 }
 
 HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uint32_t max_frame, uint32_t cell,
-                                      uint32_t response_quanta) {
+                                      uint32_t response_quanta, uint32_t fill_frame) {
   HeadroomBreakdown h;
   h.our_frame = max_frame + kWireOverhead;
   h.pfc_frame = kPauseFrame + kWireOverhead;
@@ -32,18 +34,40 @@ HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uin
   h.cable_round_trip = static_cast<uint64_t>((bits_x_ps + 8000000000000ull - 1) / 8000000000000ull);
   h.peer_response = static_cast<uint64_t>(response_quanta) * 512 / 8;
   h.peer_frame = max_frame + kWireOverhead;
-  const uint64_t sum = h.our_frame + h.pfc_frame + h.cable_round_trip + h.peer_response + h.peer_frame;
+  uint64_t sum = h.our_frame + h.pfc_frame + h.cable_round_trip + h.peer_response + h.peer_frame;
+  if (fill_frame > 0 && cell > 0) {
+    const uint64_t filled = (fill_frame + cell - 1) / cell * cell;
+    h.cell_overhead = (sum * (filled - fill_frame) + fill_frame - 1) / fill_frame;
+    sum += h.cell_overhead;
+  }
   const uint64_t rounded = cell ? (sum + cell - 1) / cell * cell : sum;
   h.cell_rounding = rounded - sum;
   h.total = rounded;
   return h;
 }
 
-uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_delay) {
+uint32_t WorstCellFillFrame(const Scenario& sc, uint32_t cell) {
+  uint32_t worst = 0;
+  double worst_fill = 0;
+  auto consider = [&](const NicSpec& n) {
+    const uint32_t frame = std::max(kMinFrame, n.data_header_bytes + n.mtu);
+    const double fill = static_cast<double>((frame + cell - 1) / cell * cell) / frame;
+    if (fill > worst_fill) {
+      worst_fill = fill;
+      worst = frame;
+    }
+  };
+  consider(sc.nic);
+  for (const DeviceOverride& d : sc.devices)
+    if (d.nic) consider(*d.nic);
+  return worst;
+}
+
+uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_delay, uint32_t fill_frame) {
   if (!spec.pfc.headroom_auto) return spec.pfc.headroom;
   // The port MTU is an IP MTU; the largest frame adds Ethernet header and FCS.
   return Ieee8021QbbHeadroom(rate_bps, one_way_delay, spec.mtu + kEthHeader + kFcs, spec.cell,
-                             PeerResponseQuanta(rate_bps)).total;
+                             PeerResponseQuanta(rate_bps), fill_frame).total;
 }
 
 }  // namespace rocelab

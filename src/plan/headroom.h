@@ -29,17 +29,29 @@ struct HeadroomBreakdown {
   uint64_t cable_round_trip = 0;
   uint64_t peer_response = 0;
   uint64_t peer_frame = 0;
+  // The buffer charges whole cells per frame: a stream of F-byte frames fills
+  // ceil(F / cell) x cell bytes. This term covers that waste for the smallest full
+  // RoCE data frame the fabric sends (0 when no frame size is given).
+  uint64_t cell_overhead = 0;
   uint64_t cell_rounding = 0;
   uint64_t total = 0;
 };
 
+// `fill_frame`: the frame whose cell waste the headroom must cover (0: bytes only).
 HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uint32_t max_frame, uint32_t cell,
-                                      uint32_t response_quanta);
+                                      uint32_t response_quanta, uint32_t fill_frame = 0);
 
+struct Scenario;
 struct SwitchSpec;
-// The headroom a switch reserves per lossless PG on a port of this speed and
-// cable: configured, or (headroom: auto) the 802.1Qbb sum for the port MTU.
-uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_delay);
+// Of the full RoCE data frames the scenario's NICs send (MTU payload plus headers), the
+// one that wastes the largest share of its cells. Not SONiC's 50 %-small-packet blend:
+// at MTU 256 a frame of 318 B fills two 256 B cells, 61 % more than its bytes, and a
+// blend sized for less overflows under an incast of such frames.
+uint32_t WorstCellFillFrame(const Scenario& sc, uint32_t cell);
+// The headroom a switch reserves per lossless PG on a port of this speed and cable:
+// configured, or (headroom: auto) the 802.1Qbb sum for the port MTU, in cells of
+// `fill_frame` frames.
+uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_delay, uint32_t fill_frame);
 
 }  // namespace rocelab
 

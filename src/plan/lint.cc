@@ -246,7 +246,7 @@ class Linter {
           const TopoPort& tp = node.ports[p];
           SwitchSpec automatic = s;
           automatic.pfc.headroom_auto = true;
-          const uint64_t need = PortHeadroom(automatic, tp.link.rate_bps, tp.link.delay);
+          const uint64_t need = PortHeadroom(automatic, tp.link.rate_bps, tp.link.delay, WorstCellFillFrame(sc_, s.cell));
           if (s.pfc.headroom < need) {
             char buf[256];
             std::snprintf(buf, sizeof buf,
