@@ -123,7 +123,7 @@ struct SwitchSpec {
 struct NicSpec {
   uint32_t mtu = 4096;  // RoCE path MTU (payload bytes per packet)
   enum class Cc { kNone, kDcqcn } cc = Cc::kDcqcn;
-  DcqcnParams dcqcn;
+  DcqcnParams dcqcn = DcqcnMlx5Profile();
   int ack_every = 1;         // responder ACK coalescing (packets per ACK)
   uint32_t back_to_chunk = 0;  // 0: go-back-N; else go back to the start of this many packets' chunk
   bool cnp_on_ack = false;     // echo CE on the ACK instead of sending CNPs (ns-3 profile)

@@ -90,12 +90,7 @@ void RcTransport::OnAckTimer(QueuePair& qp) {
     return;
   }
   rdma_->local_ack_timeout_err++;
-  if (qp.retries_left == 0) {
-    rdma_->req_transport_retries_exceeded++;
-    Complete(qp, true);
-    return;
-  }
-  if (!qp.windowed) --qp.retries_left;  // a TCP-like flow retries until it gets through
+  if (!ConsumeRetry(qp)) return;
   qp.snd_nxt = qp.snd_una;  // go back to the oldest unacknowledged PSN
   // ...or to its chunk's start: the receiver may have reset to it behind a lost NAK.
   if (spec_->back_to_chunk) qp.snd_nxt = qp.snd_una / spec_->back_to_chunk * spec_->back_to_chunk;
@@ -104,10 +99,25 @@ void RcTransport::OnAckTimer(QueuePair& qp) {
   carrier_->Wake();
 }
 
+bool RcTransport::ConsumeRetry(QueuePair& qp) {
+  if (qp.windowed) return true;  // a TCP-like flow retries until it gets through
+  if (qp.retries_left == 0) {
+    rdma_->req_transport_retries_exceeded++;
+    Complete(qp, true);
+    return false;
+  }
+  --qp.retries_left;
+  return true;
+}
+
 void RcTransport::OnAck(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
   if (pkt->flags & Packet::kFlagEcnEcho) OnCnp(pkt);
   if (qp.done || qp.failed) return;
+  // Any positive ACK shows the path delivers again, including one for a packet sent again
+  // inside a chunk whose start was acknowledged before (go-back-to-chunk): it refills the
+  // retry budget even when it acknowledges nothing new.
+  qp.retries_left = spec_->retry_count;
   const uint32_t acked = pkt->psn + 1;
   if (acked <= qp.snd_una) return;
   AdvanceUna(qp, acked);
@@ -134,19 +144,18 @@ void RcTransport::OnNak(const Packet* pkt) {
   if (pkt->flags & Packet::kFlagEcnEcho) OnCnp(pkt);
   rdma_->packet_seq_err++;
   if (qp.done || qp.failed) return;
-  if (spec_->back_to_chunk && pkt->psn < qp.snd_una) {
-    qp.snd_nxt = pkt->psn;  // back to the chunk's start, though part of it was acknowledged
-    qp.OnWindowLoss(false);
-    qp.last_progress = Now();
-    carrier_->Wake();
-    return;
-  }
-  if (pkt->psn < qp.snd_una) return;
-  if (pkt->psn > qp.snd_una) {
+  // Back to the chunk's start, though part of it was acknowledged (go-back-to-chunk).
+  const bool to_chunk = spec_->back_to_chunk && pkt->psn < qp.snd_una;
+  if (pkt->psn < qp.snd_una && !to_chunk) return;  // older than what is acknowledged: stale
+  // A sequence-error NAK is a retry like a timeout (IBA 9.7.5.2.2; Linux rxe completes it
+  // through COMPST_ERROR_RETRY), and only a positive ACK refills the budget.
+  if (!ConsumeRetry(qp)) return;
+  if (to_chunk) {
+    qp.snd_nxt = pkt->psn;
+  } else {
     qp.snd_una = pkt->psn;  // a NAK acknowledges everything before it
-    qp.retries_left = spec_->retry_count;
+    qp.snd_nxt = qp.snd_una;  // go-back-N from the NAKed PSN
   }
-  qp.snd_nxt = qp.snd_una;  // go-back-N from the NAKed PSN
   qp.OnWindowLoss(false);
   qp.last_progress = Now();
   carrier_->Wake();
@@ -232,7 +241,10 @@ void RcTransport::SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t ps
   Packet* p = NewPacket(qp, type, kOpAcknowledge, psn, true);
   p->frame_bytes = static_cast<uint16_t>(spec_->ack_bytes);
   if (spec_->ack_high_priority) p->dscp = spec_->cnp_dscp;
-  if (ecn_echo) p->flags |= Packet::kFlagEcnEcho;
+  if (ecn_echo) {
+    p->flags |= Packet::kFlagEcnEcho;
+    rdma_->np_cnp_sent++;  // the echo is this profile's CNP: counted when it leaves
+  }
   p->ecn = kNotEct;
   p->priority = spec_->dscp_to_priority[p->dscp & 63];
   carrier_->SendControl(p);
@@ -244,6 +256,7 @@ void RcTransport::SendCnp(const QueuePair& qp, uint32_t psn) {
   p->dscp = spec_->cnp_dscp;
   p->ecn = kNotEct;
   p->priority = spec_->dscp_to_priority[p->dscp & 63];
+  rdma_->np_cnp_sent++;
   carrier_->SendControl(p);
 }
 
@@ -253,11 +266,8 @@ void RcTransport::OnData(const Packet* pkt) {
   const bool echo = pkt->ecn == kCe && spec_->cnp_on_ack && CcOn();
   if (pkt->ecn == kCe) {
     rdma_->np_ecn_marked_roce_packets++;
-    if (echo) {
-      rdma_->np_cnp_sent++;
-    } else if (CcOn() && (qp.last_cnp < 0 || Now() - qp.last_cnp >= spec_->dcqcn.min_time_between_cnps)) {
+    if (!echo && CcOn() && (qp.last_cnp < 0 || Now() - qp.last_cnp >= spec_->dcqcn.min_time_between_cnps)) {
       qp.last_cnp = Now();
-      rdma_->np_cnp_sent++;
       SendCnp(qp, pkt->psn);
     }
   }

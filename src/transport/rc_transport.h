@@ -71,6 +71,8 @@ class RcTransport {
   void OnNak(const Packet* pkt);
   void OnCnp(const Packet* pkt);
   void AdvanceUna(QueuePair& qp, uint32_t una);
+  // Takes one retry from the QP's budget; false (and the QP in error) when none is left.
+  bool ConsumeRetry(QueuePair& qp);
   void ArmAckTimer(QueuePair& qp);
   // The rate changed: arm the next increase and let a faster rate shorten the current gap.
   void Repace(QueuePair& qp);

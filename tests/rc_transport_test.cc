@@ -1,0 +1,109 @@
+// The RC transport on its own: a requester and a responder driven packet by packet
+// through a carrier that records what the NIC would be asked to do.
+#include "transport/rc_transport.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace rocelab {
+namespace {
+
+class RecordingCarrier : public RcCarrier {
+ public:
+  explicit RecordingCarrier(PacketPool* pool) : pool_(pool) {}
+  ~RecordingCarrier() override {
+    for (Packet* p : sent) pool_->Put(p);
+  }
+  void SendControl(Packet* pkt) override { sent.push_back(pkt); }
+  void Wake() override { ++wakes; }
+  void ArmTimer(Timer, Time, uint32_t) override {}
+  void Responding(uint32_t) override {}
+  void Finished(QueuePair& qp) override { finished.push_back(qp.id); }
+
+  std::vector<Packet*> sent;
+  std::vector<uint32_t> finished;
+  int wakes = 0;
+
+ private:
+  PacketPool* pool_;
+};
+
+struct Bench {
+  Simulator sim;
+  PacketPool pool;
+  NicSpec spec;
+  std::vector<QueuePair> qps;
+  RdmaCounters rdma;
+  RecordingCarrier carrier{&pool};
+  RcTransport rc{&sim, &pool, &spec, 20, &qps, &rdma, &carrier};
+
+  explicit Bench(NicSpec s = NicSpec()) : spec(s) {
+    spec.dscp_to_priority = DefaultDscpMap();
+    QueuePair qp;
+    qp.mtu = 1024;
+    qp.Post(Verb::kWrite, 64 * 1024, 0, 0);
+    qp.started = true;
+    qps.push_back(qp);
+    rc.Start(qps[0]);
+  }
+  // The requester sends `n` packets.
+  void Send(int n) {
+    for (int i = 0; i < n; ++i) pool.Put(rc.NextRequest(qps[0]));
+  }
+  void Deliver(PacketType type, uint32_t psn, uint8_t ecn = kNotEct) {
+    Packet* p = pool.Get();
+    p->type = type;
+    p->qp = 0;
+    p->psn = psn;
+    p->ecn = ecn;
+    p->payload = qps[0].mtu;
+    rc.Receive(p);
+    pool.Put(p);
+  }
+};
+
+TEST(RcTransport, SequenceErrorNaksUseUpTheRetryBudget) {
+  Bench b;
+  ASSERT_EQ(b.spec.retry_count, 7);
+  b.Send(8);
+  // The same gap NAKed again and again, with no positive ACK in between: seven retries,
+  // then the QP fails (IBA: retry count exceeded).
+  for (int i = 0; i < 7; ++i) {
+    b.Deliver(PacketType::kNak, 2);
+    ASSERT_TRUE(b.carrier.finished.empty()) << "after NAK " << i + 1;
+    EXPECT_EQ(b.qps[0].snd_nxt, 2u);  // went back N
+    b.Send(3);
+  }
+  b.Deliver(PacketType::kNak, 2);
+  ASSERT_EQ(b.carrier.finished.size(), 1u);
+  EXPECT_TRUE(b.qps[0].failed);
+  EXPECT_EQ(b.rdma.req_transport_retries_exceeded, 1u);
+  EXPECT_EQ(b.rdma.packet_seq_err, 8u);
+}
+
+TEST(RcTransport, OnlyAPositiveAckRefillsTheRetryBudget) {
+  Bench b;
+  b.Send(8);
+  for (int i = 0; i < 5; ++i) b.Deliver(PacketType::kNak, 2 + static_cast<uint32_t>(i));  // each NAK advances
+  EXPECT_EQ(b.qps[0].retries_left, 2);  // advancing NAKs do not refill it
+  b.Send(3);
+  b.Deliver(PacketType::kAck, 7);
+  EXPECT_EQ(b.qps[0].retries_left, 7);
+  EXPECT_EQ(b.qps[0].snd_una, 8u);
+}
+
+TEST(RcTransport, EchoedCongestionCountsOnlyCnpsThatLeave) {
+  NicSpec s;
+  s.cnp_on_ack = true;
+  s.ack_every = 4;  // three of every four CE marks ride no ACK
+  Bench b(s);
+  b.qps[0].rp.Init(&b.spec.dcqcn, 100000000000ull);
+  for (uint32_t psn = 0; psn < 8; ++psn) b.Deliver(PacketType::kData, psn, kCe);
+  EXPECT_EQ(b.rdma.np_ecn_marked_roce_packets, 8u);
+  EXPECT_EQ(b.carrier.sent.size(), 2u);  // two ACKs, each echoing CE
+  EXPECT_EQ(b.rdma.np_cnp_sent, 2u);
+}
+
+}  // namespace
+}  // namespace rocelab
