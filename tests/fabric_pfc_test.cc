@@ -118,3 +118,27 @@ TEST(FabricPfc, IncastAtSmallMtusLosesNothing) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+// Pause quanta of 1 (legal in 802.1Qbb) last 1.28 ns at 400G; refreshing at half that would
+// fill the link with PFC frames. A refresh never comes sooner than one maximum frame time,
+// so PFC frames stay a small share of the wire.
+TEST(FabricPfc, TinyPauseQuantaCannotFloodTheLink) {
+  std::string w = "workload:\n";
+  for (int h = 1; h <= 4; ++h)
+    w += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 1MB, priority: 3}\n";
+  auto f = RunYaml(std::string("duration: 400us\n") +
+                   "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 5,\n"
+                   "           host_link: {rate: 400G, delay: 1us}}\n"
+                   "switch: {buffer: 4MB, lossless_priorities: [3], pfc: {enabled: true, quanta: 1}}\n"
+                   "nic: {mtu: 4096, cc: none}\n" + w);
+  // One maximum frame (9216 B + headers) at 400G is about 185 ns: at most one PFC frame per
+  // port and priority in that time.
+  const Time run = f->now();
+  const uint64_t bound = static_cast<uint64_t>(run / (180 * kNanosecond)) + 1;
+  for (int p = 0; p < f->sw("leaf0").num_ports(); ++p)
+    EXPECT_LE(f->sw("leaf0").port(p).counters.tx_pause[3], bound) << "port " << p;
+}
+
+}  // namespace rocelab

@@ -123,6 +123,20 @@ TEST(Lint, EtsWeightsAndWatchdog) {
   EXPECT_EQ(w->severity, Severity::kWarning);
 }
 
+TEST(Lint, TinyPauseQuantaWarn) {
+  LintReport r = Lint("devices:\n  leaf0: {pfc: {enabled: true, quanta: 1}}\n");
+  const Finding* w = FindCheck(r, "pfc-quanta", "leaf0");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->severity, Severity::kWarning);
+  EXPECT_EQ(w->key, "devices.leaf0.pfc.quanta");
+  EXPECT_EQ(FindCheck(r, "pfc-quanta", "leaf1"), nullptr);
+  // 290 quanta (148,480 bit times) outlast two jumbo frames on the wire (148,064): no warning.
+  LintReport ok = Lint("devices:\n  leaf0: {pfc: {enabled: true, quanta: 290}}\n");
+  EXPECT_EQ(FindCheck(ok, "pfc-quanta", "leaf0"), nullptr);
+  LintReport short_ = Lint("devices:\n  leaf0: {pfc: {enabled: true, quanta: 289}}\n");
+  EXPECT_NE(FindCheck(short_, "pfc-quanta", "leaf0"), nullptr);
+}
+
 TEST(Lint, CnpSharingTheRoceQueue) {
   LintReport r = Lint("devices:\n  leaf0: {dscp_to_priority: {48: 3}}\n");
   ASSERT_NE(FindCheck(r, "cnp-priority", "leaf0"), nullptr);

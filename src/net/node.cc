@@ -1,5 +1,6 @@
 #include "net/node.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rocelab {
@@ -70,7 +71,7 @@ void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
       Port& p = ports_[port];
       if (p.xoff_sent[prio] && p.next_refresh[prio] == Now()) {
         SendPauseFrame(port, prio, pause_quanta_);
-        Time period = QuantaTime(p, pause_quanta_) / 2;
+        const Time period = RefreshPeriod(p);
         p.next_refresh[prio] = Now() + period;
         ctx_->sim.ScheduleIn(period, this, kPauseRefresh, arg);
       }
@@ -84,6 +85,14 @@ void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
 Time Node::QuantaTime(const Port& p, uint32_t quanta) const {
   // One quantum is the time to send 512 bits at the port's speed (802.1Qbb).
   return SerializationTime(static_cast<uint64_t>(quanta) * 64, p.rate_bps);
+}
+
+Time Node::RefreshPeriod(const Port& p) const {
+  // Half the pause time, so the peer never resumes while we are congested; but never
+  // sooner than one maximum frame (9216 B jumbo), so tiny quanta (legal, and flagged by
+  // lint) cannot fill the link with PFC frames: they stay under 1 % of the wire.
+  const Time max_frame = SerializationTime(kMaxJumboFrame + kEthHeader + kFcs + kWireOverhead, p.rate_bps);
+  return std::max(QuantaTime(p, pause_quanta_) / 2, max_frame);
 }
 
 void Node::ApplyPause(int port, Packet* pfc) {
@@ -126,8 +135,7 @@ void Node::AssertPause(int port, int prio) {
   p.xoff_began[prio] = Now();
   SendPauseFrame(port, prio, pause_quanta_);
   if (!pause_expiry_) return;
-  // Refresh at half the pause time so the peer never resumes while we are congested.
-  Time period = QuantaTime(p, pause_quanta_) / 2;
+  const Time period = RefreshPeriod(p);
   p.next_refresh[prio] = Now() + period;
   ctx_->sim.ScheduleIn(period, this, kPauseRefresh, static_cast<uint32_t>(port * kNumPriorities + prio));
 }

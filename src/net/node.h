@@ -109,6 +109,7 @@ class Node : public EventSource {
   void ApplyPause(int port, Packet* pfc);
   void Resume(int port, int prio);
   Time QuantaTime(const Port& p, uint32_t quanta) const;
+  Time RefreshPeriod(const Port& p) const;
 
   std::string name_;
   uint8_t pfc_mask_ = 0;

@@ -272,6 +272,17 @@ class Linter {
         Add(Severity::kWarning, "pfc-watchdog", n, "", KeyFor(n, true, "pfc_watchdog.enabled"),
             "no PFC watchdog: a pause storm from a stuck receiver will spread and never be broken",
             "enable the PFC watchdog (SONiC: pfcwd start_default; detection 200 ms, action drop)");
+      if (s.pfc.enabled && s.pfc.expiry) {
+        // A pause shorter than two maximum frames expires before its refresh can follow
+        // (refreshes are at least one maximum frame apart): the peer keeps resuming.
+        const uint64_t pause_bits = static_cast<uint64_t>(s.pfc.quanta) * 512;
+        const uint64_t two_frames_bits = 2ull * 8 * (kMaxJumboFrame + kEthHeader + kFcs + kWireOverhead);
+        if (pause_bits < two_frames_bits)
+          Add(Severity::kWarning, "pfc-quanta", n, "", KeyFor(n, true, "pfc.quanta"),
+              "pause quanta " + std::to_string(s.pfc.quanta) + " (" + std::to_string(pause_bits) +
+                  " bit times) expire before a refresh can follow: the peer resumes between pauses",
+              "use the default 65535 quanta; a pause is ended by XON, not by a short quanta");
+      }
       uint32_t sum = 0;
       for (int q = 0; q < 8; ++q)
         if (!(s.strict_mask & (1u << q))) sum += s.ets_weights[q];

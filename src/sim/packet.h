@@ -106,6 +106,7 @@ constexpr uint32_t kPreambleSfd = 8;
 constexpr uint32_t kInterFrameGap = 12;
 constexpr uint32_t kWireOverhead = kPreambleSfd + kInterFrameGap;  // on the wire, not in the frame
 constexpr uint32_t kMinFrame = 64;
+constexpr uint32_t kMaxJumboFrame = 9216;  // the largest IP MTU switches commonly take
 constexpr uint32_t kPauseFrame = 64;  // 802.1Qbb frame padded to the minimum
 constexpr uint32_t kRoceHeaders = kEthHeader + kIpv4Header + kUdpHeader + kBth + kIcrc + kFcs;  // 62
 constexpr uint16_t kRoceUdpPort = 4791;
