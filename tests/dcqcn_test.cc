@@ -40,19 +40,30 @@ TEST(Dcqcn, AlphaDecaysWithoutCnpsAndRisesWithThem) {
   EXPECT_NEAR(rp.alpha(10 * 55 * kMicrosecond), std::pow(1 - g, 9), 1e-12);
 }
 
-TEST(Dcqcn, Mlx5ProfileCoalescesCutsAndBoundsThem) {
+TEST(Dcqcn, Mlx5ProfileLatchesCnpsAndCutsOncePerPeriod) {
   DcqcnParams p = DcqcnMlx5Profile();
   DcqcnRp rp;
   rp.Init(&p, 100000000000ull);
-  ASSERT_TRUE(rp.OnCnp(0));
-  const double after_first = rp.rate_bps();
-  // alpha = 1023/1024: cut = alpha/2, bounded below by rpg_min_dec_fac 50 %.
-  EXPECT_NEAR(after_first, 100e9 * (1 - (1023.0 / 1024) / 2), 1.0);
-  EXPECT_FALSE(rp.OnCnp(2 * kMicrosecond));  // inside rate_reduce_monitor_period (4 us)
+  // A CNP is latched; the cut comes at the end of its rate_reduce_monitor_period (4 us).
+  EXPECT_FALSE(rp.OnCnp(0));
+  EXPECT_DOUBLE_EQ(rp.rate_bps(), 100e9);
+  ASSERT_EQ(rp.timer_due(), 4 * kMicrosecond);
+  rp.OnTimer(4 * kMicrosecond);
+  // alpha at 4 us: 1023/1024 moved toward 1 in the CNP's microsecond, then three quiet ones.
+  const double g = 5.0 / 1024;
+  const double alpha = ((1 - g) * 1023.0 / 1024 + g) * std::pow(1 - g, 3);
+  const double after_first = 100e9 * (1 - alpha / 2);
+  EXPECT_NEAR(rp.rate_bps(), after_first, 1.0);
+  // Two CNPs inside the next period: one cut, at its end (8 us); none lost, none doubled.
+  EXPECT_FALSE(rp.OnCnp(5 * kMicrosecond));
+  EXPECT_FALSE(rp.OnCnp(7 * kMicrosecond));
   EXPECT_DOUBLE_EQ(rp.rate_bps(), after_first);
-  EXPECT_TRUE(rp.OnCnp(4 * kMicrosecond));
+  ASSERT_EQ(rp.timer_due(), 8 * kMicrosecond);
+  rp.OnTimer(8 * kMicrosecond);
   EXPECT_LT(rp.rate_bps(), after_first);
-  EXPECT_GE(rp.rate_bps(), after_first * 0.5);
+  EXPECT_GE(rp.rate_bps(), after_first * 0.5);  // rpg_min_dec_fac 50 %
+  // A quiet period: no cut at its end, the increase timer is what comes next.
+  EXPECT_EQ(rp.timer_due(), 8 * kMicrosecond + p.rate_increase_period);
 }
 
 TEST(Dcqcn, ByteCounterDrivesIncrease) {

@@ -22,24 +22,39 @@ bool DcqcnRp::OnCnp(Time now) {
     seen_cnp_ = true;
     alpha_ = p_->initial_alpha;
     alpha_period_start_ = now;
+    cut_anchor_ = now;
     if (p_->rate_on_first_cnp_bps > 0) rc_ = rt_ = std::min(line_rate_, static_cast<double>(p_->rate_on_first_cnp_bps));
   } else {
     CatchUpAlpha(now);
   }
   cnp_in_period_ = true;
-  if (any_cut_ && now - last_cut_ < p_->rate_reduce_period) return false;
-  // Target rate: remembered before the cut, so fast recovery climbs back to it.
-  if (p_->clamp_target_rate || !active_ || (p_->clamp_target_after_time_inc && timer_stage_ > 0)) rt_ = rc_;
+  const Time period = p_->rate_reduce_period;
+  if (period == 0) {
+    Cut(now);
+    return true;
+  }
+  // NVIDIA: a CNP is latched and the rate cut at the start of the next
+  // rate_reduce_monitor_period; the HPCC code's CheckRateDecreaseMlx runs every period from
+  // the first CNP and cuts when one arrived since the last check.
+  cut_latched_ = true;
+  if (cut_due_ == kTimeNever) cut_due_ = cut_anchor_ + ((now - cut_anchor_) / period + 1) * period;
+  return false;
+}
+
+void DcqcnRp::Cut(Time now) {
+  // Target rate: remembered before the cut, so fast recovery climbs back to it. It follows
+  // the current rate on the first cut, on every cut with clamp_target_rate, and when an
+  // increase since the last cut came from the byte counter, or (clamp_tgt_rate_after_time_inc)
+  // from the timer.
+  const bool increased = byte_stage_ > 0 || (p_->clamp_target_after_time_inc && timer_stage_ > 0);
+  if (p_->clamp_target_rate || !active_ || increased) rt_ = rc_;
   double cut = rc_ * (1.0 - alpha_ / std::pow(2.0, p_->alpha_to_rate_shift));
   cut = std::max(cut, rc_ * p_->min_dec_factor);
   rc_ = std::max(cut, static_cast<double>(p_->min_rate_bps));
-  last_cut_ = now;
-  any_cut_ = true;
   active_ = true;
   timer_stage_ = byte_stage_ = 0;
   bytes_ = 0;
   timer_due_ = now + p_->rate_increase_period;
-  return true;
 }
 
 void DcqcnRp::OnBytesSent(uint64_t bytes) {
@@ -53,6 +68,14 @@ void DcqcnRp::OnBytesSent(uint64_t bytes) {
 }
 
 void DcqcnRp::OnTimer(Time now) {
+  if (now == cut_due_) {
+    cut_due_ = kTimeNever;
+    if (cut_latched_) {
+      cut_latched_ = false;
+      CatchUpAlpha(now);
+      Cut(now);  // restarts the increase timer: no increase at the same instant
+    }
+  }
   if (!active_ || now != timer_due_) return;
   ++timer_stage_;
   timer_due_ = now + p_->rate_increase_period;
@@ -62,7 +85,12 @@ void DcqcnRp::OnTimer(Time now) {
 void DcqcnRp::Increase() {
   const int f = p_->fast_recovery_stages;
   const int hi = std::max(timer_stage_, byte_stage_), lo = std::min(timer_stage_, byte_stage_);
-  if (hi <= f) {
+  if (p_->byte_counter == 0) {
+    // Timer stages alone (the HPCC code's RateIncEventMlx): F fast-recovery stages, one
+    // additive step, then hyper increase by R_HAI per stage.
+    if (timer_stage_ == f + 1) rt_ += static_cast<double>(p_->ai_rate_bps);
+    else if (timer_stage_ > f + 1) rt_ += static_cast<double>(p_->hai_rate_bps);
+  } else if (hi <= f) {
     // fast recovery (the first F stages): halve the distance to the target
   } else if (lo > f) {
     rt_ += static_cast<double>(lo - f) * static_cast<double>(p_->hai_rate_bps);  // hyper increase

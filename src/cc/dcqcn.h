@@ -1,11 +1,14 @@
 // DCQCN reaction point: the per-QP rate controller of Zhu et al. (SIGCOMM
-// 2015). CNPs cut the current rate by alpha/2 (at most once per
-// rate_reduce_period); alpha is an EWMA of "a CNP arrived in this period";
-// a timer and a byte counter drive fast recovery, additive and hyper increase.
-// Alpha is kept lazily (caught up when read) so no per-microsecond event runs.
+// 2015). A CNP is latched and the rate cut by alpha/2 at the end of the
+// rate_reduce_period in which it arrived (one cut per period, however many
+// CNPs; a period of 0 cuts on every CNP); alpha is an EWMA of "a CNP arrived in
+// this period"; a timer and a byte counter drive fast recovery, additive and
+// hyper increase. Alpha is kept lazily (caught up when read) so no
+// per-microsecond event runs.
 #ifndef ROCELAB_CC_DCQCN_H_
 #define ROCELAB_CC_DCQCN_H_
 
+#include <algorithm>
 #include <cstdint>
 
 #include "cc/dcqcn_params.h"
@@ -25,18 +28,20 @@ class DcqcnRp {
   double target_bps() const { return rt_; }
   double alpha(Time now) { CatchUpAlpha(now); return alpha_; }
   bool limited() const { return active_; }
-  // When the rate-increase timer is next due (kTimeNever when idle).
-  Time timer_due() const { return active_ ? timer_due_ : kTimeNever; }
+  // When the QP's next timed step is due: a latched cut or a rate increase (kTimeNever: none).
+  Time timer_due() const { return std::min(cut_due_, active_ ? timer_due_ : kTimeNever); }
 
-  // A CNP for this QP. Returns true if it cut the rate (false: coalesced).
+  // A CNP for this QP. Returns true if it cut the rate now (rate_reduce_period 0); otherwise
+  // the CNP is latched and the cut comes at the end of its period, through OnTimer.
   bool OnCnp(Time now);
   // Bytes put on the wire; may complete a byte-counter stage.
   void OnBytesSent(uint64_t bytes);
-  // The rate-increase timer fired at `now` (== timer_due()).
+  // The timer fired at `now` (== timer_due()): the latched cut, or a rate-increase stage.
   void OnTimer(Time now);
 
  private:
   void CatchUpAlpha(Time now);
+  void Cut(Time now);
   void Increase();
 
   const DcqcnParams* p_ = nullptr;
@@ -47,8 +52,9 @@ class DcqcnRp {
   bool seen_cnp_ = false;
   bool cnp_in_period_ = false;
   Time alpha_period_start_ = 0;
-  Time last_cut_ = 0;
-  bool any_cut_ = false;
+  Time cut_anchor_ = 0;          // the first CNP: cut periods are counted from it
+  bool cut_latched_ = false;     // a CNP arrived since the last cut check
+  Time cut_due_ = kTimeNever;    // the end of the period holding a latched CNP
   Time timer_due_ = kTimeNever;
   int timer_stage_ = 0, byte_stage_ = 0;
   uint64_t bytes_ = 0;

@@ -46,6 +46,7 @@ DcqcnParams DcqcnMlx5Profile() {
   p.clamp_target_after_time_inc = true;   // clamp_tgt_rate_after_time_inc 1
   p.rate_on_first_cnp_bps = 0;            // rate_to_set_on_first_cnp 0
   p.min_time_between_cnps = 2 * kMicrosecond;  // min_time_between_cnps 2 [us] (some sources: 4)
+  p.cnp_per_port = true;  // the firmware text: "minimum time between sending CNPs from the port"
   return p;
 }
 

@@ -30,7 +30,8 @@ struct DcqcnParams {
   bool clamp_target_after_time_inc; // ... and when the timer has raised the rate since
   uint64_t rate_on_first_cnp_bps;   // 0: keep the current rate at the first CNP
   // Notification point (receiver).
-  Time min_time_between_cnps;       // per QP
+  Time min_time_between_cnps;       // per QP, or per port with cnp_per_port
+  bool cnp_per_port = false;        // min_time_between_cnps spaces all CNPs of the port, not each QP's
 };
 
 // Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015.

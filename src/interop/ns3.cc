@@ -208,6 +208,12 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
   sw.pfc.expiry = false;
   nic.pause_expiry = false;
   sw.pfc.xon_offset = 3 * 1024;
+  // Its switch MMU (switch-mmu.cc), which counts bytes, not cells.
+  sw.mmu = SwitchSpec::Mmu::kNs3Hpcc;
+  sw.cell = 1;
+  // A received pause stops the priority at once (qbb-net-device.cc), at the next frame boundary.
+  sw.pfc.response_time = 0;
+  nic.pause_response = 0;
   const Tokens* kmax = get("KMAX_MAP");
   const Tokens* kmin = get("KMIN_MAP");
   const Tokens* pmax = get("PMAX_MAP");
@@ -281,6 +287,8 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
     if (Num(l.w[4], topo_path, l.line, "") != 0)
       throw ConfigError(topo_path, l.line, "", "link error rates are not supported by the compatibility profile yet");
     t.links.push_back(link);
+    // third.cc takes the NIC rate its alpha shifts count from from the first host's link.
+    if (sw.mmu_nic_rate_bps == 0 && (!is_switch[a] || !is_switch[b])) sw.mmu_nic_rate_bps = link.spec.rate_bps;
   }
 
   // Flow file.

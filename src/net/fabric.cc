@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #include "plan/headroom.h"
 #include "topo/ideal_fct.h"
@@ -66,7 +67,7 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
   }
   for (auto& n : nics_) {
     Port& port = n->port(0);
-    port.pause_response = PeerResponseTime(port.rate_bps);
+    port.pause_response = n->spec().pause_response >= 0 ? n->spec().pause_response : PeerResponseTime(port.rate_bps);
     n->SetRxThresholds(Ieee8021QbbHeadroom(port.rate_bps, port.delay, DataFrameBytes(n->spec().mtu, true), 1,
                                            PeerResponseQuanta(port.rate_bps)).total);
   }
@@ -123,15 +124,15 @@ int Fabric::HostIndex(const std::string& name) const {
   return topo_.nodes()[id].kind_index;
 }
 
-Nic& Fabric::nic(const std::string& host) {
-  int id = topo_.FindNode(host);
-  return *nics_.at(topo_.nodes().at(id).kind_index);
+const Nic& Fabric::nic(const std::string& host) const {
+  return *nics_.at(topo_.nodes().at(topo_.FindNode(host)).kind_index);
 }
+Nic& Fabric::nic(const std::string& host) { return const_cast<Nic&>(std::as_const(*this).nic(host)); }
 
-Switch& Fabric::sw(const std::string& name) {
-  int id = topo_.FindNode(name);
-  return *switches_.at(topo_.nodes().at(id).kind_index);
+const Switch& Fabric::sw(const std::string& name) const {
+  return *switches_.at(topo_.nodes().at(topo_.FindNode(name)).kind_index);
 }
+Switch& Fabric::sw(const std::string& name) { return const_cast<Switch&>(std::as_const(*this).sw(name)); }
 
 void Fabric::RunUntil(Time t) {
   auto t0 = std::chrono::steady_clock::now();

@@ -56,7 +56,9 @@ class Fabric {
   const std::vector<std::unique_ptr<Nic>>& nics() const { return nics_; }
   const std::vector<std::unique_ptr<Switch>>& switches() const { return switches_; }
   Nic& nic(const std::string& host);
+  const Nic& nic(const std::string& host) const;
   Switch& sw(const std::string& name);
+  const Switch& sw(const std::string& name) const;
   const EngineStats& engine() const { return engine_; }
   uint64_t packets_in_flight() const { return ctx_.pool.InUse(); }
 

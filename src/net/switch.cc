@@ -40,6 +40,22 @@ void Switch::FinishSetup() {
     if (Lossless(p)) ++lossless_pgs;
   for (uint64_t h : headroom_) reserved += h * lossless_pgs;
   shared_size_ = reserved < buffer_cells_bytes_ ? buffer_cells_bytes_ - reserved : 0;
+  if (spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc) {
+    // third.cc: headroom once per port, one reserve per port, and alpha 1/8 at the NIC rate
+    // doubling with each doubling of the port's rate (its pfc_a_shift).
+    uint64_t headroom = 0;
+    for (uint64_t h : headroom_) headroom += h;
+    const uint64_t reserves = ports_.size() * kNs3Reserve;
+    ns3_free_base_ = spec_.buffer > headroom + reserves ? spec_.buffer - headroom - reserves : 0;
+    ns3_shift_.assign(ports_.size(), 3);
+    for (size_t p = 0; p < ports_.size(); ++p) {
+      uint64_t rate = ports_[p].rate_bps;
+      while (rate > spec_.mmu_nic_rate_bps && ns3_shift_[p] > 0) {
+        --ns3_shift_[p];
+        rate /= 2;
+      }
+    }
+  }
   port_ecn_.assign(ports_.size(), spec_.ecn);
   for (size_t p = 0; p < ports_.size(); ++p)
     for (const EcnSpec& e : spec_.ecn_by_rate)
@@ -70,11 +86,6 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   pg.counters.bytes += pkt->frame_bytes;
 
   const int out = Route(pkt);
-  const uint64_t bytes = Cells(pkt->frame_bytes);
-  const bool lossless = Lossless(prio);
-  const uint64_t limit = DynamicLimit(lossless ? spec_.pfc.alpha : spec_.lossy_alpha);
-  const bool fits_shared = pg.shared + bytes <= limit && shared_used_ + bytes <= shared_size_;
-  bool in_headroom = false;
   if (pkt->ttl <= 1) {
     // A routing loop: the packet would circle until its TTL runs out.
     ++ttl_expired_;
@@ -89,52 +100,43 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
     ctx_->pool.Put(pkt);
     return;
   }
-  if (!fits_shared) {
-    if (lossless && pg.headroom + bytes <= headroom_[in_port]) {
-      in_headroom = true;
-    } else {
+  const uint64_t bytes = Cells(pkt->frame_bytes);
+  const bool admitted = spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc ? AdmitNs3(in_port, prio, bytes)
+                                                                 : AdmitShared(in_port, prio, bytes);
+  if (!admitted) {
+    if (Lossless(prio)) {
       // Headroom overflow on a lossless PG is the only way a lossless class loses data.
+      lossless_drops_++;
+      pg.counters.dropped_packets++;
+      ip.counters.rx_discards++;
+      ip.counters.rx_prio_discards[prio]++;
+    } else {
       EgressQueue& q = queues_[out][prio];
-      if (lossless) {
-        lossless_drops_++;
-        pg.counters.dropped_packets++;
-        ip.counters.rx_discards++;
-        ip.counters.rx_prio_discards[prio]++;
-      } else {
-        lossy_drops_++;
-        q.counters.dropped_packets++;
-        q.counters.dropped_bytes += pkt->frame_bytes;
-      }
-      ctx_->pool.Put(pkt);
-      if (lossless) AssertPause(in_port, prio);
-      return;
+      lossy_drops_++;
+      q.counters.dropped_packets++;
+      q.counters.dropped_bytes += pkt->frame_bytes;
     }
-  }
-  if (in_headroom) {
-    pg.headroom += bytes;
-    pg.counters.headroom_watermark_bytes = std::max(pg.counters.headroom_watermark_bytes, pg.headroom);
-  } else {
-    pg.shared += bytes;
-    shared_used_ += bytes;
-    shared_watermark_ = std::max(shared_watermark_, shared_used_);
-    pg.counters.shared_watermark_bytes = std::max(pg.counters.shared_watermark_bytes, pg.shared);
+    ctx_->pool.Put(pkt);
+    if (Lossless(prio) && spec_.mmu == SwitchSpec::Mmu::kSharedBuffer) AssertPause(in_port, prio);
+    return;
   }
   pkt->in_port = static_cast<uint16_t>(in_port);
-  if (lossless && (in_headroom || pg.shared >= DynamicLimit(spec_.pfc.alpha))) AssertPause(in_port, prio);
 
   EgressQueue& q = queues_[out][prio];
-  if (!spec_.ecn.mark_on_dequeue) MaybeMarkEcn(out, q, prio, pkt);
+  if (!spec_.ecn.mark_on_dequeue) MaybeMarkEcn(out, q, prio, pkt, false);
   q.fifo.push(pkt);
   ++queued_[out];
   q.counters.watermark_bytes = std::max(q.counters.watermark_bytes, q.fifo.bytes());
   Kick(out);
 }
 
-void Switch::MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt) {
+void Switch::MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool departing) {
   const EcnSpec& e = port_ecn_[port];
   if (!e.enabled || !(spec_.lossless_mask & (1u << prio)) || pkt->ecn == kNotEct || pkt->ecn == kCe) return;
-  // RED on the instantaneous queue length (DCQCN's marking profile).
-  const uint64_t len = q.fifo.bytes();
+  // RED on the instantaneous queue length (DCQCN's marking profile). The HPCC code measures
+  // the queue behind a departing packet; rocelab counts the packet itself.
+  uint64_t len = q.fifo.bytes();
+  if (departing && spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc) len -= pkt->frame_bytes;
   bool mark;
   if (len <= e.kmin) {
     mark = false;
@@ -151,10 +153,28 @@ void Switch::MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt) {
   }
 }
 
-void Switch::Release(Packet* pkt) {
-  const int in = pkt->in_port, prio = pkt->priority;
+bool Switch::AdmitShared(int in_port, int prio, uint64_t bytes) {
+  PriorityGroup& pg = pgs_[in_port][prio];
+  const bool lossless = Lossless(prio);
+  const uint64_t limit = DynamicLimit(lossless ? spec_.pfc.alpha : spec_.lossy_alpha);
+  const bool fits_shared = pg.shared + bytes <= limit && shared_used_ + bytes <= shared_size_;
+  const bool in_headroom = !fits_shared && lossless && pg.headroom + bytes <= headroom_[in_port];
+  if (!fits_shared && !in_headroom) return false;
+  if (in_headroom) {
+    pg.headroom += bytes;
+    pg.counters.headroom_watermark_bytes = std::max(pg.counters.headroom_watermark_bytes, pg.headroom);
+  } else {
+    pg.shared += bytes;
+    shared_used_ += bytes;
+    shared_watermark_ = std::max(shared_watermark_, shared_used_);
+    pg.counters.shared_watermark_bytes = std::max(pg.counters.shared_watermark_bytes, pg.shared);
+  }
+  if (lossless && (in_headroom || pg.shared >= DynamicLimit(spec_.pfc.alpha))) AssertPause(in_port, prio);
+  return true;
+}
+
+void Switch::ReleaseShared(int in, int prio, uint64_t bytes) {
   PriorityGroup& pg = pgs_[in][prio];
-  const uint64_t bytes = Cells(pkt->frame_bytes);
   // The PG's occupancy above its XOFF point is headroom use, so a departure frees
   // headroom first, whichever packet it is.
   const uint64_t from_headroom = std::min(pg.headroom, bytes);
@@ -165,6 +185,46 @@ void Switch::Release(Packet* pkt) {
   // headroom is empty then, so the next pause round trip finds all of it free.
   if (ports_[in].xoff_sent[prio] && pg.headroom == 0 &&
       (pg.shared == 0 || pg.shared + spec_.pfc.xon_offset <= DynamicLimit(spec_.pfc.alpha)))
+    ReleasePause(in, prio);
+}
+
+// The HPCC ns-3 code's switch-mmu.cc (CheckIngressAdmission, UpdateIngressAdmission,
+// CheckShouldPause): reserve first, then the shared pool under its threshold, a packet that
+// would cross the threshold goes whole into headroom; dropped only when it fits neither.
+// Only lossless traffic is accounted: its control queue (ACKs, CNPs) bypasses the MMU.
+bool Switch::AdmitNs3(int in_port, int prio, uint64_t bytes) {
+  if (!Lossless(prio)) return true;
+  PriorityGroup& pg = pgs_[in_port][prio];
+  const uint64_t threshold = Ns3Threshold(in_port);
+  if (bytes + pg.headroom > headroom_[in_port] && bytes + Ns3SharedPart(pg) > threshold) return false;
+  const uint64_t after = pg.shared + bytes;
+  if (after > kNs3Reserve && after - kNs3Reserve > threshold) {
+    pg.headroom += bytes;
+    pg.counters.headroom_watermark_bytes = std::max(pg.counters.headroom_watermark_bytes, pg.headroom);
+  } else {
+    if (after > kNs3Reserve) shared_used_ += std::min(bytes, after - kNs3Reserve);
+    pg.shared = after;
+    shared_watermark_ = std::max(shared_watermark_, shared_used_);
+    pg.counters.shared_watermark_bytes = std::max(pg.counters.shared_watermark_bytes, pg.shared);
+  }
+  if (pg.headroom > 0 || Ns3SharedPart(pg) >= Ns3Threshold(in_port)) AssertPause(in_port, prio);
+  return true;
+}
+
+// RemoveFromIngressAdmission and CheckShouldResume: headroom drains first, then shared, then
+// the reserve; XON when no headroom is in use and the shared part is xon_offset (3 KB) under
+// the threshold, checked when a packet of that PG leaves.
+void Switch::ReleaseNs3(int in, int prio, uint64_t bytes) {
+  if (!Lossless(prio)) return;
+  PriorityGroup& pg = pgs_[in][prio];
+  const uint64_t from_headroom = std::min(pg.headroom, bytes);
+  const uint64_t from_shared = std::min(bytes - from_headroom, Ns3SharedPart(pg));
+  pg.headroom -= from_headroom;
+  pg.shared -= bytes - from_headroom;
+  shared_used_ -= from_shared;
+  const uint64_t shared_part = Ns3SharedPart(pg);
+  if (ports_[in].xoff_sent[prio] && pg.headroom == 0 &&
+      (shared_part == 0 || shared_part + spec_.pfc.xon_offset <= Ns3Threshold(in)))
     ReleasePause(in, prio);
 }
 
@@ -203,12 +263,14 @@ Packet* Switch::NextFrame(int port) {
     }
   }
   EgressQueue& q = qs[pick];
-  if (spec_.ecn.mark_on_dequeue) MaybeMarkEcn(port, q, pick, q.fifo.front());
+  if (spec_.ecn.mark_on_dequeue) MaybeMarkEcn(port, q, pick, q.fifo.front(), true);
   Packet* pkt = q.fifo.pop();
   --queued_[port];
   q.counters.packets++;
   q.counters.bytes += pkt->frame_bytes;
-  Release(pkt);
+  const uint64_t bytes = Cells(pkt->frame_bytes);
+  if (spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc) ReleaseNs3(pkt->in_port, pkt->priority, bytes);
+  else ReleaseShared(pkt->in_port, pkt->priority, bytes);
   return pkt;
 }
 

@@ -1,10 +1,14 @@
 // A shared-buffer switch. Ingress: each (port, priority group) is charged for
 // the cells its packets occupy, against a dynamic threshold on the free shared
 // pool (alpha x free); a lossless PG that crosses it asserts PFC XOFF upstream
-// and spills into its reserved headroom, and releases with XON once it has
-// drained xon_offset below the threshold. Egress: eight queues per port,
-// strict priority then DWRR (ETS), RED/ECN marking on the instantaneous queue.
+// and spills into its reserved headroom. Its occupancy above the XOFF point is
+// headroom use, so departures free headroom first; XON goes out once the PG has
+// drained xon_offset below the threshold. Egress: eight queues per port, strict
+// priority then DWRR (ETS), RED/ECN marking on the instantaneous queue.
 // Forwarding: shortest-path ECMP on a hash of the 5-tuple.
+//
+// Under the ns-3 compatibility profile the ingress accounting is the HPCC code's
+// own switch-mmu.cc instead (SwitchSpec::Mmu::kNs3Hpcc; docs/ns3-interop.md).
 #ifndef ROCELAB_NET_SWITCH_H_
 #define ROCELAB_NET_SWITCH_H_
 
@@ -57,6 +61,18 @@ class Switch : public Node {
     QueueCounters counters;
   };
 
+  // Ingress admission: charges `bytes` (in cells) to the (port, priority) PG and asserts
+  // XOFF where the model says so; false when the packet must be dropped.
+  bool AdmitShared(int in_port, int prio, uint64_t bytes);
+  bool AdmitNs3(int in_port, int prio, uint64_t bytes);
+  // The packet leaves its egress queue: its bytes leave its ingress PG, XON where due.
+  void ReleaseShared(int in_port, int prio, uint64_t bytes);
+  void ReleaseNs3(int in_port, int prio, uint64_t bytes);
+  // The HPCC code's threshold: the free shared space shifted by the port's alpha shift.
+  uint64_t Ns3Threshold(int port) const {
+    return ns3_free_base_ > shared_used_ ? (ns3_free_base_ - shared_used_) >> ns3_shift_[port] : 0;
+  }
+  uint64_t Ns3SharedPart(const PriorityGroup& pg) const { return pg.shared > kNs3Reserve ? pg.shared - kNs3Reserve : 0; }
   int Route(const Packet* pkt) const;
   uint64_t Cells(uint32_t frame_bytes) const {
     return (frame_bytes + spec_.cell - 1) / spec_.cell * spec_.cell;
@@ -65,8 +81,7 @@ class Switch : public Node {
   uint64_t DynamicLimit(double alpha) const {
     return static_cast<uint64_t>(alpha * static_cast<double>(shared_size_ - shared_used_));
   }
-  void MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt);
-  void Release(Packet* pkt);
+  void MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool departing);
 
   SwitchSpec spec_;
   int topo_node_;
@@ -83,6 +98,10 @@ class Switch : public Node {
   std::vector<uint8_t> rr_;        // DWRR position per port
   std::vector<uint8_t> rr_fresh_;  // the DWRR position was just reached
   std::array<int64_t, kNumPriorities> quantum_{};
+  // kNs3Hpcc: a 4 KB reserve per ingress queue before the shared pool (switch-mmu.cc).
+  static constexpr uint64_t kNs3Reserve = 4 * 1024;
+  uint64_t ns3_free_base_ = 0;      // buffer - all ports' headroom - one reserve per port
+  std::vector<uint8_t> ns3_shift_;  // per port: alpha = 2^-shift
   uint64_t lossless_drops_ = 0, lossy_drops_ = 0, ecn_marked_ = 0, ttl_expired_ = 0;
 };
 

@@ -65,6 +65,12 @@ uint32_t WorstCellFillFrame(const Scenario& sc, uint32_t cell) {
 
 uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_delay, uint32_t fill_frame) {
   if (!spec.pfc.headroom_auto) return spec.pfc.headroom;
+  if (spec.mmu == SwitchSpec::Mmu::kNs3Hpcc) {
+    // The HPCC code's third.cc: rate x delay / 8 / 1e9 x 3 bytes, in integer arithmetic
+    // (three one-way bandwidth-delay products, no frame or response terms).
+    const uint64_t delay_ns = static_cast<uint64_t>(one_way_delay / kNanosecond);
+    return rate_bps * delay_ns / 8 / 1000000000ull * 3;
+  }
   // The port MTU is an IP MTU; the largest frame adds Ethernet header and FCS.
   return Ieee8021QbbHeadroom(rate_bps, one_way_delay, spec.mtu + kEthHeader + kFcs, spec.cell,
                              PeerResponseQuanta(rate_bps), fill_frame).total;

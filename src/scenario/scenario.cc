@@ -164,6 +164,11 @@ void ReadDcqcn(ConfigReader& d, DcqcnParams* p) {
   d.Double("min_dec_factor", &p->min_dec_factor, 0.0, 1.0);
   d.Bool("clamp_target_rate", &p->clamp_target_rate);
   d.Duration("min_time_between_cnps", &p->min_time_between_cnps, 0, 1 * kSecond);
+  std::string moderation;
+  if (d.String("cnp_moderation", &moderation)) {
+    if (moderation != "qp" && moderation != "port") d.Fail("cnp_moderation", "'" + moderation + "' should be qp or port");
+    p->cnp_per_port = moderation == "port";
+  }
   d.Finish();
 }
 

@@ -118,6 +118,13 @@ struct SwitchSpec {
   std::array<uint8_t, 64> dscp_to_priority{};
   double lossy_alpha = 1.0 / 8;
   uint32_t mtu = 9216;  // largest frame a port accepts
+  // The buffer model. kSharedBuffer: rocelab's shared-buffer MMU (SONiC semantics, net/switch.h).
+  // kNs3Hpcc: the HPCC ns-3 code's switch-mmu.cc, set only by the ns-3 compatibility profile
+  // (docs/ns3-interop.md): 4 KB reserve per ingress queue, headroom 3 x rate x delay per port,
+  // a dynamic threshold whose alpha doubles with each doubling of port speed over
+  // `mmu_nic_rate_bps`, only lossless traffic accounted.
+  enum class Mmu { kSharedBuffer, kNs3Hpcc } mmu = Mmu::kSharedBuffer;
+  uint64_t mmu_nic_rate_bps = 0;
 };
 
 struct NicSpec {
@@ -137,6 +144,7 @@ struct NicSpec {
   Time processing_delay = 0;
   bool pfc_enabled = true;
   bool pause_expiry = true;  // false: a received pause lasts until XON (the ns-3 profile's PFC)
+  Time pause_response = -1;  // from a PFC frame's arrival to the priority stopping (-1: per-speed 802.1Qbb)
   uint8_t lossless_mask = 1u << 3;
   std::array<uint8_t, 64> dscp_to_priority{};
   uint8_t cnp_dscp = 48;     // mlx5 cnp_dscp 48 (NVIDIA DCQCN parameters)

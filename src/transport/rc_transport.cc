@@ -266,8 +266,9 @@ void RcTransport::OnData(const Packet* pkt) {
   const bool echo = pkt->ecn == kCe && spec_->cnp_on_ack && CcOn();
   if (pkt->ecn == kCe) {
     rdma_->np_ecn_marked_roce_packets++;
-    if (!echo && CcOn() && (qp.last_cnp < 0 || Now() - qp.last_cnp >= spec_->dcqcn.min_time_between_cnps)) {
-      qp.last_cnp = Now();
+    Time& last_cnp = spec_->dcqcn.cnp_per_port ? last_port_cnp_ : qp.last_cnp;
+    if (!echo && CcOn() && (last_cnp < 0 || Now() - last_cnp >= spec_->dcqcn.min_time_between_cnps)) {
+      last_cnp = Now();
       SendCnp(qp, pkt->psn);
     }
   }

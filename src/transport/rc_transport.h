@@ -89,6 +89,7 @@ class RcTransport {
   std::vector<QueuePair>* qps_;
   RdmaCounters* rdma_;
   RcCarrier* carrier_;
+  Time last_port_cnp_ = -1;  // the port's last CNP (cnp_moderation: port)
 };
 
 }  // namespace rocelab
