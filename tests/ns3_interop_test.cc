@@ -7,15 +7,17 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "report/summary.h"
 #include "run/experiment.h"
 
 namespace rocelab {
 
 namespace {
 
-const std::string kDir = std::string(ROCELAB_SHARED_DATA) + "/ns3-rdma/dcqcn-websearch30-1ms/";
+const std::string kData = std::string(ROCELAB_SHARED_DATA) + "/ns3-rdma/";
 
 struct FctLine {
   std::string sip, dip;
@@ -43,45 +45,137 @@ std::string Read(const std::string& p) {
   return ss.str();
 }
 
-}  // namespace
+// Slowdown percentiles, ours against that simulator's, per size bucket.
+struct Bucket {
+  const char* name;
+  bool (*holds)(uint64_t size);
+};
+const Bucket kBuckets[] = {{"all", [](uint64_t) { return true; }},
+                           {"<100KB", [](uint64_t s) { return s < 100000; }},
+                           {"100KB-1MB", [](uint64_t s) { return s >= 100000 && s < 1000000; }},
+                           {">=1MB", [](uint64_t s) { return s >= 1000000; }}};
+const double kPs[] = {0.50, 0.95, 0.99};
+const double kLimits[] = {0.05, 0.10, 0.20};  // p50 5 %, p95 10 %, p99 20 %
 
-TEST(Ns3Interop, SideBySideWithItsOwnFctFile) {
-  Ns3Run run = LoadNs3Config(kDir + "config.txt");
-  EXPECT_EQ(run.scenario.flows.size(), 405u);
-  EXPECT_EQ(run.host_node_ids.size(), 320u);
-  EXPECT_EQ(run.payload, 1000u);
+struct SideBySide {
+  std::map<std::string, std::vector<double>> ours, theirs;
+  uint64_t lossless_drops = 0;
+  std::map<std::pair<int, int>, uint64_t> pfc_received;  // (switch node id, port) -> PFC frames
+  // ours / theirs - 1 at percentile index i of a bucket.
+  double Error(const std::string& bucket, int i) const {
+    return Percentile(ours.at(bucket), kPs[i]) / Percentile(theirs.at(bucket), kPs[i]) - 1;
+  }
+};
+
+// Runs the experiment in `dir` and pairs each flow with that simulator's line for it; the
+// standalone FCT must be the same number for every flow.
+SideBySide RunSideBySide(const std::string& dir, size_t flows) {
+  SideBySide r;
+  Ns3Run run = LoadNs3Config(dir + "config.txt");
+  EXPECT_EQ(run.scenario.flows.size(), flows);
   Experiment x(run.scenario);
   x.Run();
+  r.lossless_drops = ComputeTotals(x.fabric()).drops_lossless;
+  for (const auto& s : x.fabric().switches())
+    for (int p = 0; p < s->num_ports(); ++p)
+      if (uint64_t n = s->port(p).counters.rx_pause[3]) r.pfc_received[{std::stoi(s->name().substr(1)), p}] = n;
   std::vector<FctLine> ours = ParseFct(Ns3FctText(x.fabric(), run));
-  std::vector<FctLine> theirs = ParseFct(Read(kDir + "ns3-fct.txt"));
-  ASSERT_EQ(ours.size(), 405u);
-  ASSERT_EQ(theirs.size(), 405u);
+  std::vector<FctLine> theirs = ParseFct(Read(dir + "ns3-fct.txt"));
+  EXPECT_EQ(ours.size(), flows);
+  EXPECT_EQ(theirs.size(), flows);
   // Same flows (match by endpoints, size and start), same standalone FCT.
   std::map<std::tuple<std::string, std::string, uint64_t, uint64_t>, const FctLine*> index;
   for (const FctLine& t : theirs) index[{t.sip, t.dip, t.size, t.start}] = &t;
-  std::map<std::string, std::vector<double>> a, b;
   for (const FctLine& o : ours) {
     auto it = index.find({o.sip, o.dip, o.size, o.start});
-    ASSERT_NE(it, index.end()) << o.sip << " " << o.dip << " " << o.size << " " << o.start;
+    if (it == index.end()) {
+      ADD_FAILURE() << o.sip << " " << o.dip << " " << o.size << " " << o.start;
+      continue;
+    }
     EXPECT_EQ(o.standalone, it->second->standalone) << o.sip << " -> " << o.dip << " " << o.size;
-    for (const char* bucket : {"all", "<100KB", ">=1MB"}) {
-      const bool in = std::string(bucket) == "all" || (bucket[0] == '<' ? o.size < 100000 : o.size >= 1000000);
-      if (!in) continue;
-      a[bucket].push_back(static_cast<double>(o.fct) / static_cast<double>(o.standalone));
-      b[bucket].push_back(static_cast<double>(it->second->fct) / static_cast<double>(it->second->standalone));
+    for (const Bucket& b : kBuckets) {
+      if (!b.holds(o.size)) continue;
+      r.ours[b.name].push_back(static_cast<double>(o.fct) / static_cast<double>(o.standalone));
+      r.theirs[b.name].push_back(static_cast<double>(it->second->fct) / static_cast<double>(it->second->standalone));
     }
   }
-  // Gated on buckets of at least 500 flows; this run has 405, so overall percentiles are checked
-  // against the same limits as a regression guard, and the buckets are reported.
-  const double limits[] = {0.05, 0.10, 0.20};
-  const double ps[] = {0.50, 0.95, 0.99};
-  for (int i = 0; i < 3; ++i) {
-    const double ours_p = Percentile(a["all"], ps[i]), theirs_p = Percentile(b["all"], ps[i]);
-    EXPECT_NEAR(ours_p / theirs_p, 1.0, limits[i]) << "p" << ps[i] * 100 << ": ours " << ours_p << ", ns-3 " << theirs_p;
-    for (const char* bucket : {"<100KB", ">=1MB"})
-      RecordProperty(std::string(bucket) + "_p" + std::to_string(static_cast<int>(ps[i] * 1000)),
-                     std::to_string(Percentile(a[bucket], ps[i])) + " vs " + std::to_string(Percentile(b[bucket], ps[i])));
-  }
+  for (const Bucket& b : kBuckets)
+    for (int i = 0; i < 3; ++i)
+      ::testing::Test::RecordProperty(std::string(b.name) + "_p" + std::to_string(static_cast<int>(kPs[i] * 100)),
+                                      std::to_string(Percentile(r.ours[b.name], kPs[i])) + " vs " +
+                                          std::to_string(Percentile(r.theirs[b.name], kPs[i])));
+  return r;
+}
+
+// The gate: p50 within 5 %, p95 within 10 %, p99 within 20 %, p99 only for buckets of at least
+// 500 flows; `waived` names the (bucket, percentile) pairs that are reported, not gated, with
+// the reason in docs/ns3-interop.md.
+void Gate(const SideBySide& r, const std::vector<std::string>& buckets, const std::vector<std::string>& waived = {}) {
+  for (const std::string& b : buckets)
+    for (int i = 0; i < 3; ++i) {
+      const std::string id = b + " p" + std::to_string(static_cast<int>(kPs[i] * 100));
+      if (i == 2 && r.ours.at(b).size() < 500) continue;
+      if (std::find(waived.begin(), waived.end(), id) != waived.end()) continue;
+      EXPECT_LE(std::fabs(r.Error(b, i)), kLimits[i])
+          << id << ": ours " << Percentile(r.ours.at(b), kPs[i]) << ", ns-3 " << Percentile(r.theirs.at(b), kPs[i]);
+    }
+}
+
+}  // namespace
+
+// The 405-flow reference run: no pause happens in either simulator.
+TEST(Ns3Interop, SideBySideWithItsOwnFctFile) {
+  Ns3Run run = LoadNs3Config(kData + "dcqcn-websearch30-1ms/config.txt");
+  EXPECT_EQ(run.host_node_ids.size(), 320u);
+  EXPECT_EQ(run.payload, 1000u);
+  SideBySide r = RunSideBySide(kData + "dcqcn-websearch30-1ms/", 405);
+  EXPECT_EQ(r.lossless_drops, 0u);
+  EXPECT_TRUE(r.pfc_received.empty());
+  // 405 flows: the overall p99 is checked too, as a regression guard.
+  for (int i = 0; i < 3; ++i) EXPECT_LE(std::fabs(r.Error("all", i)), kLimits[i]) << "all p" << kPs[i] * 100;
+  Gate(r, {"<100KB", ">=1MB"}, {"<100KB p99"});
+}
+
+// The same 1 ms plus two 60-to-1 incasts of 500 KB: where PFC acts. That simulator loses no
+// lossless packet, nor may rocelab; pauses land on the same tier of switches, as often.
+TEST(Ns3Interop, IncastRunSideBySide) {
+  const std::string dir = kData + "dcqcn-websearch30-1ms-incast/";
+  SideBySide r = RunSideBySide(dir, 525);
+  EXPECT_EQ(r.lossless_drops, 0u);
+  // Its PFC log: one line per PFC frame a device received (time, node, type 1 = switch, interface, pause/resume).
+  std::map<std::pair<int, int>, uint64_t> theirs;
+  std::istringstream log(Read(dir + "ns3-pfc.txt"));
+  uint64_t t;
+  int node, type, iface, pause;
+  while (log >> t >> node >> type >> iface >> pause)
+    if (type == 1) theirs[{node, iface - 1}]++;  // its interface 0 is the loopback device
+  uint64_t ours_total = 0, theirs_total = 0;
+  std::set<int> ours_switches, theirs_switches;
+  for (const auto& [port, n] : r.pfc_received) ours_total += n, ours_switches.insert(port.first);
+  for (const auto& [port, n] : theirs) theirs_total += n, theirs_switches.insert(port.first);
+  ASSERT_GT(theirs_total, 0u);
+  EXPECT_NEAR(static_cast<double>(ours_total) / static_cast<double>(theirs_total), 1.0, 0.3)
+      << "PFC frames received by switches: ours " << ours_total << ", ns-3 " << theirs_total;
+  // Mostly the same switches are paused: which aggregation switch a flow crosses follows each
+  // simulator's own ECMP hash, so the sets overlap rather than match.
+  std::set<int> both, either = ours_switches;
+  for (int sw : theirs_switches) (ours_switches.count(sw) ? both : either).insert(sw);
+  EXPECT_GE(static_cast<double>(both.size()) / static_cast<double>(either.size()), 0.5)
+      << "paused switches in common: " << both.size() << " of " << either.size();
+  Gate(r, {"all", "100KB-1MB", ">=1MB"});
+  Gate(r, {"<100KB"}, {"<100KB p95"});
+}
+
+// 3,201 flows over 5 ms; that simulator's own seed spread (three RngRuns) is p50 <= 0.9 %,
+// p95 <= 3.2 %, p99 <= 5.5 %.
+TEST(Ns3Interop, FiveMillisecondRunSideBySide) {
+#ifdef ROCELAB_SANITIZED
+  GTEST_SKIP() << "40 s in release; the release build gates it";
+#endif
+  SideBySide r = RunSideBySide(kData + "dcqcn-websearch30-5ms/", 3201);
+  EXPECT_EQ(r.lossless_drops, 0u);
+  Gate(r, {"all", "100KB-1MB", ">=1MB"});
+  Gate(r, {"<100KB"}, {"<100KB p95", "<100KB p99"});
 }
 
 TEST(Ns3Interop, BadInputsAreClearErrors) {

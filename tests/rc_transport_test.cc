@@ -105,5 +105,40 @@ TEST(RcTransport, EchoedCongestionCountsOnlyCnpsThatLeave) {
   EXPECT_EQ(b.rdma.np_cnp_sent, 2u);
 }
 
+TEST(RcTransport, OneNakPerGapUntilAnInOrderPacket) {
+  Bench b;
+  b.Deliver(PacketType::kData, 0);
+  b.Deliver(PacketType::kData, 2);  // 1 lost: NAK 1
+  b.Deliver(PacketType::kData, 3);  // same gap: nothing more
+  b.Deliver(PacketType::kData, 4);
+  ASSERT_EQ(b.carrier.sent.size(), 2u);  // ACK 0, NAK 1
+  EXPECT_EQ(b.carrier.sent[1]->type, PacketType::kNak);
+  EXPECT_EQ(b.carrier.sent[1]->psn, 1u);
+  EXPECT_EQ(b.rdma.out_of_sequence, 3u);
+}
+
+// The ns-3 profile's receiver (its ReceiverCheckSeq): the same expected PSN is NAKed again only
+// for an out-of-order packet arriving nak_interval (500 us) after the last NAK.
+TEST(RcTransport, NakIntervalRegeneratesANakForTheSameGap) {
+  NicSpec s;
+  s.nak_interval = 500 * kMicrosecond;
+  Bench b(s);
+  auto naks = [&] {
+    int n = 0;
+    for (const Packet* p : b.carrier.sent) n += p->type == PacketType::kNak;
+    return n;
+  };
+  b.Deliver(PacketType::kData, 1);  // 0 lost
+  EXPECT_EQ(naks(), 1);
+  b.sim.RunUntil(499 * kMicrosecond);
+  b.Deliver(PacketType::kData, 2);
+  EXPECT_EQ(naks(), 1);  // suppressed
+  b.sim.RunUntil(500 * kMicrosecond);
+  b.Deliver(PacketType::kData, 3);
+  EXPECT_EQ(naks(), 2);  // regenerated
+  b.sim.RunUntil(2 * kMillisecond);
+  EXPECT_EQ(naks(), 2);  // not a timer: only an arrival regenerates it
+}
+
 }  // namespace
 }  // namespace rocelab

@@ -167,6 +167,7 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
   nic.ack_bytes = 60;
   nic.cnp_bytes = 60;
   nic.ack_every = static_cast<int>(num("L2_ACK_INTERVAL", 1));
+  nic.nak_interval = 500 * kMicrosecond;  // its RdmaHw "NACK Generation Interval" default (not a config key)
   // L2_BACK_TO_ZERO: 0 is go-back-N from the NAKed PSN, 1 back to the start of the L2_CHUNK_SIZE chunk
   // (as its rdma-hw.cc implements them; its key documentation has them the other way round).
   if (num("L2_BACK_TO_ZERO", 0) != 0) {

@@ -136,6 +136,7 @@ struct NicSpec {
   bool cnp_on_ack = false;     // echo CE on the ACK instead of sending CNPs (ns-3 profile)
   bool ack_high_priority = false;  // ACKs and NAKs ride the CNP priority (ns-3 ACK_HIGH_PRIO)
   int timeout = 14;          // local ACK timeout exponent: 4.096 us * 2^timeout
+  Time nak_interval = 0;     // >0: NAK the same PSN again only after this (the ns-3 profile's 500 us)
   int retry_count = 7;
   uint64_t rx_buffer = 256 * 1024;
   uint64_t rx_drain_rate = 0;  // bps toward host memory; 0: drains as fast as the link fills it

@@ -81,6 +81,8 @@ struct QueuePair {
   uint32_t read_sent = 0;          // packets of read_jobs[read_head] already sent
   uint32_t expected_psn = 0;
   bool nak_outstanding = false;
+  uint32_t last_nak_psn = UINT32_MAX;  // with nic.nak_interval: the PSN last NAKed and when
+  Time next_nak = 0;                   // the same PSN may be NAKed again
   uint32_t unacked = 0;
   Time last_cnp = -1;
   uint64_t delivered = 0;

@@ -289,8 +289,7 @@ void RcTransport::OnData(const Packet* pkt) {
     if (pkt->last() && qp.listener) qp.listener->OnReceiveComplete(qp.id, pkt->opcode, Now());
   } else if (pkt->psn > qp.expected_psn) {
     rdma_->out_of_sequence++;
-    if (!qp.nak_outstanding) {
-      qp.nak_outstanding = true;
+    if (NakDue(qp)) {
       // Go-back-to-chunk (the HPCC code base's L2_BACK_TO_ZERO 1): expect the chunk again.
       if (spec_->back_to_chunk) qp.expected_psn = qp.expected_psn / spec_->back_to_chunk * spec_->back_to_chunk;
       SendAckOrNak(PacketType::kNak, qp, qp.expected_psn, echo);
@@ -299,6 +298,21 @@ void RcTransport::OnData(const Packet* pkt) {
     rdma_->duplicate_request++;
     SendAckOrNak(PacketType::kAck, qp, qp.expected_psn - 1, echo);
   }
+}
+
+bool RcTransport::NakDue(QueuePair& qp) {
+  if (spec_->nak_interval > 0) {
+    // The HPCC code's ReceiverCheckSeq: a NAK for a new expected PSN at once; the same one
+    // again only for an out-of-order packet that comes nak_interval after the last NAK.
+    if (qp.last_nak_psn == qp.expected_psn && Now() < qp.next_nak) return false;
+    qp.last_nak_psn = qp.expected_psn;
+    qp.next_nak = Now() + spec_->nak_interval;
+    return true;
+  }
+  // One NAK per gap: the next one only after an in-order packet closed it.
+  if (qp.nak_outstanding) return false;
+  qp.nak_outstanding = true;
+  return true;
 }
 
 void RcTransport::OnReadRequest(const Packet* pkt) {

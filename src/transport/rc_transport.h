@@ -64,6 +64,8 @@ class RcTransport {
   // An ACK or NAK for `psn`; `ecn_echo` carries CE back on it (the ns-3 profile's congestion signal).
   void SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t psn, bool ecn_echo);
   void SendCnp(const QueuePair& qp, uint32_t psn);
+  // Whether an out-of-order arrival is NAKed (and the NAK state updated if so).
+  bool NakDue(QueuePair& qp);
   void OnData(const Packet* pkt);
   void OnReadRequest(const Packet* pkt);
   void OnReadResponse(const Packet* pkt);
