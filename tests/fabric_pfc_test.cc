@@ -142,3 +142,30 @@ TEST(FabricPfc, TinyPauseQuantaCannotFloodTheLink) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+// Lossy traffic fills an egress queue, not one ingress PG: a queue may hold at most
+// egress_lossy_alpha x the free shared pool (SONiC's q_lossy_profile dynamic threshold), so
+// with that one queue filling, q <= a / (1 + a) x pool. Eight senders on priority 0 (lossy)
+// into one host: the drops are counted at that egress queue and its depth stays in bound.
+TEST(FabricPfc, LossyIncastDropsAtTheEgressQueueItsThresholdAllows) {
+  for (double alpha : {0.25, 1.0}) {
+    std::string w = "workload:\n";
+    for (int h = 1; h <= 8; ++h)
+      w += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 2MB, priority: 0}\n";
+    auto f = RunYaml("duration: 20ms\n" +
+                     ExampleFabric("  egress_lossy_alpha: " + std::to_string(alpha) + "\n", "{mtu: 4096, cc: none, timeout: 6}",
+                                   "2MB") +
+                     w);
+    const Switch& leaf = f->sw("leaf0");
+    const QueueCounters& q = leaf.queue_counters(0, 0);  // leaf0 toward h0, queue 0
+    const double bound = alpha / (1 + alpha) * static_cast<double>(leaf.shared_pool()) + 4352;  // + one frame's cells
+    EXPECT_GT(q.dropped_packets, 0u) << "alpha " << alpha;
+    EXPECT_LE(static_cast<double>(q.watermark_bytes), bound) << "alpha " << alpha;
+    EXPECT_GT(static_cast<double>(q.watermark_bytes), 0.8 * (bound - 4352)) << "alpha " << alpha;  // it did fill
+    EXPECT_EQ(ComputeTotals(*f).drops_lossless, 0u);
+  }
+}
+
+}  // namespace rocelab

@@ -102,7 +102,7 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   }
   const uint64_t bytes = Cells(pkt->frame_bytes);
   const bool admitted = spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc ? AdmitNs3(in_port, prio, bytes)
-                                                                 : AdmitShared(in_port, prio, bytes);
+                                                                 : AdmitShared(in_port, prio, out, bytes);
   if (!admitted) {
     if (Lossless(prio)) {
       // Headroom overflow on a lossless PG is the only way a lossless class loses data.
@@ -153,9 +153,12 @@ void Switch::MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool 
   }
 }
 
-bool Switch::AdmitShared(int in_port, int prio, uint64_t bytes) {
+bool Switch::AdmitShared(int in_port, int prio, int out, uint64_t bytes) {
   PriorityGroup& pg = pgs_[in_port][prio];
   const bool lossless = Lossless(prio);
+  // A lossy packet must also fit its egress queue's share (SONiC's q_lossy_profile): in an
+  // incast the queue, not any one ingress PG, is what fills.
+  if (!lossless && queues_[out][prio].fifo.bytes() + bytes > DynamicLimit(spec_.egress_lossy_alpha)) return false;
   const uint64_t limit = DynamicLimit(lossless ? spec_.pfc.alpha : spec_.lossy_alpha);
   const bool fits_shared = pg.shared + bytes <= limit && shared_used_ + bytes <= shared_size_;
   const bool in_headroom = !fits_shared && lossless && pg.headroom + bytes <= headroom_[in_port];

@@ -63,7 +63,7 @@ class Switch : public Node {
 
   // Ingress admission: charges `bytes` (in cells) to the (port, priority) PG and asserts
   // XOFF where the model says so; false when the packet must be dropped.
-  bool AdmitShared(int in_port, int prio, uint64_t bytes);
+  bool AdmitShared(int in_port, int prio, int out, uint64_t bytes);
   bool AdmitNs3(int in_port, int prio, uint64_t bytes);
   // The packet leaves its egress queue: its bytes leave its ingress PG, XON where due.
   void ReleaseShared(int in_port, int prio, uint64_t bytes);

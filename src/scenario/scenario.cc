@@ -141,6 +141,7 @@ void ReadSwitch(ConfigReader& r, SwitchSpec* s) {
   ReadTrust(r, &s->trust_dscp);
   ReadDscpMap(r, "dscp_to_priority", &s->dscp_to_priority);
   r.Double("lossy_alpha", &s->lossy_alpha, 1.0 / 1024, 64.0);
+  r.Double("egress_lossy_alpha", &s->egress_lossy_alpha, 1.0 / 1024, 64.0);
   int64_t mtu;
   if (r.Int("mtu", &mtu, 1500, 9216)) s->mtu = static_cast<uint32_t>(mtu);
 }

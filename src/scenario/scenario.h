@@ -116,7 +116,11 @@ struct SwitchSpec {
   bool trust_dscp = true;  // classify by DSCP (false: by the 802.1p PCP of the frame)
   PfcWatchdogSpec pfc_watchdog;
   std::array<uint8_t, 64> dscp_to_priority{};
-  double lossy_alpha = 1.0 / 8;
+  // Lossy traffic's dynamic thresholds on the free shared pool, at ingress (per PG) and at egress
+  // (per queue): SONiC's Mellanox defaults, ingress_lossy_profile and q_lossy_profile, both
+  // dynamic_th 3, i.e. alpha = 2^3 (sonic-buildimage device/mellanox buffers_defaults_*.j2).
+  double lossy_alpha = 8;
+  double egress_lossy_alpha = 8;
   uint32_t mtu = 9216;  // largest frame a port accepts
   // The buffer model. kSharedBuffer: rocelab's shared-buffer MMU (SONiC semantics, net/switch.h).
   // kNs3Hpcc: the HPCC ns-3 code's switch-mmu.cc, set only by the ns-3 compatibility profile
