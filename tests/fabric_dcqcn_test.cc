@@ -27,6 +27,17 @@ double RedProbability(double q, double kmin, double kmax, double pmax) {
   return pmax * (q - kmin) / (kmax - kmin);
 }
 
+// h1 and h2 send a long flow each to h0, all three on leaf0 of the example fabric (ports
+// 1, 2 and 0), the second from `second_start`; leaf0 has PFC and the given RED profile.
+TestRun StartTwoSendersToH0(const std::string& duration, const std::string& red, const std::string& nic,
+                            const std::string& buffer, const std::string& second_start) {
+  return StartYaml("duration: " + duration + "\n" +
+                   ExampleFabric("  pfc: {enabled: true}\n  ecn: {enabled: true, " + red + "}\n", nic, buffer) +
+                   "workload:\n"
+                   "  - {type: flow, src: h1, dst: h0, size: 4GB, priority: 3}\n"
+                   "  - {type: flow, src: h2, dst: h0, size: 4GB, start: " + second_start + ", priority: 3}\n");
+}
+
 // Goodput of a 100G port carrying 4096 B payloads in 4178 B on the wire (62 B of RoCE headers,
 // 20 B preamble and gap), in Gb/s.
 constexpr double kGoodput100G = 100.0 * 4096 / 4178;
@@ -39,16 +50,8 @@ constexpr double kGoodput100G = 100.0 * 4096 / 4178;
 // limiter near half the line.
 TEST(FabricDcqcn, TwoFlowsConvergeToFairShares) {
   const uint64_t kmin = 100 * 1024, kmax = 400 * 1024;
-  Scenario sc = ParseScenarioText(
-      "duration: 60ms\n" +
-          ExampleFabric("  pfc: {enabled: true}\n  ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}\n",
-                        "{mtu: 4096, cc: dcqcn}") +
-          "workload:\n"
-          "  - {type: flow, src: h1, dst: h0, size: 4GB, priority: 3}\n"
-          "  - {type: flow, src: h2, dst: h0, size: 4GB, start: 5ms, priority: 3}\n",
-      "fair.yaml");
-  Experiment x(sc);
-  Fabric& f = x.fabric();
+  auto run = StartTwoSendersToH0("60ms", "kmin: 100KB, kmax: 400KB, pmax: 0.2", "{mtu: 4096, cc: dcqcn}", "32MB", "5ms");
+  Fabric& f = *run;
   const Switch& leaf = f.sw("leaf0");
   ASSERT_EQ(leaf.port(0).peer, &f.nic("h0"));
   f.RunUntil(30 * kMillisecond);
@@ -132,26 +135,16 @@ TEST(FabricDcqcn, IncastSendsFewerPausesWithDcqcnThanWithout) {
 
 // RED against its formula over ~30,000 packets. Two senders at 100G into one 100G port, PFC
 // alone (no congestion control, so marks change nothing): the queue rides at the PFC
-// threshold, here between about 680 and 815 KB, inside Kmin = 600 KB .. Kmax = 1000 KB,
-// where p(q) = 0.4 (q - Kmin) / (Kmax - Kmin) runs from 0.08 to 0.21. The port sends back
+// threshold (5 MB of buffer), here between about 740 and 875 KB, inside Kmin = 600 KB ..
+// Kmax = 1000 KB, where p(q) = 0.4 (q - Kmin) / (Kmax - Kmin) runs from 0.12 to 0.25. The port sends back
 // to back, so its dequeues (where the mark is decided) are evenly spaced in time and the
 // mean of p over the queue sampled every microsecond is the expected share of marked
 // packets. Allow 4 standard deviations of the binomial count plus 2 % for the sampling
 // (a sample misses what arrives before the next dequeue, about one frame: 0.5 % of p).
 TEST(FabricDcqcn, RedMarksWithTheProbabilityOfItsFormula) {
   const double kmin = 600 * 1024, kmax = 1000 * 1024, pmax = 0.4;
-  Scenario sc = ParseScenarioText(
-      "duration: 20ms\n"
-      "topology: {type: explicit, hosts: [h0, h1, h2], switches: [leaf0],\n"
-      "           links: [{a: leaf0, b: h0, rate: 100G, delay: 1us}, {a: leaf0, b: h1, rate: 100G, delay: 1us},\n"
-      "                   {a: leaf0, b: h2, rate: 100G, delay: 1us}]}\n"
-      "switch: {buffer: 4MB, lossless_priorities: [3], pfc: {enabled: true},\n"
-      "         ecn: {enabled: true, kmin: 600KB, kmax: 1000KB, pmax: 0.4}}\n"
-      "nic: {mtu: 4096, cc: none}\n"
-      "workload:\n  - {type: flow, src: h1, dst: h0, size: 1GB}\n  - {type: flow, src: h2, dst: h0, size: 1GB}\n",
-      "red.yaml");
-  Experiment x(sc);
-  Fabric& f = x.fabric();
+  auto run = StartTwoSendersToH0("20ms", "kmin: 600KB, kmax: 1000KB, pmax: 0.4", "{mtu: 4096, cc: none}", "5MB", "0us");
+  Fabric& f = *run;
   const Switch& leaf = f.sw("leaf0");
   ASSERT_EQ(leaf.port(0).peer, &f.nic("h0"));
   f.RunUntil(2 * kMillisecond);

@@ -151,17 +151,15 @@ namespace rocelab {
 // refreshes the XOFF every half pause time (167.7696 us), so the switch stays stopped and
 // nothing overflows; the switch stops `response_time` (3 us) after each PFC frame arrives.
 TEST(FabricPfc, SlowReceiverRefreshesItsPauseAndTheSwitchHonoursItsResponseTime) {
-  Scenario sc = ParseScenarioText(
+  auto run = StartYaml(
       "duration: 50ms\n"
       "topology: {type: explicit, hosts: [h0, h1], switches: [leaf0],\n"
       "           links: [{a: leaf0, b: h0, rate: 100G, delay: 1us}, {a: leaf0, b: h1, rate: 100G, delay: 1us}]}\n"
       "switch: {buffer: 4MB, lossless_priorities: [3], pfc: {enabled: true, response_time: 3us}}\n"
       "nic: {mtu: 4096, cc: none}\n"
       "devices:\n  h1: {rx_drain_rate: 10G, rx_buffer: 1MB, rx_xoff: 512KB, rx_xon: 64KB}\n"
-      "workload:\n  - {type: flow, src: h0, dst: h1, size: 8MB}\n",
-      "slow.yaml");
-  Experiment x(sc);
-  Fabric& f = x.fabric();
+      "workload:\n  - {type: flow, src: h0, dst: h1, size: 8MB}\n");
+  Fabric& f = *run;
   const Port& nic = f.nic("h1").port(0);
   const Port& sw = f.sw("leaf0").port(1);
   ASSERT_EQ(sw.peer, &f.nic("h1"));
