@@ -98,10 +98,11 @@ TEST(FabricDcqcn, TwoFlowsConvergeToFairShares) {
 // 15 x 4 MiB into one 100G port, with PFC alone and with DCQCN (mlx5 defaults). DCQCN must
 // take pauses away without taking the receiver's link away: the ideal time is
 // 15 x 4 MiB x 8 / 98.04 Gb/s (the port's goodput) = 5.134 ms; PFC alone reaches it. With
-// DCQCN the senders fall to their floor while the few MB queued in the first round trip
-// drain (marked on dequeue), recover, and the last ones finish alone at the ~6 Gb/s they
-// were cut to (R_AI = 5 Mb/s per 300 us raises that slowly): 1.48 x ideal. Allow 1.6 x;
-// the receiver's busy fraction over the transfer is then at least 1 / 1.6.
+// DCQCN the model takes 1.48 x that: the senders fall to their 1 Mb/s floor while the
+// megabytes queued at line rate drain (each packet marked as it leaves), fast recovery takes
+// them back to half their 100G target, and the last flows finish alone at the ~6 Gb/s they
+// were cut to (R_AI = 5 Mb/s per 300 us raises that slowly). Allow 1.6 x; the receiver's
+// busy fraction over the transfer is then at least 1 / 1.6.
 TEST(FabricDcqcn, IncastSendsFewerPausesWithDcqcnThanWithout) {
   std::string w = "workload:\n";
   for (int h = 1; h <= 15; ++h) w += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 4MB, priority: 3}\n";
