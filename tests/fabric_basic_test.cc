@@ -141,3 +141,43 @@ TEST(FabricBasic, GoBackToChunkAlsoRecoversAndCountsEachByteOnce) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+// A path that loses every data packet (the switch takes frames up to 1500 B; RoCE MTU 4096
+// makes 4158..4174 B frames, discarded at ingress): the requester times out 4.096 us x
+// 2^timeout after the oldest unacknowledged packet was sent, goes back to it, and after
+// retry_count retries the QP fails with "retry count exceeded". All 16 packets of the
+// 64 KB message go out at t = 0 (5.3 us at 100G, within the timeout), so the k-th timeout
+// fires at exactly k x 4.096 us x 2^timeout and the QP fails at (retry_count + 1) times that.
+TEST(FabricBasic, AckTimeoutFollowsTheExponentAndRetriesRunOut) {
+  struct Case {
+    int timeout, retries;
+  };
+  for (const Case c : {Case{3, 7}, Case{5, 2}, Case{12, 0}}) {
+    const std::string where = "timeout " + std::to_string(c.timeout) + ", retry_count " + std::to_string(c.retries);
+    auto f = RunYaml("duration: 1s\n"
+                     "topology: {type: explicit, hosts: [h0, h1], switches: [leaf0],\n"
+                     "           links: [{a: leaf0, b: h0, rate: 100G, delay: 1us}, {a: leaf0, b: h1, rate: 100G, delay: 1us}]}\n"
+                     "switch: {mtu: 1500}\n"
+                     "nic: {mtu: 4096, cc: none, timeout: " + std::to_string(c.timeout) +
+                     ", retry_count: " + std::to_string(c.retries) + "}\n"
+                     "workload:\n  - {type: flow, src: h0, dst: h1, size: 64KB}\n");
+    const Time rto = (4096 * kNanosecond) << c.timeout;  // 32.768 us, 131.072 us, 16.777216 ms
+    const QueuePair& qp = f->qps()[0];
+    const uint64_t tries = static_cast<uint64_t>(c.retries) + 1;
+    ASSERT_TRUE(qp.failed) << where;
+    EXPECT_FALSE(qp.done) << where;
+    EXPECT_EQ(qp.finish, static_cast<Time>(tries) * rto) << where;
+    const RdmaCounters& rdma = f->nic("h0").rdma();
+    EXPECT_EQ(rdma.local_ack_timeout_err, tries) << where;
+    EXPECT_EQ(rdma.req_transport_retries_exceeded, 1u) << where;
+    EXPECT_EQ(rdma.retransmitted_packets, 16u * c.retries) << where;
+    const Port& from_h0 = f->sw("leaf0").port(0);
+    ASSERT_EQ(from_h0.peer, &f->nic("h0"));
+    EXPECT_EQ(from_h0.counters.rx_discards, 16u * tries) << where;
+    EXPECT_EQ(ComputeTotals(*f).bytes_delivered, 0u) << where;
+  }
+}
+
+}  // namespace rocelab

@@ -168,4 +168,57 @@ TEST(FabricPfc, LossyIncastDropsAtTheEgressQueueItsThresholdAllows) {
   }
 }
 
+// A receiver that drains at 10G behind a 100G link holds the switch paused longer than one
+// pause frame lasts: its NIC sends XOFF with 65535 quanta (335.5392 us at 100G) once 512 KB
+// wait in its receive buffer and XON at 64 KB, which takes about 420 us of draining. The NIC
+// refreshes the XOFF every half pause time (167.7696 us), so the switch stays stopped and
+// nothing overflows; the switch stops `response_time` (3 us) after each PFC frame arrives.
+TEST(FabricPfc, SlowReceiverRefreshesItsPauseAndTheSwitchHonoursItsResponseTime) {
+  auto run = StartYaml(
+      "duration: 50ms\n"
+      "topology: {type: explicit, hosts: [h0, h1], switches: [leaf0],\n"
+      "           links: [{a: leaf0, b: h0, rate: 100G, delay: 1us}, {a: leaf0, b: h1, rate: 100G, delay: 1us}]}\n"
+      "switch: {buffer: 4MB, lossless_priorities: [3], pfc: {enabled: true, response_time: 3us}}\n"
+      "nic: {mtu: 4096, cc: none}\n"
+      "devices:\n  h1: {rx_drain_rate: 10G, rx_buffer: 1MB, rx_xoff: 512KB, rx_xon: 64KB}\n"
+      "workload:\n  - {type: flow, src: h0, dst: h1, size: 8MB}\n");
+  Fabric& f = *run;
+  const Port& nic = f.nic("h1").port(0);
+  const Port& sw = f.sw("leaf0").port(1);
+  ASSERT_EQ(sw.peer, &f.nic("h1"));
+  Time t = 0;
+  while (!nic.xoff_sent[3] && t < kMillisecond) f.RunUntil(t += 100 * kNanosecond);
+  ASSERT_TRUE(nic.xoff_sent[3]);
+  const Time xoff = nic.xoff_began[3];
+  const Time quanta = 65535ll * 5120;  // 65535 x 512 bit / 100 Gb/s
+  const Time pfc_frame = 6720;         // (64 + 20) B at 100 Gb/s
+  const Time ack_frame = 6880;         // (66 + 20) B: the NIC may be mid-ACK when it asserts
+  const Time response = 3 * kMicrosecond;
+  // Just after the first XOFF alone would have run out at the switch.
+  f.RunUntil(xoff + pfc_frame + kMicrosecond + response + quanta + kNanosecond);
+  EXPECT_TRUE(sw.paused[3]) << "the pause expired although the receiver is still congested";
+  EXPECT_TRUE(nic.xoff_sent[3]);
+  EXPECT_EQ(nic.counters.tx_pause[3], 3u);  // XOFF, refreshes at +167.7696 us and +335.5392 us
+  EXPECT_EQ(sw.counters.rx_pause[3], 3u);
+  const Time stop = xoff + pfc_frame + kMicrosecond + response;
+  EXPECT_GE(sw.pause_began[3], stop);
+  EXPECT_LE(sw.pause_began[3], stop + ack_frame);
+  // The second refresh, sent at xoff + 335.5392 us, set the new end of the pause.
+  const Time second_refresh_applied = stop + 2 * (quanta / 2);
+  EXPECT_GE(sw.paused_until[3], second_refresh_applied + quanta);
+  EXPECT_LE(sw.paused_until[3], second_refresh_applied + quanta + ack_frame);
+  f.Run();
+  ASSERT_TRUE(f.qps()[0].done);
+  EXPECT_EQ(nic.counters.rx_discards, 0u);
+  EXPECT_EQ(ComputeTotals(f).bytes_delivered, 8u << 20);
+  // Every episode: XOFF, two refreshes (it lasts between 2 and 3 refresh periods), XON; the
+  // switch is paused exactly as long as the NIC held XOFF (both ends shifted by the same
+  // wire and response time).
+  const uint64_t episodes = sw.counters.rx_pause_transitions[3];
+  EXPECT_GT(episodes, 5u);
+  EXPECT_EQ(nic.counters.tx_pause[3], 4 * episodes);
+  EXPECT_EQ(sw.counters.rx_pause_duration[3], nic.counters.tx_pause_duration[3]);
+  EXPECT_GT(sw.counters.rx_pause_duration[3], static_cast<Time>(episodes) * quanta);
+}
+
 }  // namespace rocelab

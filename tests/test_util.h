@@ -12,15 +12,21 @@
 
 namespace rocelab {
 
-// A finished run: `->` and `*` reach its fabric, `run` the experiment (its workload drivers).
-struct FinishedRun {
+// A run: `->` and `*` reach its fabric, `run` the experiment (its workload drivers).
+struct TestRun {
   std::unique_ptr<Experiment> run;
   Fabric* operator->() const { return &run->fabric(); }
   Fabric& operator*() const { return run->fabric(); }
 };
 
-inline FinishedRun RunYaml(const std::string& yaml) {
-  FinishedRun r{std::make_unique<Experiment>(ParseScenarioText(yaml, "test.yaml"))};
+// Built but not started, for tests that step it with RunUntil and look at it mid-run.
+inline TestRun StartYaml(const std::string& yaml) {
+  return TestRun{std::make_unique<Experiment>(ParseScenarioText(yaml, "test.yaml"))};
+}
+
+// Run to the end.
+inline TestRun RunYaml(const std::string& yaml) {
+  TestRun r = StartYaml(yaml);
   r.run->Run();
   return r;
 }
