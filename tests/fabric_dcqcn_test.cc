@@ -204,3 +204,45 @@ TEST(FabricDcqcn, Mlx5IncastKeepsTheReceiverBusy) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+namespace {
+struct CountCompletions : MessageListener {
+  int done = 0;
+  void OnSendComplete(uint32_t, const Message&, Time) override { ++done; }
+  void OnReceiveComplete(uint32_t, uint8_t, Time) override {}
+};
+}  // namespace
+
+// READ responses are RoCEv2 data like any other: ECN-capable, marked where they queue, and
+// paced by a reaction point at the responder, which the requester's CNPs reach. h0 reads
+// 32 MB from each of h1 and h2 at once: the two response streams meet at h0's 100G port.
+TEST(FabricDcqcn, ReadResponsesAreMarkedAndTheRespondersSlowDown) {
+  Scenario sc = ParseScenarioText("duration: 100ms\n"
+                                  "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 3,\n"
+                                  "           host_link: {rate: 100G, delay: 1us}}\n"
+                                  "switch: {ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}}\n"
+                                  "nic: {mtu: 4096, cc: dcqcn}\n",
+                                  "read.yaml");
+  Fabric f(sc);
+  CountCompletions reads;
+  for (int responder : {1, 2}) {
+    const uint32_t qp = f.OpenQueuePair(0, responder, 26, &reads);
+    f.AddWork();
+    f.PostMessage(qp, Verb::kRead, 32 << 20, 0);
+  }
+  f.RunUntil(100 * kMillisecond);
+  ASSERT_EQ(reads.done, 2);
+  for (const QueuePair& qp : f.qps()) EXPECT_EQ(qp.delivered, 32u << 20);
+  EXPECT_GT(f.sw("leaf0").queue_counters(0, 3).ecn_marked, 0u);  // toward h0, the RoCE queue
+  EXPECT_GT(f.nic("h0").rdma().np_cnp_sent, 0u);
+  for (const char* responder : {"h1", "h2"}) {
+    EXPECT_GT(f.nic(responder).rdma().rp_cnp_handled, 0u) << responder;
+    EXPECT_EQ(f.nic(responder).rdma().rp_cnp_ignored, 0u) << responder;
+  }
+  // DCQCN, not PFC, shares h0's port: the responders are cut, so the switch rarely pauses them.
+  EXPECT_LT(ComputeTotals(f).pause_frames_tx, 50u);
+}
+
+}  // namespace rocelab

@@ -62,6 +62,9 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
     case kCcTimer:
       rc_.OnCcTimer((*qps_)[arg]);
       return;
+    case kResponseCcTimer:
+      rc_.OnResponseCcTimer((*qps_)[arg]);
+      return;
     default:
       return;
   }
@@ -76,11 +79,18 @@ bool Nic::HasBacklog(int) const {
 Packet* Nic::NextFrame(int) {
   for (int prio = kNumPriorities - 1; prio >= 0; --prio)
     if (!control_[prio].empty() && !Paused(0, prio)) return control_[prio].pop();
-  // READ responses this NIC owes, round robin over the queue pairs asking.
+  const Time now = Now();
+  Time earliest = kTimeNever;
+  // READ responses this NIC owes, round robin over the queue pairs asking, each paced by its
+  // response stream's DCQCN rate.
   for (size_t i = 0; i < responding_.size(); ++i) {
     const size_t idx = (respond_rr_ + i) % responding_.size();
     QueuePair& qp = (*qps_)[responding_[idx]];
     if (Paused(0, spec_.dscp_to_priority[qp.dscp & 63])) continue;
+    if (qp.response_next_send > now) {
+      earliest = std::min(earliest, qp.response_next_send);
+      continue;
+    }
     Packet* p = rc_.NextReadResponse(qp);
     if (qp.read_jobs.empty()) {
       responding_.erase(responding_.begin() + static_cast<long>(idx));
@@ -91,8 +101,6 @@ Packet* Nic::NextFrame(int) {
     return p;
   }
   const size_t n = active_.size();
-  Time earliest = kTimeNever;
-  const Time now = Now();
   for (size_t i = 0; i < n; ++i) {
     size_t idx = (rr_ + i) % n;
     QueuePair& qp = (*qps_)[active_[idx]];
@@ -149,7 +157,8 @@ void Nic::SendControl(Packet* pkt) {
 }
 
 void Nic::ArmTimer(Timer timer, Time at, uint32_t qp) {
-  ctx_->sim.Schedule(at, this, timer == Timer::kAck ? kQpTimer : kCcTimer, qp);
+  const uint32_t kind = timer == Timer::kAck ? kQpTimer : timer == Timer::kCc ? kCcTimer : kResponseCcTimer;
+  ctx_->sim.Schedule(at, this, kind, qp);
 }
 
 void Nic::Responding(uint32_t qp) {

@@ -43,7 +43,7 @@ class Nic : public Node, private RcCarrier {
   void OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
  private:
-  enum : uint32_t { kFlowStart = kFirstNodeEvent, kWake, kRxDrained, kRxProcess, kQpTimer, kCcTimer };
+  enum : uint32_t { kFlowStart = kFirstNodeEvent, kWake, kRxDrained, kRxProcess, kQpTimer, kCcTimer, kResponseCcTimer };
 
   // RcCarrier: what the transport asks of the NIC.
   void SendControl(Packet* pkt) override;

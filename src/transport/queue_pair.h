@@ -79,12 +79,19 @@ struct QueuePair {
   std::vector<ReadJob> read_jobs;  // READ responses still to send, oldest first
   size_t read_head = 0;
   uint32_t read_sent = 0;          // packets of read_jobs[read_head] already sent
+  // The response stream is paced by its own DCQCN reaction point: CNPs for CE-marked responses
+  // come back to the responder.
+  DcqcnRp response_rp;
+  Time response_next_send = 0, response_last_send = 0;
+  uint32_t response_last_wire = 0;
+  Time response_cc_timer_at = kTimeNever;
   uint32_t expected_psn = 0;
   bool nak_outstanding = false;
   uint32_t last_nak_psn = UINT32_MAX;  // with nic.nak_interval: the PSN last NAKed and when
   Time next_nak = 0;                   // the same PSN may be NAKed again
   uint32_t unacked = 0;
   Time last_cnp = -1;
+  Time last_response_cnp = -1;  // at the requester: its last CNP about the READ responses
   uint64_t delivered = 0;
   uint32_t delivered_psn = 0;  // one past the highest PSN whose payload was counted
 

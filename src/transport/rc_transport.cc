@@ -47,14 +47,16 @@ Packet* RcTransport::NextRequest(QueuePair& qp) {
   else qp.max_sent = psn + 1;
   if (psn == qp.snd_una) qp.last_progress = Now();  // the timer runs from the oldest outstanding packet
   ArmAckTimer(qp);
-  if (CcOn()) {
-    qp.rp.OnBytesSent(p->frame_bytes);
-    qp.last_send = Now();
-    qp.last_wire = p->frame_bytes + wire_overhead_;
-    if (qp.rp.limited())
-      qp.next_send = Now() + SerializationTime(qp.last_wire, static_cast<uint64_t>(qp.rp.rate_bps()));
-  }
+  if (CcOn()) Sent(RequestPacing(qp), p->frame_bytes);
   return p;
+}
+
+void RcTransport::Sent(const Pacing& pace, uint32_t frame_bytes) {
+  pace.rp.OnBytesSent(frame_bytes);
+  pace.last_send = Now();
+  pace.last_wire = frame_bytes + wire_overhead_;
+  if (pace.rp.limited())
+    pace.next_send = Now() + SerializationTime(pace.last_wire, static_cast<uint64_t>(pace.rp.rate_bps()));
 }
 
 Packet* RcTransport::BuildReadRequest(QueuePair& qp, const Message& m) {
@@ -163,6 +165,15 @@ void RcTransport::OnNak(const Packet* pkt) {
 
 void RcTransport::OnReadResponse(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
+  // The requester is the notification point of the response stream.
+  if (pkt->ecn == kCe) {
+    rdma_->np_ecn_marked_roce_packets++;
+    Time& last_cnp = spec_->dcqcn.cnp_per_port ? last_port_cnp_ : qp.last_response_cnp;
+    if (CcOn() && (last_cnp < 0 || Now() - last_cnp >= spec_->dcqcn.min_time_between_cnps)) {
+      last_cnp = Now();
+      SendCnp(qp, pkt->psn, false);
+    }
+  }
   if (qp.done || qp.failed) return;
   if (pkt->psn == qp.snd_una) {
     qp.read_rewound = false;
@@ -192,34 +203,40 @@ void RcTransport::Complete(QueuePair& qp, bool failed) {
 
 void RcTransport::OnCnp(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
-  if (!CcOn() || qp.done || qp.failed) {
+  // A CNP that reaches the responder is about its READ response stream.
+  const bool responses = pkt->dst == qp.dst;
+  if (!CcOn() || (!responses && (qp.done || qp.failed))) {
     rdma_->rp_cnp_ignored++;
     return;
   }
   rdma_->rp_cnp_handled++;
-  qp.rp.OnCnp(Now());
-  Repace(qp);
+  const Pacing pace = responses ? ResponsePacing(qp) : RequestPacing(qp);
+  pace.rp.OnCnp(Now());
+  Repace(qp, pace);
 }
 
-void RcTransport::OnCcTimer(QueuePair& qp) {
-  if (qp.rp.timer_due() != Now()) return;  // superseded by a later cut
-  qp.rp.OnTimer(Now());
-  Repace(qp);
+void RcTransport::OnCcTimer(QueuePair& qp) { OnCcTimer(qp, RequestPacing(qp)); }
+void RcTransport::OnResponseCcTimer(QueuePair& qp) { OnCcTimer(qp, ResponsePacing(qp)); }
+
+void RcTransport::OnCcTimer(QueuePair& qp, const Pacing& pace) {
+  if (pace.rp.timer_due() != Now()) return;  // superseded by a later cut
+  pace.rp.OnTimer(Now());
+  Repace(qp, pace);
   carrier_->Wake();
 }
 
-void RcTransport::Repace(QueuePair& qp) {
-  const Time due = qp.rp.timer_due();
-  if (due != kTimeNever && due != qp.cc_timer_at) {
-    qp.cc_timer_at = due;
-    carrier_->ArmTimer(RcCarrier::Timer::kCc, due, qp.id);
+void RcTransport::Repace(QueuePair& qp, const Pacing& pace) {
+  const Time due = pace.rp.timer_due();
+  if (due != kTimeNever && due != pace.timer_at) {
+    pace.timer_at = due;
+    carrier_->ArmTimer(pace.timer, due, qp.id);
   }
   // A rate that rose (or stopped limiting) must not wait out a gap computed at a lower rate.
-  if (!qp.rp.limited()) {
-    qp.next_send = std::min(qp.next_send, Now());
-  } else if (qp.last_wire) {
-    qp.next_send =
-        std::min(qp.next_send, qp.last_send + SerializationTime(qp.last_wire, static_cast<uint64_t>(qp.rp.rate_bps())));
+  if (!pace.rp.limited()) {
+    pace.next_send = std::min(pace.next_send, Now());
+  } else if (pace.last_wire) {
+    pace.next_send = std::min(pace.next_send,
+                              pace.last_send + SerializationTime(pace.last_wire, static_cast<uint64_t>(pace.rp.rate_bps())));
   }
 }
 
@@ -250,8 +267,8 @@ void RcTransport::SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t ps
   carrier_->SendControl(p);
 }
 
-void RcTransport::SendCnp(const QueuePair& qp, uint32_t psn) {
-  Packet* p = NewPacket(qp, PacketType::kCnp, kOpCnp, psn, true);
+void RcTransport::SendCnp(const QueuePair& qp, uint32_t psn, bool toward_requester) {
+  Packet* p = NewPacket(qp, PacketType::kCnp, kOpCnp, psn, toward_requester);
   p->frame_bytes = static_cast<uint16_t>(spec_->cnp_bytes);
   p->dscp = spec_->cnp_dscp;
   p->ecn = kNotEct;
@@ -269,7 +286,7 @@ void RcTransport::OnData(const Packet* pkt) {
     Time& last_cnp = spec_->dcqcn.cnp_per_port ? last_port_cnp_ : qp.last_cnp;
     if (!echo && CcOn() && (last_cnp < 0 || Now() - last_cnp >= spec_->dcqcn.min_time_between_cnps)) {
       last_cnp = Now();
-      SendCnp(qp, pkt->psn);
+      SendCnp(qp, pkt->psn, true);
     }
   }
   if (pkt->psn == qp.expected_psn) {
@@ -351,9 +368,10 @@ Packet* RcTransport::NextReadResponse(QueuePair& qp) {
   const uint32_t aeth = (first || last) ? kAeth : 0;
   p->frame_bytes = static_cast<uint16_t>(std::max<uint32_t>(spec_->data_header_bytes == kRoceHeaders ? kMinFrame : 0,
                                                             spec_->data_header_bytes + payload + aeth));
-  p->ecn = kNotEct;
+  p->ecn = kEct0;  // RoCEv2 READ responses are ECN-capable data
   p->priority = spec_->dscp_to_priority[qp.dscp & 63];
   p->flags = last ? Packet::kFlagLast : 0;
+  if (CcOn()) Sent(ResponsePacing(qp), p->frame_bytes);
   if (last) {
     qp.read_sent = 0;
     if (++qp.read_head == qp.read_jobs.size()) {

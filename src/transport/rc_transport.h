@@ -27,7 +27,7 @@ namespace rocelab {
 // What the transport needs from the NIC under it.
 class RcCarrier {
  public:
-  enum class Timer : uint8_t { kAck, kCc };
+  enum class Timer : uint8_t { kAck, kCc, kResponseCc };
   virtual ~RcCarrier() = default;
   // An ACK, NAK or CNP: it goes ahead of data on its priority.
   virtual void SendControl(Packet* pkt) = 0;
@@ -54,6 +54,7 @@ class RcTransport {
   // Timer events the carrier armed.
   void OnAckTimer(QueuePair& qp);
   void OnCcTimer(QueuePair& qp);
+  void OnResponseCcTimer(QueuePair& qp);
   // A QP becomes active: its retry budget starts full.
   void Start(QueuePair& qp) { qp.retries_left = spec_->retry_count; }
 
@@ -63,7 +64,7 @@ class RcTransport {
   Packet* BuildReadRequest(QueuePair& qp, const Message& m);
   // An ACK or NAK for `psn`; `ecn_echo` carries CE back on it (the ns-3 profile's congestion signal).
   void SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t psn, bool ecn_echo);
-  void SendCnp(const QueuePair& qp, uint32_t psn);
+  void SendCnp(const QueuePair& qp, uint32_t psn, bool toward_requester);
   // Whether an out-of-order arrival is NAKed (and the NAK state updated if so).
   bool NakDue(QueuePair& qp);
   void OnData(const Packet* pkt);
@@ -76,8 +77,26 @@ class RcTransport {
   // Takes one retry from the QP's budget; false (and the QP in error) when none is left.
   bool ConsumeRetry(QueuePair& qp);
   void ArmAckTimer(QueuePair& qp);
-  // The rate changed: arm the next increase and let a faster rate shorten the current gap.
-  void Repace(QueuePair& qp);
+  // The rate changed: arm the next timed step and let a faster rate shorten the current gap.
+  // The requester's data and the responder's READ responses each have a reaction point.
+  struct Pacing {
+    DcqcnRp& rp;
+    Time& next_send;
+    Time& last_send;
+    uint32_t& last_wire;
+    Time& timer_at;
+    RcCarrier::Timer timer;
+  };
+  static Pacing RequestPacing(QueuePair& qp) {
+    return {qp.rp, qp.next_send, qp.last_send, qp.last_wire, qp.cc_timer_at, RcCarrier::Timer::kCc};
+  }
+  static Pacing ResponsePacing(QueuePair& qp) {
+    return {qp.response_rp, qp.response_next_send, qp.response_last_send, qp.response_last_wire,
+            qp.response_cc_timer_at, RcCarrier::Timer::kResponseCc};
+  }
+  void Repace(QueuePair& qp, const Pacing& pace);
+  void Sent(const Pacing& pace, uint32_t frame_bytes);
+  void OnCcTimer(QueuePair& qp, const Pacing& pace);
   void Complete(QueuePair& qp, bool failed);
   Time Now() const { return clock_->Now(); }
   Time AckTimeout() const { return (4096 * kNanosecond) << spec_->timeout; }
