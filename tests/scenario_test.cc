@@ -100,6 +100,42 @@ TEST(Scenario, RouteOverridePortsAreChecked) {
   EXPECT_EQ(e.key(), "routes.port");
 }
 
+// topo/naming.h: one spelling for devices, links, ports and priorities.
+TEST(Scenario, NamesThatCouldBeMisreadAreRefused) {
+  auto explicit_topo = [](const std::string& nodes, const std::string& links) {
+    return "topology: {type: explicit, hosts: [h0, h1], switches: [" + nodes + "],\n"
+           "           links: [" + links + "]}\n";
+  };
+  // Device names may not hold the characters that join link, port and priority names.
+  for (const char* bad : {"a-b", "a:b", "a/b", "9lives"}) {
+    ConfigError e = ErrorOf(explicit_topo(bad, std::string("{a: h0, b: '") + bad + "', rate: 100G, delay: 1us}, {a: h1, b: '" +
+                                                   bad + "', rate: 100G, delay: 1us}"));
+    EXPECT_EQ(e.line(), 1) << bad;
+    EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "'"), std::string::npos) << e.what();
+  }
+  // Names with '_' and '.' are fine.
+  EXPECT_NO_THROW(Experiment(ParseScenarioText(
+      explicit_topo("tor_1.a", "{a: h0, b: tor_1.a, rate: 100G, delay: 1us}, {a: h1, b: tor_1.a, rate: 100G, delay: 1us}"),
+      "ok.yaml")));
+  // Two links between the same devices would make leaf0-spine0 and leaf0:spine0 name two things.
+  ConfigError parallel = ErrorOf(
+      "topology: {type: explicit, hosts: [h0, h1], switches: [s0, s1],\n"
+      "           links: [{a: h0, b: s0, rate: 100G, delay: 1us}, {a: h1, b: s1, rate: 100G, delay: 1us},\n"
+      "                   {a: s0, b: s1, rate: 100G, delay: 1us},\n"
+      "                   {a: s1, b: s0, rate: 100G, delay: 1us}]}\n");
+  EXPECT_EQ(parallel.line(), 4);
+  EXPECT_NE(std::string(parallel.what()).find("s1-s0"), std::string::npos) << parallel.what();
+  // A bare port number: index 8 or Ethernet8? Refused, with both spellings that work.
+  ConfigError bare = ErrorOf(std::string(kGood) + "routes:\n  - {switch: leaf0, dst: h8, port: 8}\n");
+  EXPECT_EQ(bare.key(), "routes.port");
+  EXPECT_NE(std::string(bare.what()).find("'Ethernet32', toward 'spine0': 'leaf0:spine0'"), std::string::npos) << bare.what();
+  // The spellings that name a port: its SONiC name, its peer, or device:peer.
+  for (const char* port : {"Ethernet32", "spine0", "leaf0:spine0", "leaf0:Ethernet32"})
+    EXPECT_NO_THROW(Experiment(ParseScenarioText(std::string(kGood) + "routes:\n  - {switch: leaf0, dst: h8, port: '" + port + "'}\n",
+                                                 "ok.yaml")))
+        << port;
+}
+
 TEST(Scenario, DeviceOverridesApplyPerDevice) {
   std::string text = std::string(kGood) +
                      "devices:\n  leaf1: {ecn: {enabled: false}, dscp_to_priority: {26: 0}}\n"

@@ -27,12 +27,7 @@ Topology BuildTopology(const Scenario& sc) {
 Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
   ctx_.seed = sc.seed;
   ctx_.wire_overhead = sc.wire_overhead;
-  for (const RouteOverride& r : sc_.routes) {
-    int node = topo_.FindNode(r.sw.name);
-    int port = ResolvePort(topo_, node, r.port.name);
-    if (port < 0) throw ConfigError(sc_.file, r.port.line, r.port.key, "switch '" + r.sw.name + "' has no port '" + r.port.name + "'");
-    topo_.OverrideRoute(node, topo_.nodes()[topo_.FindNode(r.dst.name)].kind_index, port);
-  }
+  for (const StaticRoute& r : ResolveRoutes(topo_, sc_)) topo_.OverrideRoute(r.node, r.host, r.port);
   const auto& nodes = topo_.nodes();
   by_node_.assign(nodes.size(), nullptr);
   for (int id : topo_.hosts()) {

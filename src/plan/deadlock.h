@@ -17,12 +17,6 @@
 
 namespace rocelab {
 
-struct StaticRoute {
-  int node;  // switch node id
-  int host;  // destination host index
-  int port;
-};
-
 // The ingress buffer of `port` on switch `node`.
 struct BufferRef {
   int node;

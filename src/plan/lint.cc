@@ -294,13 +294,7 @@ class Linter {
   }
 
   void CheckDeadlock() {
-    std::vector<StaticRoute> routes;
-    for (const RouteOverride& r : sc_.routes) {
-      int node = topo_.FindNode(r.sw.name);
-      int port = ResolvePort(topo_, node, r.port.name);
-      if (port < 0) throw ConfigError(sc_.file, r.port.line, r.port.key, "switch '" + r.sw.name + "' has no port '" + r.port.name + "'");
-      routes.push_back({node, topo_.nodes()[topo_.FindNode(r.dst.name)].kind_index, port});
-    }
+    const std::vector<StaticRoute> routes = ResolveRoutes(topo_, sc_);
     try {
       DeadlockChecker dc(topo_, routes);
       std::vector<BufferRef> cycle = dc.FindCycle();

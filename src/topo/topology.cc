@@ -3,6 +3,8 @@
 #include <deque>
 #include <stdexcept>
 
+#include "topo/naming.h"
+
 namespace rocelab {
 
 int Topology::AddNode(const std::string& name, bool is_switch) {
@@ -70,12 +72,21 @@ Topology Topology::Build(const TopologySpec& spec) {
       for (int a = 0; a < half; ++a)
         for (int c = 0; c < half; ++c) t.AddLink(agg[pod * half + a], core[a * half + c], spec.fabric_link);
   } else {
+    for (const auto& n : spec.nodes) {
+      const std::string problem = DeviceNameProblem(n.name);
+      if (!problem.empty()) throw ConfigError("", n.line, "topology", "'" + n.name + "': " + problem);
+    }
     for (const auto& n : spec.nodes)
       if (!n.is_switch) t.AddNode(n.name, false);
     for (const auto& n : spec.nodes)
       if (n.is_switch) t.AddNode(n.name, true);
     for (const auto& l : spec.links) {
       int a = t.FindNode(l.a.name), b = t.FindNode(l.b.name);
+      for (const TopoPort& p : t.nodes_[a].ports)
+        if (p.peer_node == b)
+          throw ConfigError("", l.line, "topology.links",
+                            "a second link " + LinkName(l.a.name, l.b.name) +
+                                ": parallel links are not supported (a link and its ports are named by their two devices)");
       if (!t.nodes_[a].is_switch && !t.nodes_[a].ports.empty())
         throw ConfigError("", l.line, "topology.links", "host '" + l.a.name + "' already has a link (hosts have one NIC port)");
       if (!t.nodes_[b].is_switch && !t.nodes_[b].ports.empty())
@@ -172,31 +183,50 @@ void Topology::OverrideRoute(int node, int host, int port) {
 
 std::string SwitchPortAlias(int port) { return "Ethernet" + std::to_string(port * 4); }
 
+std::vector<StaticRoute> ResolveRoutes(const Topology& topo, const Scenario& sc) {
+  std::vector<StaticRoute> routes;
+  for (const RouteOverride& r : sc.routes) {
+    const int node = topo.FindNode(r.sw.name);
+    const int port = ResolvePort(topo, node, r.port.name);
+    if (port < 0) {
+      std::string msg = "switch '" + r.sw.name + "' has no port '" + r.port.name + "'";
+      const std::string& p = r.port.name;
+      if (!p.empty() && p.size() <= 6 && p.find_first_not_of("0123456789") == std::string::npos) {
+        const int index = std::stoi(p);
+        const TopoNode& sw = topo.nodes()[node];
+        msg = "a bare port number is ambiguous: name the port by its peer or its SONiC name";
+        if (index < static_cast<int>(sw.ports.size())) {
+          const std::string& peer = topo.nodes()[sw.ports[index].peer_node].name;
+          msg += " (port index " + p + " is '" + SwitchPortAlias(index) + "', toward '" + peer + "': '" +
+                 PortName(r.sw.name, peer) + "')";
+        }
+      }
+      throw ConfigError(sc.file, r.port.line, r.port.key, msg);
+    }
+    routes.push_back({node, topo.nodes()[topo.FindNode(r.dst.name)].kind_index, port});
+  }
+  return routes;
+}
+
 int ResolvePort(const Topology& topo, int node, const std::string& name) {
   const TopoNode& n = topo.nodes()[node];
   const int count = static_cast<int>(n.ports.size());
-  auto as_index = [&](const std::string& digits) -> int {
-    if (digits.empty() || digits.size() > 6) return -1;
-    for (char c : digits)
-      if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
-    return std::stoi(digits);
-  };
-  if (name.compare(0, 8, "Ethernet") == 0) {
-    int v = as_index(name.substr(8));
-    if (v < 0 || v % 4 != 0 || v / 4 >= count) return -1;
-    return v / 4;
-  }
-  std::string peer = name;
-  size_t colon = name.find(':');
+  std::string port = name;
+  const size_t colon = name.find(':');
   if (colon != std::string::npos) {
-    if (name.substr(0, colon) != n.name) return -1;
-    peer = name.substr(colon + 1);
+    if (name.compare(0, colon, n.name) != 0) return -1;  // another device's port
+    port = name.substr(colon + 1);
   }
-  int v = as_index(peer);
-  if (v >= 0) return v < count ? v : -1;
-  int peer_node = topo.FindNode(peer);
+  if (port.compare(0, 8, "Ethernet") == 0) {
+    const std::string digits = port.substr(8);
+    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+    const int v = std::stoi(digits);
+    return v % 4 == 0 && v / 4 < count ? v / 4 : -1;
+  }
+  // By the device at the other end (a bare number is no name: topo/naming.h).
+  const int peer_node = topo.FindNode(port);
   for (int p = 0; p < count; ++p)
-    if (n.ports[p].peer_node == peer_node) return p;
+    if (peer_node >= 0 && n.ports[p].peer_node == peer_node) return p;
   return -1;
 }
 

@@ -62,8 +62,18 @@ class Topology {
 
 // SONiC names a switch port EthernetN with N = 4 x port index.
 std::string SwitchPortAlias(int port);
-// Parses "Ethernet8", "8" or "leaf0:h5" style port names of node `node`; -1 if none.
+// A port of node `node` by its SONiC name ("Ethernet8"), its peer ("h5") or both ("leaf0:h5",
+// "leaf0:Ethernet8"); -1 if none (a bare number is none: topo/naming.h).
 int ResolvePort(const Topology& topo, int node, const std::string& port_name);
+
+// A route override resolved on the topology.
+struct StaticRoute {
+  int node;  // switch node id
+  int host;  // destination host index
+  int port;
+};
+// The scenario's `routes`, resolved; throws ConfigError naming the file, line and key.
+std::vector<StaticRoute> ResolveRoutes(const Topology& topo, const Scenario& sc);
 
 }  // namespace rocelab
 
