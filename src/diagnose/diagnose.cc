@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "diagnose/parsers.h"
+#include "sim/packet.h"
 #include "telemetry/counter_names.h"
 #include "util/json_reader.h"
 #include "util/text_file.h"
@@ -396,7 +397,7 @@ class Rules {
       std::string title = "QoS: trust " + p.trust + ", PFC on priority " + (on.empty() ? "none" : on);
       std::string action = "nothing to change";
       if (p.dscp_to_priority) {
-        const int r = (*p.dscp_to_priority)[26], c = (*p.dscp_to_priority)[48];
+        const int r = (*p.dscp_to_priority)[kRoceDscp], c = (*p.dscp_to_priority)[kCnpDscp];
         ev += "; DSCP 26 -> priority " + std::to_string(r) + ", DSCP 48 (CNP) -> priority " + std::to_string(c);
         if (r >= 0 && !(*p.pfc_enabled)[r]) {
           sev = Severity::kError;

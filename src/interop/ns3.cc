@@ -321,7 +321,7 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
     fs.dst = {"h" + std::to_string(dst), f.line, ""};
     fs.size = static_cast<uint64_t>(size);
     fs.start = static_cast<Time>(SecondsToNs(start)) * kNanosecond;
-    fs.dscp = prio == 3 ? 26 : static_cast<uint8_t>(prio * 8);
+    fs.dscp = prio == 3 ? kRoceDscp : static_cast<uint8_t>(prio * 8);
     fs.line = f.line;
     sc.flows.push_back(fs);
     // It numbers source ports per (src, dst) pair from 10000 upward.

@@ -24,7 +24,7 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
   for (int q = 0; q < kNumPriorities; ++q)
     if (!(spec_.strict_mask & (1u << q)) && spec_.ets_weights[q] > 0) min_w = std::min(min_w, spec_.ets_weights[q]);
   for (int q = 0; q < kNumPriorities; ++q)
-    quantum_[q] = static_cast<int64_t>(std::max<uint32_t>(spec_.ets_weights[q], 1)) * 9216 /
+    quantum_[q] = static_cast<int64_t>(std::max<uint32_t>(spec_.ets_weights[q], 1)) * kMaxJumboFrame /
                   (min_w == UINT32_MAX ? 1 : min_w);
   set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
   set_pause_quanta(spec_.pfc.quanta);

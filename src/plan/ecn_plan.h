@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/packet.h"
 #include "sim/time.h"
 
 namespace rocelab {
@@ -28,7 +29,7 @@ struct TemplateInput {
   EcnPlan ecn;
   int ports = 32;
   std::vector<int> lossless = {3};
-  uint8_t roce_dscp = 26, cnp_dscp = 48;
+  uint8_t roce_dscp = kRoceDscp, cnp_dscp = kCnpDscp;
   uint64_t xon = 19456, xoff = 48128, size = 67584;  // the PG profile (from plan headroom)
   std::string cable = "5m";
 };

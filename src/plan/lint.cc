@@ -44,7 +44,7 @@ class Linter {
     for (const IncastSpec& i : sc.incasts) roce_dscps_.insert(i.dscp);
     for (const AllToAllSpec& a : sc.all_to_alls) roce_dscps_.insert(a.dscp);
     for (const TraceSpec& t : sc.traces) roce_dscps_.insert(t.dscp);
-    if (roce_dscps_.empty()) roce_dscps_.insert(26);
+    if (roce_dscps_.empty()) roce_dscps_.insert(kRoceDscp);
   }
 
   LintReport Run() {

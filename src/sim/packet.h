@@ -110,6 +110,10 @@ constexpr uint32_t kMaxJumboFrame = 9216;  // the largest IP MTU switches common
 constexpr uint32_t kPauseFrame = 64;  // 802.1Qbb frame padded to the minimum
 constexpr uint32_t kRoceHeaders = kEthHeader + kIpv4Header + kUdpHeader + kBth + kIcrc + kFcs;  // 62
 constexpr uint16_t kRoceUdpPort = 4791;
+// NVIDIA's RoCE defaults (mlnx_qos / cma_roce_tos; mlx5 cnp_dscp): RoCE data on DSCP 26,
+// CNPs on DSCP 48.
+constexpr uint8_t kRoceDscp = 26;
+constexpr uint8_t kCnpDscp = 48;
 
 inline uint32_t DataFrameBytes(uint32_t payload, bool with_reth) {
   return std::max(kMinFrame, kRoceHeaders + payload + (with_reth ? kReth : 0));

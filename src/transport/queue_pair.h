@@ -45,7 +45,7 @@ class MessageListener {
 struct QueuePair {
   uint32_t id = 0;
   uint32_t src = 0, dst = 0;  // host indices
-  uint8_t dscp = 26;
+  uint8_t dscp = kRoceDscp;
   uint8_t priority = 3;       // at the requester NIC
   uint16_t udp_sport = 0;
   uint64_t size = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scenario/scenario.h"
+#include "sim/packet.h"
 #include "topo/topology.h"
 
 namespace rocelab {
@@ -15,7 +16,7 @@ struct FlowRequest {
   int src = 0, dst = 0;  // host indices
   uint64_t size = 0;
   Time start = 0;
-  uint8_t dscp = 26;
+  uint8_t dscp = kRoceDscp;
   bool background = false;
   Time rto = 0;
 };

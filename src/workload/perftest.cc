@@ -166,7 +166,7 @@ PerftestResult RunPerftest(const Scenario& scenario, const PerftestOptions& opti
   if (src < 0) throw ConfigError("perftest", 0, "src", "no host named '" + o.src + "'");
   if (dst < 0 || dst == src) throw ConfigError("perftest", 0, "dst", "no other host named '" + o.dst + "'");
   const NicSpec& nic = NicSpecFor(sc, o.src);
-  Driver driver(&fabric, o, src, dst, 26);
+  Driver driver(&fabric, o, src, dst, kRoceDscp);
   driver.Start();
   fabric.Run();
   PerftestResult r = driver.result;
