@@ -93,14 +93,6 @@ TEST(FabricBasic, SameSeedSameSummary) {
 
 namespace rocelab {
 
-namespace {
-struct ReadOnce : MessageListener {
-  int done = 0;
-  void OnSendComplete(uint32_t, const Message&, Time) override { ++done; }
-  void OnReceiveComplete(uint32_t, uint8_t, Time) override {}
-};
-}  // namespace
-
 TEST(FabricBasic, LostReadResponsesAreAskedForAgain) {
   Scenario sc = ParseScenarioText("duration: 1s\n"
                                   "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2,\n"
@@ -108,7 +100,7 @@ TEST(FabricBasic, LostReadResponsesAreAskedForAgain) {
                                   "nic: {cc: none, timeout: 8}\n",
                                   "read.yaml");
   Fabric f(sc);
-  ReadOnce listener;
+  CountCompletions listener;
   const uint32_t qp = f.OpenQueuePair(0, 1, 26, &listener);
   f.AddWork();
   for (int i = 0; i < 8; ++i) f.PostMessage(qp, Verb::kRead, 1 << 20, i);

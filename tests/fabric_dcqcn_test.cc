@@ -207,14 +207,6 @@ TEST(FabricDcqcn, Mlx5IncastKeepsTheReceiverBusy) {
 
 namespace rocelab {
 
-namespace {
-struct CountCompletions : MessageListener {
-  int done = 0;
-  void OnSendComplete(uint32_t, const Message&, Time) override { ++done; }
-  void OnReceiveComplete(uint32_t, uint8_t, Time) override {}
-};
-}  // namespace
-
 // READ responses are RoCEv2 data like any other: ECN-capable, marked where they queue, and
 // paced by a reaction point at the responder, which the requester's CNPs reach. h0 reads
 // 32 MB from each of h1 and h2 at once: the two response streams meet at h0's 100G port.

@@ -31,6 +31,13 @@ inline TestRun RunYaml(const std::string& yaml) {
   return r;
 }
 
+// Counts the messages a driven queue pair completed (requester side).
+struct CountCompletions : MessageListener {
+  int done = 0;
+  void OnSendComplete(uint32_t, const Message&, Time) override { ++done; }
+  void OnReceiveComplete(uint32_t, uint8_t, Time) override {}
+};
+
 // The example fabric of the scenario schema: 2 spines, 2 leaves, 8 hosts each.
 inline std::string ExampleFabric(const std::string& extra_switch = "", const std::string& nic = "{mtu: 4096, cc: none}",
                                  const std::string& buffer = "32MB") {

@@ -4,30 +4,14 @@
 #include <sstream>
 
 #include "telemetry/counter_names.h"
+#include "util/text_lines.h"
 
 namespace rocelab {
 
 namespace {
 
-struct Line {
-  int number;
-  std::string text;
-};
-
-// Splits into lines; drops provenance comments ("SOURCE: ...", "# ...") and
-// trailing carriage returns.
-std::vector<Line> Lines(const std::string& text) {
-  std::vector<Line> out;
-  std::istringstream in(text);
-  std::string s;
-  int n = 0;
-  while (std::getline(in, s)) {
-    ++n;
-    if (!s.empty() && s.back() == '\r') s.pop_back();
-    out.push_back({n, s});
-  }
-  return out;
-}
+using Line = TextLine;
+std::vector<Line> Lines(const std::string& text) { return NumberedLines(text); }
 
 std::string Trim(const std::string& s) {
   size_t a = s.find_first_not_of(" \t");
@@ -44,14 +28,6 @@ bool IsPrompt(const std::string& t) {
   size_t at = t.find('@');
   size_t sign = t.find_first_of("$#");
   return at != std::string::npos && sign != std::string::npos && at < sign && t.find(':') < sign;
-}
-
-std::vector<std::string> Words(const std::string& s) {
-  std::vector<std::string> w;
-  std::istringstream in(s);
-  std::string x;
-  while (in >> x) w.push_back(x);
-  return w;
 }
 
 bool ParseCount(std::string s, double* v) {

@@ -9,6 +9,7 @@
 
 #include "net/fabric.h"
 #include "util/text_file.h"
+#include "util/text_lines.h"
 #include "util/units.h"
 
 namespace rocelab {
@@ -45,17 +46,9 @@ struct Tokens {
 
 std::vector<Tokens> Lines(const std::string& text) {
   std::vector<Tokens> out;
-  std::istringstream in(text);
-  std::string s;
-  int n = 0;
-  while (std::getline(in, s)) {
-    ++n;
-    std::istringstream ls(s);
-    Tokens t;
-    t.line = n;
-    std::string x;
-    while (ls >> x) t.w.push_back(x);
-    if (!t.w.empty()) out.push_back(t);
+  for (const TextLine& l : NumberedLines(text)) {
+    Tokens t{Words(l.text), l.number};
+    if (!t.w.empty()) out.push_back(std::move(t));
   }
   return out;
 }

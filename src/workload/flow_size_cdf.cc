@@ -7,6 +7,7 @@
 
 #include "scenario/scenario.h"
 #include "util/text_file.h"
+#include "util/text_lines.h"
 
 namespace rocelab {
 
@@ -18,20 +19,16 @@ FlowSizeCdf FlowSizeCdf::Load(const std::string& path) {
 
 FlowSizeCdf FlowSizeCdf::Parse(const std::string& text, const std::string& file) {
   FlowSizeCdf c;
-  std::istringstream in(text);
-  std::string line;
   int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    std::istringstream ls(line);
-    std::string a, b, extra;
-    if (!(ls >> a)) continue;  // blank line
-    if (a[0] == '#') continue;
+  for (const TextLine& line : NumberedLines(text)) {
+    n = line.number;
+    const std::vector<std::string> w = Words(line.text);
+    if (w.empty() || w[0][0] == '#') continue;  // blank line or comment
     char* end = nullptr;
-    double size = std::strtod(a.c_str(), &end);
-    bool ok = end && !*end && (ls >> b);
-    double pct = ok ? std::strtod(b.c_str(), &end) : 0;
-    ok = ok && end && !*end && !(ls >> extra);
+    double size = std::strtod(w[0].c_str(), &end);
+    bool ok = end && !*end && w.size() == 2;
+    double pct = ok ? std::strtod(w[1].c_str(), &end) : 0;
+    ok = ok && end && !*end;
     if (!ok || !std::isfinite(size) || !std::isfinite(pct))
       throw ConfigError(file, n, "", "expected two numbers: flow size in bytes and cumulative percent");
     if (size < 0 || pct < 0 || pct > 100) throw ConfigError(file, n, "", "size must be >= 0 and the percent 0 to 100");
