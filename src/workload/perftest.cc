@@ -122,10 +122,18 @@ class Driver : public MessageListener {
       r.iters = n;
       r.bw_average = static_cast<double>(size) * static_cast<double>(n) / span_s / unit;
       r.msg_rate_mpps = static_cast<double>(n) / span_s / 1e6;
-      // Peak: the best average over any run of consecutive messages, as perftest computes it.
+      // Peak: the best average over any run of consecutive messages (perftest's opt_delta). A
+      // run i..j lasts from the post of i until the last of them completes: with several QPs a
+      // later post can complete before an earlier one, and timing the run by message j's
+      // completion alone would credit it with bytes still on the wire (peaks above the link).
       Time best = tcompleted_[0] - tposted_[0];
-      for (size_t i = 0; i < n; ++i)
-        for (size_t j = i; j < n; ++j) best = std::min<Time>(best, (tcompleted_[j] - tposted_[i]) / static_cast<Time>(j - i + 1));
+      for (size_t i = 0; i < n; ++i) {
+        Time end = 0;
+        for (size_t j = i; j < n; ++j) {
+          end = std::max(end, tcompleted_[j]);
+          best = std::min<Time>(best, (end - tposted_[i]) / static_cast<Time>(j - i + 1));
+        }
+      }
       r.bw_peak = best > 0 ? static_cast<double>(size) / (static_cast<double>(best) / kSecond) / unit : 0;
       result.bw.push_back(r);
     }
