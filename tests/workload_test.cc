@@ -180,6 +180,17 @@ TEST(Allreduce, RingTimeAndBusBandwidthMatchTheLinkGoodput) {
   const std::string json = SummaryJson(*f.run);
   EXPECT_NE(json.find("\"busbw_GBps\""), std::string::npos);
   EXPECT_EQ(json.find("\"state\": \"unfinished\""), std::string::npos);  // driver QPs are not flows
+  // The terminal line prints the mean time beside the algbw of that same mean (nccl-tests).
+  const std::string line = a.ReportLine();
+  double mean_us = 0, lo = 0, hi = 0, algbw = 0;
+  ASSERT_EQ(std::sscanf(line.substr(line.find("time mean")).c_str(), "time mean %lf us (min %lf, max %lf), algbw %lf", &mean_us,
+                        &lo, &hi, &algbw),
+            4)
+      << line;
+  EXPECT_NEAR(mean_us, (static_cast<double>(a.iteration_times()[0] + a.iteration_times()[1]) / 2) / kMicrosecond, 0.05);
+  EXPECT_NEAR(bytes / (mean_us * 1e-6) / 1e9, algbw, 0.01) << line;
+  EXPECT_LE(lo, mean_us);
+  EXPECT_GE(hi, mean_us);
 }
 
 TEST(Allreduce, RingWithTheSameHostTwiceIsAnError) {

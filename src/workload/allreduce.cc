@@ -97,12 +97,23 @@ double AllreduceDriver::GpuBusy() const {
 }
 
 std::string AllreduceDriver::ReportLine() const {
-  char buf[256];
+  // As nccl-tests: the mean time, and the algbw and busbw of that same mean.
+  double mean = 0, lo = 0, hi = 0;
+  if (!times_.empty()) {
+    lo = hi = static_cast<double>(times_[0]);
+    for (Time t : times_) {
+      mean += static_cast<double>(t);
+      lo = std::min(lo, static_cast<double>(t));
+      hi = std::max(hi, static_cast<double>(t));
+    }
+    mean /= static_cast<double>(times_.size());
+  }
+  char buf[320];
   std::snprintf(buf, sizeof buf,
-                "allreduce: %d ranks, %llu B, %zu iteration(s): time %.1f us, algbw %.2f GB/s, busbw %.2f GB/s, GPU busy %.1f %%",
-                n_, (unsigned long long)spec_.size, times_.size(),
-                times_.empty() ? 0.0 : static_cast<double>(times_.back()) / kMicrosecond, AlgBwBytesPerSecond() / 1e9,
-                BusBwBytesPerSecond() / 1e9, GpuBusy() * 100);
+                "allreduce: %d ranks, %llu B, %zu iteration(s): time mean %.1f us (min %.1f, max %.1f), "
+                "algbw %.2f GB/s, busbw %.2f GB/s (of the mean), GPU busy %.1f %%",
+                n_, (unsigned long long)spec_.size, times_.size(), mean / kMicrosecond, lo / kMicrosecond, hi / kMicrosecond,
+                AlgBwBytesPerSecond() / 1e9, BusBwBytesPerSecond() / 1e9, GpuBusy() * 100);
   return buf;
 }
 
