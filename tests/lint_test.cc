@@ -137,6 +137,35 @@ TEST(Lint, TinyPauseQuantaWarn) {
   EXPECT_NE(FindCheck(short_, "pfc-quanta", "leaf0"), nullptr);
 }
 
+// plan buffer's verdict is lint's too: 400G ports whose headroom cannot fit 1 MB of buffer.
+TEST(Lint, HeadroomThatDoesNotFitTheBufferIsAnError) {
+  LintReport r = LintFabric(ParseScenarioText(
+      "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 32,\n"
+      "           host_link: {rate: 400G, length: 3m}, fabric_link: {rate: 400G, length: 30m}}\n"
+      "switch: {buffer: 1MB, lossless_priorities: [3], pfc: {enabled: true, headroom: auto}}\n"
+      "nic: {mtu: 4096, cc: dcqcn}\n",
+      "f.yaml"));
+  for (const char* sw : {"leaf0", "leaf1"}) {  // 34 ports each; the spines' 2 ports fit
+    const Finding* f = FindCheck(r, "buffer-budget", sw);
+    ASSERT_NE(f, nullptr) << sw;
+    EXPECT_EQ(f->severity, Severity::kError);
+    EXPECT_EQ(f->key, "switch.buffer");
+    EXPECT_NE(f->evidence.find("MB short"), std::string::npos) << f->evidence;
+  }
+  EXPECT_EQ(FindCheck(r, "buffer-budget", "spine"), nullptr);
+  EXPECT_EQ(FindCheck(Lint(""), "buffer-budget", ""), nullptr);  // 32 MB fits
+}
+
+// A deliberately lossy class (the TCP-like background workload on priority 0) needs no PFC;
+// RoCE put on a lossy priority is still an error.
+TEST(Lint, LossyBackgroundTrafficNeedsNoLosslessChecks) {
+  LintReport r = Lint("workload:\n  - {type: background, src: h0, dst: h5, size: 1MB}\n"
+                      "  - {type: flow, src: h1, dst: h5, size: 1MB}\n");
+  EXPECT_EQ(r.errors, 0) << (r.findings.empty() ? "" : r.findings[0].check + ": " + r.findings[0].evidence);
+  LintReport roce_lossy = Lint("workload:\n  - {type: flow, src: h1, dst: h5, size: 1MB, dscp: 0}\n");
+  EXPECT_GT(roce_lossy.errors, 0);
+}
+
 TEST(Lint, CnpSharingTheRoceQueue) {
   LintReport r = Lint("devices:\n  leaf0: {dscp_to_priority: {48: 3}}\n");
   ASSERT_NE(FindCheck(r, "cnp-priority", "leaf0"), nullptr);

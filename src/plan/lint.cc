@@ -39,7 +39,10 @@ std::string PriorityList(uint8_t mask) {
 class Linter {
  public:
   explicit Linter(const Scenario& sc) : sc_(sc), topo_(Topology::Build(sc.topology)) {
-    for (const FlowSpec& f : sc.flows) roce_dscps_.insert(f.dscp);
+    // Only traffic the scenario means to be lossless needs the lossless checks: the TCP-like
+    // background class is lossy on purpose.
+    for (const FlowSpec& f : sc.flows)
+      if (!f.background) roce_dscps_.insert(f.dscp);
     for (const PermutationSpec& p : sc.permutations) roce_dscps_.insert(p.dscp);
     for (const IncastSpec& i : sc.incasts) roce_dscps_.insert(i.dscp);
     for (const AllToAllSpec& a : sc.all_to_alls) roce_dscps_.insert(a.dscp);
@@ -51,6 +54,7 @@ class Linter {
     CheckClassification();
     CheckCnp();
     CheckSwitches();
+    CheckBufferBudget();
     CheckDeadlock();
     std::stable_sort(report_.findings.begin(), report_.findings.end(), [](const Finding& a, const Finding& b) {
       return static_cast<int>(a.severity) < static_cast<int>(b.severity);
@@ -290,6 +294,22 @@ class Linter {
         Add(Severity::kError, "ets-weights", n, "", KeyFor(n, true, "ets.weights"),
             "DWRR weights of the non-strict queues sum to " + std::to_string(sum) + ", not 100",
             "make the ETS weights percentages that sum to 100");
+    }
+  }
+
+  // The headroom every lossless PG reserves must fit the buffer (plan buffer's arithmetic).
+  void CheckBufferBudget() {
+    for (const SwitchBudget& b : PlanBuffers(sc_)) {
+      if (b.fits) continue;
+      char ev[256];
+      std::snprintf(ev, sizeof ev,
+                    "headroom for %zu ports x %d lossless PGs needs %.2f MB, the buffer is %.2f MB: %.2f MB short, "
+                    "nothing left for the shared pool",
+                    b.ports.size(), b.lossless_pgs, b.headroom_total / 1048576.0, b.buffer / 1048576.0,
+                    -static_cast<double>(b.shared_left) / 1048576.0);
+      Add(Severity::kError, "buffer-budget", b.name, "", KeyFor(b.name, true, "buffer"), ev,
+          "raise the buffer, shorten the cables or lower the port speeds, or make fewer priorities lossless "
+          "(rocelab plan buffer shows each port's share)");
     }
   }
 
