@@ -267,6 +267,17 @@ TEST(DiagnoseSimulation, HealthyIncastHasNothingWrong) {
   EXPECT_EQ(Problems(ds), 0) << Dump(ds);
 }
 
+// Congestion control off on purpose (cc: none) is a setting of its own kind, not "ECN without
+// CNPs"; with DCQCN on, a notification point that sends nothing is still an error.
+TEST(DiagnoseSimulation, CongestionControlOffIsReportedAsSuch) {
+  std::vector<Diagnosis> off = DiagnoseRun(IncastScenario(kNone, ""));
+  const Diagnosis* d = Find(off, "congestion control is off");
+  ASSERT_NE(d, nullptr) << Dump(off);
+  EXPECT_EQ(d->severity, Severity::kInfo);
+  EXPECT_EQ(d->location, "h0 (mlx5_0/eth0)");
+  EXPECT_EQ(Find(off, "no CNPs are sent"), nullptr) << Dump(off);
+}
+
 TEST(DiagnoseSimulation, EcnOffOnOneSwitch) {
   std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario("{mtu: 4096, cc: dcqcn}", "devices:\n  leaf0: {ecn: {enabled: false}}\n"));
   const Diagnosis* d = Find(ds, "PFC fires but ECN never marks");

@@ -94,6 +94,7 @@ void LoadSimulation(const std::string& file, Evidence* ev) {
     p->dscp_to_priority = map;
     if (const JsonValue* e = cfg->Get("ecn_enabled")) p->cc_params["ecn_enabled"] = e->boolean ? "true" : "false";
     if (const JsonValue* e = cfg->Get("ecn_kmin")) p->cc_params["ecn_kmin"] = e->text;
+    if (const JsonValue* c = cfg->Get("congestion_control")) p->cc_params["congestion_control"] = c->text;
   };
   for (const auto& [host, h] : root.Get("hosts")->members) {
     PortEvidence p;
@@ -557,10 +558,19 @@ class Rules {
             k + " +" + Count(D(p, k)), "the NIC's PFC did not stop the sender in time: check its headroom and pause response");
     }
     const double marked = D(p, kNpEcnMarkedRocePackets.name), cnp = D(p, kNpCnpSent.name);
-    if (marked > 0 && cnp == 0)
+    const auto cc = p.cc_params.find("congestion_control");
+    if (cc != p.cc_params.end() && cc->second == "none") {
+      // Congestion control switched off on purpose is a setting, not a fault: say what it means.
+      if (marked > 0)
+        Add("transport", Severity::kInfo, "congestion control is off on this NIC: CE marks get no CNPs, PFC alone paces its senders",
+            Where(p), "congestion_control none; " + Grew(kNpEcnMarkedRocePackets.name, marked) + ", " + kNpCnpSent.name + " +0",
+            "if the fabric is meant to run DCQCN, enable it (nic.cc: dcqcn; on a host: roce_np and roce_rp enable for the "
+            "RoCE priority)");
+    } else if (marked > 0 && cnp == 0) {
       Add("network", Severity::kError, "ECN-marked RoCE packets arrive but no CNPs are sent", Where(p),
           Grew(kNpEcnMarkedRocePackets.name, marked) + ", " + kNpCnpSent.name + " +0",
           "enable the DCQCN notification point for the RoCE priority (/sys/class/net/IF/ecn/roce_np/enable/3)");
+    }
     if (D(p, kRpCnpIgnored.name) > 0)
       Add("network", Severity::kWarning, "CNPs arrive but the reaction point ignores them", Where(p),
           Grew(kRpCnpIgnored.name, D(p, kRpCnpIgnored.name)) + ", " + Grew(kRpCnpHandled.name, D(p, kRpCnpHandled.name)),

@@ -98,7 +98,7 @@ uint64_t Us(Time t) { return static_cast<uint64_t>(t / kMicrosecond); }
 
 // The QoS configuration in force on the device: evidence beside the counters.
 void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::array<uint8_t, 64>& map,
-                 const SwitchSpec* sw = nullptr) {
+                 const SwitchSpec* sw = nullptr, const NicSpec* nic = nullptr) {
   w.BeginObject("config");
   w.BeginArray("pfc_priorities");
   for (int p = 0; p < kNumPriorities; ++p)
@@ -113,6 +113,7 @@ void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::ar
     w.Bool("ecn_enabled", sw->ecn.enabled).Uint("ecn_kmin", sw->ecn.kmin).Uint("ecn_kmax", sw->ecn.kmax);
     w.Uint("mtu", sw->mtu);
   }
+  if (nic) w.String("congestion_control", nic->cc == NicSpec::Cc::kDcqcn ? "dcqcn" : "none");
   w.EndObject();
 }
 
@@ -145,7 +146,8 @@ void WriteNic(JsonWriter& w, const Nic& n) {
   w.Uint(kRxWriteRequests.name, r.rx_write_requests).Uint(kRxReadRequests.name, r.rx_read_requests);
   w.Uint(kImpliedNakSeqErr.name, r.implied_nak_seq_err);
   w.EndObject();
-  WriteConfig(w, n.spec().pfc_enabled ? n.spec().lossless_mask : 0, n.spec().trust_dscp, n.spec().dscp_to_priority);
+  WriteConfig(w, n.spec().pfc_enabled ? n.spec().lossless_mask : 0, n.spec().trust_dscp, n.spec().dscp_to_priority,
+              nullptr, &n.spec());
   w.BeginObject(kRocelabBlock);
   w.Uint(kRetransmittedPackets.name, r.retransmitted_packets).Uint(kBytesDelivered.name, r.bytes_delivered);
   w.Uint(kTxBusyNs.name, static_cast<uint64_t>(c.busy / kNanosecond));
