@@ -70,6 +70,17 @@ void PrintReport(const Experiment& x) {
       if (r.count) std::printf("               %-11s %7zu %9.3f %9.3f %9.3f\n", r.bucket.c_str(), r.count, r.p50, r.p95, r.p99);
   }
   for (const auto& d : x.drivers()) std::printf("%s\n", d->ReportLine().c_str());
+  // Long flows still running: their rates over the last fifth of the run (converged shares).
+  const std::vector<uint64_t>& at_tail = x.delivered_at_tail();
+  const double tail_s = static_cast<double>(f.now() - x.tail_start()) / kSecond;
+  for (const QueuePair& qp : f.qps()) {
+    if (qp.open || qp.done || qp.failed || qp.id >= at_tail.size() || tail_s <= 0) continue;
+    const auto& names = f.topology();
+    std::printf("flow %u %s -> %s still running: %.2f Gb/s over the last fifth of the run (%.1f..%.1f ms)\n", qp.id,
+                names.nodes()[names.hosts()[qp.src]].name.c_str(), names.nodes()[names.hosts()[qp.dst]].name.c_str(),
+                static_cast<double>(qp.delivered - at_tail[qp.id]) * 8 / tail_s / 1e9,
+                static_cast<double>(x.tail_start()) / kMillisecond, static_cast<double>(f.now()) / kMillisecond);
+  }
   const double sim_s = static_cast<double>(f.now()) / kSecond;
   std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
               "%.0f B per in-flight packet\n",

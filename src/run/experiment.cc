@@ -27,4 +27,11 @@ Experiment::Experiment(const Scenario& sc) : fabric_(sc) {
   }
 }
 
+void Experiment::Run() {
+  fabric_.RunUntil(tail_start());
+  if (fabric_.now() >= tail_start())
+    for (const QueuePair& qp : fabric_.qps()) delivered_at_tail_.push_back(qp.delivered);
+  fabric_.Run();
+}
+
 }  // namespace rocelab

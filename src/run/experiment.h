@@ -23,16 +23,22 @@ class Experiment {
   Experiment(const Experiment&) = delete;
   Experiment& operator=(const Experiment&) = delete;
 
-  void Run() { fabric_.Run(); }
+  // Runs to the end. Long flows still running then are measured over the last fifth of the
+  // run as well (their converged shares), from a snapshot taken on the way.
+  void Run();
 
   Fabric& fabric() { return fabric_; }
   const Fabric& fabric() const { return fabric_; }
   // The dynamic workloads in scenario order: every AllReduce, then every storage entry.
   const std::vector<std::unique_ptr<WorkloadDriver>>& drivers() const { return drivers_; }
+  // Bytes each queue pair had delivered at tail_start() (empty if the run ended before it).
+  const std::vector<uint64_t>& delivered_at_tail() const { return delivered_at_tail_; }
+  Time tail_start() const { return fabric_.scenario().duration / 5 * 4; }
 
  private:
   Fabric fabric_;
   std::vector<std::unique_ptr<WorkloadDriver>> drivers_;
+  std::vector<uint64_t> delivered_at_tail_;
 };
 
 }  // namespace rocelab
