@@ -17,6 +17,7 @@
 #include "report/summary.h"
 #include "run/experiment.h"
 #include "scenario/scenario.h"
+#include "util/config_error.h"
 
 namespace rocelab {
 namespace {

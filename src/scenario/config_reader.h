@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "scenario/scenario.h"
+#include "util/config_error.h"
 #include "util/yaml.h"
 
 namespace rocelab {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "scenario/config_reader.h"
+#include "util/config_error.h"
 #include "util/text_file.h"
 #include "util/units.h"
 #include "util/yaml.h"

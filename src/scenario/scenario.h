@@ -8,37 +8,14 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cc/dcqcn_params.h"
 #include "sim/time.h"
+#include "util/config_error.h"
 
 namespace rocelab {
-
-// A bad input: names the file, the line and the key.
-class ConfigError : public std::runtime_error {
- public:
-  ConfigError(std::string file, int line, std::string key, const std::string& message)
-      : std::runtime_error(Format(file, line, key, message)),
-        file_(std::move(file)), line_(line), key_(std::move(key)) {}
-  const std::string& file() const { return file_; }
-  int line() const { return line_; }
-  const std::string& key() const { return key_; }
-
- private:
-  static std::string Format(const std::string& f, int l, const std::string& k, const std::string& m) {
-    std::string s = f;
-    if (l > 0) s += ":" + std::to_string(l);
-    s += ": ";
-    if (!k.empty()) s += "key '" + k + "': ";
-    return s + m;
-  }
-  std::string file_;
-  int line_;
-  std::string key_;
-};
 
 struct LinkSpec {
   uint64_t rate_bps = 100000000000ull;

@@ -3,6 +3,8 @@
 #include <deque>
 #include <stdexcept>
 
+#include "util/config_error.h"
+
 namespace rocelab {
 
 int Topology::AddNode(const std::string& name, bool is_switch) {
