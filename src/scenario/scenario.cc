@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "scenario/config_reader.h"
+#include "topo/topology.h"
 #include "util/config_error.h"
 #include "util/text_file.h"
 #include "util/units.h"
@@ -427,53 +428,6 @@ void ReadWorkload(ConfigReader& top, Scenario* sc) {
   }
 }
 
-// Whether `name` is a node of the topology, and which kind.
-bool FindNode(const TopologySpec& t, const std::string& name, bool* is_switch) {
-  auto indexed = [&](const char* prefix, int count) {
-    size_t n = std::char_traits<char>::length(prefix);
-    if (name.compare(0, n, prefix) != 0 || name.size() == n || name.size() > n + 7) return false;
-    for (size_t i = n; i < name.size(); ++i)
-      if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
-    if (name.size() > n + 1 && name[n] == '0') return false;
-    return std::stol(name.substr(n)) < count;
-  };
-  if (t.type == TopologySpec::Type::kExplicit) {
-    for (const auto& node : t.nodes)
-      if (node.name == name) {
-        *is_switch = node.is_switch;
-        return true;
-      }
-    return false;
-  }
-  int hosts, sw_a, sw_b, sw_c = 0;
-  const char *pa, *pb, *pc = "";
-  if (t.type == TopologySpec::Type::kSpineLeaf) {
-    hosts = t.leaves * t.hosts_per_leaf;
-    pa = "leaf";
-    sw_a = t.leaves;
-    pb = "spine";
-    sw_b = t.spines;
-  } else {
-    int k = t.k;
-    hosts = k * k * k / 4;
-    pa = "edge";
-    sw_a = k * k / 2;
-    pb = "agg";
-    sw_b = k * k / 2;
-    pc = "core";
-    sw_c = k * k / 4;
-  }
-  if (indexed("h", hosts)) {
-    *is_switch = false;
-    return true;
-  }
-  if (indexed(pa, sw_a) || indexed(pb, sw_b) || (sw_c && indexed(pc, sw_c))) {
-    *is_switch = true;
-    return true;
-  }
-  return false;
-}
-
 void ReadDevices(ConfigReader& top, Scenario* sc) {
   const YamlNode* d = top.Get("devices");
   if (!d) return;
@@ -481,7 +435,7 @@ void ReadDevices(ConfigReader& top, Scenario* sc) {
   for (const auto& e : d->map) {
     bool is_switch;
     std::string path = "devices." + e.key;
-    if (!FindNode(sc->topology, e.key, &is_switch))
+    if (!SpecHasNode(sc->topology, e.key, &is_switch))
       throw ConfigError(sc->file, e.line, path, "no device named '" + e.key + "' in the topology");
     ConfigReader r(sc->file, e.value, path);
     DeviceOverride o;
@@ -502,7 +456,7 @@ void ReadDevices(ConfigReader& top, Scenario* sc) {
 
 void CheckHost(const Scenario& sc, const NameRef& ref) {
   bool is_switch;
-  if (!FindNode(sc.topology, ref.name, &is_switch))
+  if (!SpecHasNode(sc.topology, ref.name, &is_switch))
     throw ConfigError(sc.file, ref.line, ref.key, "no host named '" + ref.name + "' in the topology");
   if (is_switch) throw ConfigError(sc.file, ref.line, ref.key, "'" + ref.name + "' is a switch, not a host");
 }
@@ -585,7 +539,7 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
       if (!r.Name("port", &ro.port)) r.Fail("port", "is required");
       r.Finish();
       bool is_switch = false;
-      if (!FindNode(sc.topology, ro.sw.name, &is_switch) || !is_switch)
+      if (!SpecHasNode(sc.topology, ro.sw.name, &is_switch) || !is_switch)
         throw ConfigError(file_label, ro.sw.line, ro.sw.key, "no switch named '" + ro.sw.name + "'");
       CheckHost(sc, ro.dst);
       sc.routes.push_back(ro);
