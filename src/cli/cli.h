@@ -43,6 +43,7 @@ int LintCommand(const std::vector<std::string>& args);
 int CollectCommand(const std::vector<std::string>& args);
 int DiagnoseCommand(const std::vector<std::string>& args);
 int PerftestCommand(const std::vector<std::string>& args);
+int SchemaCommand(const std::vector<std::string>& args);
 
 }  // namespace rocelab
 

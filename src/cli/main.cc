@@ -1,6 +1,7 @@
 // rocelab: the command line.
 //   rocelab run SCENARIO.yaml --out DIR [--seed N] [--quiet]
 //   rocelab demo --out DIR
+//   rocelab schema [--json]
 // Exit status: 0 success, 2 bad input or usage (nothing written), 1 internal error.
 
 #include <cerrno>
@@ -17,6 +18,7 @@
 #include "report/summary.h"
 #include "run/experiment.h"
 #include "scenario/scenario.h"
+#include "util/config_error.h"
 
 namespace rocelab {
 namespace {
@@ -28,6 +30,7 @@ constexpr const char* kUsage =
     "  rocelab demo --out DIR [--quiet]\n"
     "  rocelab plan headroom|buffer|ecn ...   (rocelab plan for details)\n"
     "  rocelab lint FABRIC_OR_SCENARIO.yaml [--json]\n"
+    "  rocelab schema [--json]   (every scenario key: unit, range, default, meaning)\n"
     "  rocelab perftest write_bw|send_bw|read_bw|write_lat|send_lat|read_lat [--size N | -a] [--iters N]\n"
     "                   [--qps N]"
     " [--report_gbits] [--scenario FILE] [--src h0 --dst h1]\n"
@@ -123,6 +126,7 @@ int Main(int argc, char** argv) {
   if (cmd == "perftest") return PerftestCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "collect") return CollectCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "diagnose") return DiagnoseCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (cmd == "schema") return SchemaCommand(std::vector<std::string>(args.begin() + 1, args.end()));
   if (cmd == "version" || cmd == "--version") {
     std::printf("rocelab 0.1.0\n");
     return 0;

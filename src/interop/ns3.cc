@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "net/fabric.h"
+#include "util/config_error.h"
 #include "util/text_file.h"
 #include "util/text_lines.h"
 #include "util/units.h"

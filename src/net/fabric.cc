@@ -6,6 +6,7 @@
 
 #include "plan/headroom.h"
 #include "topo/ideal_fct.h"
+#include "util/config_error.h"
 
 namespace rocelab {
 

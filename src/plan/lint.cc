@@ -10,6 +10,7 @@
 #include "plan/headroom.h"
 #include "sim/packet.h"
 #include "topo/topology.h"
+#include "util/config_error.h"
 
 namespace rocelab {
 

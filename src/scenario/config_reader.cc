@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <stdexcept>
 
 #include "util/units.h"
 
@@ -15,10 +17,19 @@ ConfigReader::ConfigReader(const std::string& file, const YamlNode& node, const 
   }
 }
 
-const YamlNode* ConfigReader::Get(const char* key) {
+const YamlNode* ConfigReader::Get(const Option& o) {
+  // A reader asking for a key the schema does not list is a bug here, not bad input.
+  if (!IsScenarioOption(o)) throw std::logic_error(std::string("option '") + o.key + "' is not in ScenarioOptions()");
+  const char* key = o.leaf();
   const YamlNode* n = node_.Find(key);
   if (n) used_.emplace_back(key);
+  else if (o.required) FailRequired(o);
   return n;
+}
+
+const YamlNode* ConfigReader::Find(const Option& o, Unit unit) {
+  if (o.unit != unit) throw std::logic_error(std::string("option '") + o.key + "' is not a " + UnitName(unit));
+  return Get(o);
 }
 
 int ConfigReader::LineOf(const char* key) const {
@@ -31,99 +42,146 @@ void ConfigReader::Fail(const char* key, const std::string& message) const {
   throw ConfigError(file_, LineOf(key), PathOf(key), message);
 }
 
+void ConfigReader::Fail(const Option& o, const std::string& message) const { Fail(o.leaf(), message); }
+
+void ConfigReader::FailRequired(const Option& o) const {
+  std::string what = o.required ? o.required : "";
+  if (what.empty() && o.unit == Unit::kChoice) what = ChoiceList(o);
+  Fail(o, what.empty() ? "is required" : "is required (" + what + ")");
+}
+
 void ConfigReader::FailAt(int line, const std::string& key_path, const std::string& message) const {
   throw ConfigError(file_, line, key_path, message);
 }
 
-const YamlNode& ConfigReader::Scalar(const char* key, const YamlNode* n) {
-  if (!n->IsScalar()) Fail(key, n->IsNull() ? "has no value" : "expected a single value, not a list or mapping");
+const YamlNode& ConfigReader::Scalar(const Option& o, const YamlNode* n) const {
+  if (!n->IsScalar()) Fail(o, n->IsNull() ? "has no value" : "expected a single value, not a list or mapping");
   return *n;
 }
 
-bool ConfigReader::Size(const char* key, uint64_t* out, uint64_t min, uint64_t max) {
-  const YamlNode* n = Get(key);
+bool ConfigReader::Size(const Option& o, uint64_t* out) {
+  const YamlNode* n = Find(o, Unit::kSize);
   if (!n) return false;
   std::string err;
   uint64_t v;
-  if (!ParseSize(Scalar(key, n).scalar, &v, &err)) Fail(key, err);
-  if (v < min || v > max)
-    Fail(key, "'" + n->scalar + "' is out of range (" + std::to_string(min) + " to " + std::to_string(max) + " bytes)");
-  *out = v;
-  return true;
-}
-
-bool ConfigReader::Rate(const char* key, uint64_t* out) {
-  const YamlNode* n = Get(key);
-  if (!n) return false;
-  std::string err;
-  if (!ParseRate(Scalar(key, n).scalar, out, &err)) Fail(key, err);
-  return true;
-}
-
-bool ConfigReader::Duration(const char* key, Time* out, Time min, Time max) {
-  const YamlNode* n = Get(key);
-  if (!n) return false;
-  std::string err;
-  Time v;
-  if (!ParseTime(Scalar(key, n).scalar, &v, &err)) Fail(key, err);
-  if (v < min || v > max) Fail(key, "'" + n->scalar + "' is out of range");
-  *out = v;
-  return true;
-}
-
-bool ConfigReader::Bool(const char* key, bool* out) {
-  const YamlNode* n = Get(key);
-  if (!n) return false;
-  std::string err;
-  if (!ParseBool(Scalar(key, n).scalar, out, &err)) Fail(key, err);
-  return true;
-}
-
-bool ConfigReader::Int(const char* key, int64_t* out, int64_t min, int64_t max) {
-  const YamlNode* n = Get(key);
-  if (!n) return false;
-  std::string err;
-  int64_t v;
-  if (!ParseInteger(Scalar(key, n).scalar, &v, &err)) Fail(key, err);
-  if (v < min || v > max)
-    Fail(key, "'" + n->scalar + "' is out of range (" + std::to_string(min) + " to " + std::to_string(max) + ")");
-  *out = v;
-  return true;
-}
-
-bool ConfigReader::Double(const char* key, double* out, double min, double max) {
-  const YamlNode* n = Get(key);
-  if (!n) return false;
-  std::string err;
-  double v;
-  if (!ParseNumber(Scalar(key, n).scalar, &v, &err)) Fail(key, err);
-  if (!(v >= min && v <= max)) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "'%s' is out of range (%g to %g)", n->scalar.c_str(), min, max);
-    Fail(key, buf);
+  if (!ParseSize(Scalar(o, n).scalar, &v, &err)) Fail(o, err);
+  const double b = static_cast<double>(v);
+  if (b < o.min || b > o.max) {
+    const std::string min = std::to_string(static_cast<uint64_t>(o.min));
+    Fail(o, "'" + n->scalar + "' is out of range (" +
+                (o.max == kNoLimit ? "at least " + min : min + " to " + std::to_string(static_cast<uint64_t>(o.max))) +
+                " bytes)");
   }
   *out = v;
   return true;
 }
 
-bool ConfigReader::String(const char* key, std::string* out) {
-  const YamlNode* n = Get(key);
+bool ConfigReader::Rate(const Option& o, uint64_t* out) {
+  const YamlNode* n = Find(o, Unit::kRate);
   if (!n) return false;
-  *out = Scalar(key, n).scalar;
+  std::string err;
+  if (!ParseRate(Scalar(o, n).scalar, out, &err)) Fail(o, err);
   return true;
 }
 
-bool ConfigReader::Name(const char* key, NameRef* out) {
-  const YamlNode* n = Get(key);
+bool ConfigReader::Duration(const Option& o, Time* out) {
+  const YamlNode* n = Find(o, Unit::kTime);
   if (!n) return false;
-  out->name = Scalar(key, n).scalar;
+  std::string err;
+  Time v;
+  if (!ParseTime(Scalar(o, n).scalar, &v, &err)) Fail(o, err);
+  const double ps = static_cast<double>(v);
+  if (ps < o.min || ps > o.max) Fail(o, "'" + n->scalar + "' is out of range");
+  *out = v;
+  return true;
+}
+
+bool ConfigReader::Bool(const Option& o, bool* out) {
+  const YamlNode* n = Find(o, Unit::kBool);
+  if (!n) return false;
+  std::string err;
+  if (!ParseBool(Scalar(o, n).scalar, out, &err)) Fail(o, err);
+  return true;
+}
+
+bool ConfigReader::Integer(const Option& o, int64_t* out) {
+  const YamlNode* n = Find(o, Unit::kInteger);
+  if (!n) return false;
+  std::string err;
+  int64_t v;
+  if (!ParseInteger(Scalar(o, n).scalar, &v, &err)) Fail(o, err);
+  if (static_cast<double>(v) < o.min || static_cast<double>(v) > o.max) {
+    Fail(o, "'" + n->scalar + "' is out of range (" + std::to_string(static_cast<int64_t>(o.min)) + " to " +
+                std::to_string(static_cast<int64_t>(o.max)) + ")");
+  }
+  *out = v;
+  return true;
+}
+
+bool ConfigReader::Number(const Option& o, double* out) {
+  const YamlNode* n = Find(o, Unit::kNumber);
+  if (!n) return false;
+  std::string err;
+  double v;
+  if (!ParseNumber(Scalar(o, n).scalar, &v, &err)) Fail(o, err);
+  if (!(v >= o.min && v <= o.max)) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "'%s' is out of range (%g to %g)", n->scalar.c_str(), o.min, o.max);
+    Fail(o, buf);
+  }
+  *out = v;
+  return true;
+}
+
+bool ConfigReader::Choice(const Option& o, std::string* out) {
+  const YamlNode* n = Find(o, Unit::kChoice);
+  if (!n) return false;
+  const std::string& v = Scalar(o, n).scalar;
+  bool known = false;
+  std::string word;
+  for (const char* c = o.values;; ++c) {
+    if (*c == '|' || *c == '\0') {
+      known = known || word == v;
+      word.clear();
+      if (!*c) break;
+    } else {
+      word += *c;
+    }
+  }
+  if (!known) Fail(o, "'" + v + "' should be " + ChoiceList(o));
+  *out = v;
+  return true;
+}
+
+bool ConfigReader::Text(const Option& o, std::string* out) {
+  const YamlNode* n = Find(o, Unit::kText);
+  if (!n) return false;
+  *out = Scalar(o, n).scalar;
+  return true;
+}
+
+bool ConfigReader::Name(const Option& o, NameRef* out) {
+  const YamlNode* n = Find(o, Unit::kName);
+  if (!n) return false;
+  out->name = Scalar(o, n).scalar;
   out->line = n->line;
-  out->key = PathOf(key);
+  out->key = PathOf(o);
   return true;
 }
 
-bool ConfigReader::IntList(const char* key, std::vector<int64_t>* out, int64_t min, int64_t max) {
-  const YamlNode* n = Get(key);
+bool ConfigReader::Names(const Option& o, std::vector<NameRef>* out) {
+  const YamlNode* n = Find(o, Unit::kNames);
+  if (!n) return false;
+  if (!n->IsSeq()) Fail(o, "expected a list of host names");
+  for (const YamlNode& h : n->seq) {
+    if (!h.IsScalar()) FailAt(h.line, PathOf(o), "expected host names");
+    out->push_back({h.scalar, h.line, PathOf(o)});
+  }
+  return true;
+}
+
+bool ConfigReader::Integers(const Option& o, std::vector<int64_t>* out) {
+  const YamlNode* n = o.unit == Unit::kPriorities ? Find(o, Unit::kPriorities) : Find(o, Unit::kIntegers);
   if (!n) return false;
   out->clear();
   std::vector<const YamlNode*> items;
@@ -132,23 +190,57 @@ bool ConfigReader::IntList(const char* key, std::vector<int64_t>* out, int64_t m
   } else if (n->IsScalar()) {
     items.push_back(n);
   } else if (!n->IsNull()) {
-    Fail(key, "expected a list of numbers");
+    Fail(o, "expected a list of numbers");
   }
   for (const YamlNode* i : items) {
     std::string err;
     int64_t v;
-    if (!i->IsScalar() || !ParseInteger(i->scalar, &v, &err)) Fail(key, "expected a list of whole numbers");
-    if (v < min || v > max)
-      Fail(key, std::to_string(v) + " is out of range (" + std::to_string(min) + " to " + std::to_string(max) + ")");
+    if (!i->IsScalar() || !ParseInteger(i->scalar, &v, &err)) Fail(o, "expected a list of whole numbers");
+    if (static_cast<double>(v) < o.min || static_cast<double>(v) > o.max) {
+      Fail(o, std::to_string(v) + " is out of range (" + std::to_string(static_cast<int64_t>(o.min)) + " to " +
+                  std::to_string(static_cast<int64_t>(o.max)) + ")");
+    }
     out->push_back(v);
   }
+  return true;
+}
+
+bool ConfigReader::Priorities(const Option& o, uint8_t* mask) {
+  std::vector<int64_t> list;
+  if (!Integers(o, &list)) return false;
+  *mask = 0;
+  for (int64_t p : list) *mask |= static_cast<uint8_t>(1u << p);
+  return true;
+}
+
+bool ConfigReader::DscpMap(const Option& o, std::array<uint8_t, 64>* map) {
+  const YamlNode* n = Find(o, Unit::kDscpMap);
+  if (!n) return false;
+  if (!n->IsMap()) Fail(o, "expected a mapping of DSCP: priority, e.g. {26: 3, 48: 6}");
+  for (const auto& e : n->map) {
+    std::string err;
+    int64_t dscp, prio;
+    const std::string path = PathOf(o) + "." + e.key;
+    if (!ParseInteger(e.key, &dscp, &err) || dscp < 0 || dscp > 63)
+      FailAt(e.line, path, "DSCP must be a whole number from 0 to 63");
+    if (!e.value.IsScalar() || !ParseInteger(e.value.scalar, &prio, &err) || prio < 0 || prio > 7)
+      FailAt(e.line, path, "priority must be a whole number from 0 to 7");
+    (*map)[dscp] = static_cast<uint8_t>(prio);
+  }
+  return true;
+}
+
+bool ConfigReader::IsWord(const Option& o) {
+  const YamlNode* n = node_.Find(o.leaf());
+  if (!o.values || !n || !n->IsScalar() || n->scalar != o.values) return false;
+  Get(o);
   return true;
 }
 
 void ConfigReader::Finish() const {
   for (const auto& e : node_.map) {
     if (std::find(used_.begin(), used_.end(), e.key) == used_.end())
-      throw ConfigError(file_, e.line, PathOf(e.key.c_str()), "unknown key");
+      throw ConfigError(file_, e.line, PathOf(e.key), "unknown key");
   }
 }
 

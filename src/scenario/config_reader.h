@@ -1,40 +1,60 @@
-// Typed, unit-checked access to one YAML mapping. Every key read is marked;
-// Finish() rejects the keys nobody asked for, so a typo never passes silently.
+// Typed, unit-checked access to one YAML mapping. Every read names an Option of
+// options.h, which gives the key, the unit and the range; every key read is
+// marked, and Finish() rejects the keys nobody asked for, so a typo never passes
+// silently. Errors name the file, the line and the key path as written
+// ("devices.leaf1.pfc.alpha").
 #ifndef ROCELAB_SCENARIO_CONFIG_READER_H_
 #define ROCELAB_SCENARIO_CONFIG_READER_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "scenario/options.h"
 #include "scenario/scenario.h"
+#include "util/config_error.h"
 #include "util/yaml.h"
 
 namespace rocelab {
 
 class ConfigReader {
  public:
-  // `path` is the dotted key path of this mapping ("" at the top).
+  // `path` is the key path of this mapping as written ("" at the top, "devices.leaf1").
   ConfigReader(const std::string& file, const YamlNode& node, const std::string& path);
 
-  bool Has(const char* key) const { return node_.Find(key) != nullptr; }
-  const YamlNode* Get(const char* key);  // marks the key used; nullptr if absent
-  int LineOf(const char* key) const;
-  std::string PathOf(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+  bool Has(const Option& o) const { return node_.Find(o.leaf()) != nullptr; }
+  // The value of `o`, marked as read; nullptr if absent. A required option fails instead
+  // of being absent, in Get and in every read below.
+  const YamlNode* Get(const Option& o);
+  std::string PathOf(const Option& o) const { return PathOf(o.leaf()); }
 
-  bool Size(const char* key, uint64_t* out, uint64_t min = 0, uint64_t max = UINT64_MAX);
-  bool Rate(const char* key, uint64_t* out);
-  bool Duration(const char* key, Time* out, Time min = 0, Time max = INT64_MAX);
-  bool Bool(const char* key, bool* out);
-  bool Int(const char* key, int64_t* out, int64_t min, int64_t max);
-  bool Double(const char* key, double* out, double min, double max);
-  bool String(const char* key, std::string* out);
-  bool Name(const char* key, NameRef* out);
-  // A list of integers in [min, max], or one integer.
-  bool IntList(const char* key, std::vector<int64_t>* out, int64_t min, int64_t max);
+  // Each returns false when the key is absent and fails on a bad value or one out of range.
+  bool Size(const Option& o, uint64_t* out);
+  bool Rate(const Option& o, uint64_t* out);
+  bool Duration(const Option& o, Time* out);
+  bool Bool(const Option& o, bool* out);
+  bool Number(const Option& o, double* out);
+  template <typename T>
+  bool Int(const Option& o, T* out) {
+    int64_t v;
+    if (!Integer(o, &v)) return false;
+    *out = static_cast<T>(v);
+    return true;
+  }
+  bool Choice(const Option& o, std::string* out);  // one of o.values
+  bool Text(const Option& o, std::string* out);
+  bool Name(const Option& o, NameRef* out);
+  bool Names(const Option& o, std::vector<NameRef>* out);  // a list of host names
+  bool Priorities(const Option& o, uint8_t* mask);         // a list of priorities, or one
+  bool Integers(const Option& o, std::vector<int64_t>* out);
+  bool DscpMap(const Option& o, std::array<uint8_t, 64>* map);  // sets the entries given
+  // Whether `o` is given as the word it takes instead of a quantity ("auto").
+  bool IsWord(const Option& o);
 
   void Finish() const;  // throws on unknown keys
-  [[noreturn]] void Fail(const char* key, const std::string& message) const;
+  [[noreturn]] void Fail(const Option& o, const std::string& message) const;
+  [[noreturn]] void FailRequired(const Option& o) const;
   [[noreturn]] void FailAt(int line, const std::string& key_path, const std::string& message) const;
 
   const std::string& file() const { return file_; }
@@ -42,7 +62,14 @@ class ConfigReader {
   int line() const { return node_.line; }
 
  private:
-  const YamlNode& Scalar(const char* key, const YamlNode* n);
+  std::string PathOf(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  int LineOf(const char* key) const;
+  [[noreturn]] void Fail(const char* key, const std::string& message) const;
+  // Checks that `o` is a listed option of `unit`, then Get.
+  const YamlNode* Find(const Option& o, Unit unit);
+  const YamlNode& Scalar(const Option& o, const YamlNode* n) const;
+  bool Integer(const Option& o, int64_t* out);
+
   std::string file_;
   const YamlNode& node_;
   std::string path_;

@@ -1,6 +1,8 @@
 // The scenario: everything a run needs, read from one YAML file and checked
 // before anything is simulated. Every value keeps the line it came from so a
 // later check (a host name that does not exist, say) can still point at it.
+// The keys of the file, their units, ranges and defaults are in options.h; the
+// defaults below come from there.
 #ifndef ROCELAB_SCENARIO_SCENARIO_H_
 #define ROCELAB_SCENARIO_SCENARIO_H_
 
@@ -8,42 +10,20 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cc/dcqcn_params.h"
+#include "scenario/options.h"
 #include "sim/time.h"
+#include "util/config_error.h"
 
 namespace rocelab {
 
-// A bad input: names the file, the line and the key.
-class ConfigError : public std::runtime_error {
- public:
-  ConfigError(std::string file, int line, std::string key, const std::string& message)
-      : std::runtime_error(Format(file, line, key, message)),
-        file_(std::move(file)), line_(line), key_(std::move(key)) {}
-  const std::string& file() const { return file_; }
-  int line() const { return line_; }
-  const std::string& key() const { return key_; }
-
- private:
-  static std::string Format(const std::string& f, int l, const std::string& k, const std::string& m) {
-    std::string s = f;
-    if (l > 0) s += ":" + std::to_string(l);
-    s += ": ";
-    if (!k.empty()) s += "key '" + k + "': ";
-    return s + m;
-  }
-  std::string file_;
-  int line_;
-  std::string key_;
-};
-
 struct LinkSpec {
-  uint64_t rate_bps = 100000000000ull;
-  Time delay = 1 * kMicrosecond;  // one-way propagation
-  double ber = 0;                 // bit-error rate
+  uint64_t rate_bps = opt::kLinkRate.def;
+  Time delay = opt::kLinkDelay.def;  // one-way propagation
+  double ber = opt::kLinkBer.def;    // bit-error rate
 };
 
 // Where a name in the file came from, for errors found after parsing.
@@ -56,9 +36,10 @@ struct NameRef {
 struct TopologySpec {
   enum class Type { kSpineLeaf, kFatTree, kExplicit };
   Type type = Type::kSpineLeaf;
-  int spines = 2, leaves = 2, hosts_per_leaf = 8;
+  int spines = opt::kTopologySpines.def, leaves = opt::kTopologyLeaves.def;
+  int hosts_per_leaf = opt::kTopologyHostsPerLeaf.def;
   LinkSpec host_link, fabric_link;
-  int k = 4;  // fat-tree
+  int k = opt::kTopologyK.def;  // fat-tree
   struct Node {
     std::string name;
     bool is_switch = false;
@@ -74,54 +55,55 @@ struct TopologySpec {
 };
 
 struct PfcSpec {
-  bool enabled = true;
-  bool headroom_auto = true;
-  uint64_t headroom = 0;             // per lossless PG, when not auto
-  double alpha = 1.0 / 8;            // dynamic threshold of a PG on the free shared pool
-  uint64_t xon_offset = 18 * 1024;   // resume this far below the XOFF point
-  uint16_t quanta = 0xFFFF;          // pause time in each XOFF frame
-  bool expiry = true;                // false: a pause lasts until XON (no quanta expiry, no refresh)
-  Time response_time = -1;           // -1: per-speed 802.1Qbb response (auto)
+  bool enabled = opt::kSwitchPfcEnabled.def;
+  bool headroom_auto = opt::kSwitchPfcHeadroom.Is("auto");
+  uint64_t headroom = opt::kSwitchPfcHeadroom.def;  // per lossless PG, when not auto
+  double alpha = opt::kSwitchPfcAlpha.def;          // dynamic threshold of a PG on the free shared pool
+  uint64_t xon_offset = opt::kSwitchPfcXonOffset.def;  // resume this far below the XOFF point
+  uint16_t quanta = opt::kSwitchPfcQuanta.def;      // pause time in each XOFF frame
+  bool expiry = true;  // false: a pause lasts until XON (no quanta expiry, no refresh; the ns-3 profile)
+  Time response_time = opt::kSwitchPfcResponseTime.def;  // -1: per-speed 802.1Qbb response (auto)
 };
 
 struct EcnSpec {
   uint64_t rate_bps = 0;  // in ecn_by_rate: the port speed this entry is for
-  bool enabled = true;
-  uint64_t kmin = 100 * 1024;
-  uint64_t kmax = 400 * 1024;
-  double pmax = 0.2;
-  bool mark_on_dequeue = true;
+  bool enabled = opt::kSwitchEcnEnabled.def;
+  uint64_t kmin = opt::kSwitchEcnKmin.def;
+  uint64_t kmax = opt::kSwitchEcnKmax.def;
+  double pmax = opt::kSwitchEcnPmax.def;
+  bool mark_on_dequeue = opt::kSwitchEcnMark.Is("dequeue");
 };
 
 // SONiC's PFC watchdog (sonic-utilities pfcwd: start_default is detection =
 // restoration = 200 ms, action drop). Checked by lint; the watchdog agent
 // itself is not simulated yet.
 struct PfcWatchdogSpec {
-  bool enabled = true;
-  Time detection_time = 200 * kMillisecond;
-  Time restoration_time = 200 * kMillisecond;
-  std::string action = "drop";
+  bool enabled = opt::kSwitchPfcWatchdogEnabled.def;
+  Time detection_time = opt::kSwitchPfcWatchdogDetectionTime.def;
+  Time restoration_time = opt::kSwitchPfcWatchdogRestorationTime.def;
+  std::string action = opt::kSwitchPfcWatchdogAction.def_text;
 };
 
 struct SwitchSpec {
-  uint64_t buffer = 32ull * 1024 * 1024;
-  uint32_t cell = 256;  // buffer accounting unit (bytes)
-  uint8_t lossless_mask = 1u << 3;
+  uint64_t buffer = opt::kSwitchBuffer.def;
+  uint32_t cell = opt::kSwitchCell.def;  // buffer accounting unit (bytes)
+  uint8_t lossless_mask = opt::kSwitchLosslessPriorities.def;
   PfcSpec pfc;
   EcnSpec ecn;
   std::vector<EcnSpec> ecn_by_rate;  // per port speed (the HPCC code base's KMIN/KMAX/PMAX maps)
-  uint8_t strict_mask = 1u << 6;            // strict-priority queues (CNPs ride queue 6)
-  // DWRR weights in percent of the non-strict bandwidth: RoCE queue 3 gets 40 %.
+  uint8_t strict_mask = opt::kSwitchEtsStrict.def;  // strict-priority queues (CNPs ride queue 6)
+  // DWRR weights in percent of the non-strict bandwidth: RoCE queue 3 gets 40 %
+  // (opt::kSwitchEtsWeights says the same in words; a test checks that they agree).
   std::array<uint32_t, 8> ets_weights{{10, 10, 10, 40, 10, 10, 0, 10}};
-  bool trust_dscp = true;  // classify by DSCP (false: by the 802.1p PCP of the frame)
+  bool trust_dscp = opt::kSwitchTrust.Is("dscp");  // classify by DSCP (false: by the 802.1p PCP of the frame)
   PfcWatchdogSpec pfc_watchdog;
-  std::array<uint8_t, 64> dscp_to_priority{};
+  std::array<uint8_t, 64> dscp_to_priority{};  // a scenario starts from DefaultDscpMap()
   // Lossy traffic's dynamic thresholds on the free shared pool, at ingress (per PG) and at egress
   // (per queue): SONiC's Mellanox defaults, ingress_lossy_profile and q_lossy_profile, both
   // dynamic_th 3, i.e. alpha = 2^3 (sonic-buildimage device/mellanox buffers_defaults_*.j2).
-  double lossy_alpha = 8;
-  double egress_lossy_alpha = 8;
-  uint32_t mtu = 9216;  // largest frame a port accepts
+  double lossy_alpha = opt::kSwitchLossyAlpha.def;
+  double egress_lossy_alpha = opt::kSwitchEgressLossyAlpha.def;
+  uint32_t mtu = opt::kSwitchMtu.def;  // largest frame a port accepts
   // The buffer model. kSharedBuffer: rocelab's shared-buffer MMU (SONiC semantics, net/switch.h).
   // kNs3Hpcc: the HPCC ns-3 code's switch-mmu.cc, set only by the ns-3 compatibility profile
   // (docs/ns3-interop.md): 4 KB reserve per ingress queue, headroom 3 x rate x delay per port,
@@ -132,28 +114,29 @@ struct SwitchSpec {
 };
 
 struct NicSpec {
-  uint32_t mtu = 4096;  // RoCE path MTU (payload bytes per packet)
-  enum class Cc { kNone, kDcqcn } cc = Cc::kDcqcn;
-  DcqcnParams dcqcn = DcqcnMlx5Profile();
-  int ack_every = 1;         // responder ACK coalescing (packets per ACK)
-  uint32_t back_to_chunk = 0;  // 0: go-back-N; else go back to the start of this many packets' chunk
+  uint32_t mtu = opt::kNicMtu.def;  // RoCE path MTU (payload bytes per packet)
+  enum class Cc { kNone, kDcqcn } cc = opt::kNicCc.Is("dcqcn") ? Cc::kDcqcn : Cc::kNone;
+  DcqcnParams dcqcn = DcqcnMlx5Profile();  // opt::kNicDcqcnProfile
+  int ack_every = opt::kNicAckEvery.def;  // responder ACK coalescing (packets per ACK)
+  // 0: go-back-N; else go back to the start of this many packets' chunk
+  uint32_t back_to_chunk = opt::kNicBackToChunk.def;
   bool cnp_on_ack = false;     // echo CE on the ACK instead of sending CNPs (ns-3 profile)
   bool ack_high_priority = false;  // ACKs and NAKs ride the CNP priority (ns-3 ACK_HIGH_PRIO)
-  int timeout = 14;          // local ACK timeout exponent: 4.096 us * 2^timeout
-  Time nak_interval = 0;     // >0: NAK the same PSN again only after this (the ns-3 profile's 500 us)
-  int retry_count = 7;
-  uint64_t rx_buffer = 256 * 1024;
-  uint64_t rx_drain_rate = 0;  // bps toward host memory; 0: drains as fast as the link fills it
-  uint64_t rx_xoff = 0;        // 0: rx_buffer minus the port's headroom
-  uint64_t rx_xon = 0;         // 0: rx_xoff minus 2 frames
-  Time processing_delay = 0;
-  bool pfc_enabled = true;
+  int timeout = opt::kNicTimeout.def;  // local ACK timeout exponent: 4.096 us * 2^timeout
+  Time nak_interval = 0;  // >0: NAK the same PSN again only after this (the ns-3 profile's 500 us)
+  int retry_count = opt::kNicRetryCount.def;
+  uint64_t rx_buffer = opt::kNicRxBuffer.def;
+  uint64_t rx_drain_rate = opt::kNicRxDrainRate.def;  // bps toward host memory; 0: as fast as the link fills it
+  uint64_t rx_xoff = opt::kNicRxXoff.def;             // 0: rx_buffer minus the port's headroom
+  uint64_t rx_xon = opt::kNicRxXon.def;               // 0: rx_xoff minus 2 frames
+  Time processing_delay = opt::kNicProcessingDelay.def;
+  bool pfc_enabled = opt::kNicPfc.def;
   bool pause_expiry = true;  // false: a received pause lasts until XON (the ns-3 profile's PFC)
   Time pause_response = -1;  // from a PFC frame's arrival to the priority stopping (-1: per-speed 802.1Qbb)
-  uint8_t lossless_mask = 1u << 3;
-  std::array<uint8_t, 64> dscp_to_priority{};
-  uint8_t cnp_dscp = 48;     // mlx5 cnp_dscp 48 (NVIDIA DCQCN parameters)
-  bool trust_dscp = true;    // mlnx_qos --trust dscp (false: pcp)
+  uint8_t lossless_mask = opt::kNicLosslessPriorities.def;
+  std::array<uint8_t, 64> dscp_to_priority{};  // a scenario starts from DefaultDscpMap()
+  uint8_t cnp_dscp = opt::kNicCnpDscp.def;     // mlx5 cnp_dscp 48 (NVIDIA DCQCN parameters)
+  bool trust_dscp = opt::kNicTrust.Is("dscp");  // mlnx_qos --trust dscp (false: pcp)
   // Header accounting (bytes in the frame). The defaults are RoCEv2's; the ns-3 compatibility
   // profile replaces them with that simulator's own sizes.
   uint32_t data_header_bytes = 62;  // Ethernet + IPv4 + UDP + BTH + ICRC + FCS
@@ -165,17 +148,17 @@ struct NicSpec {
 struct FlowSpec {
   NameRef src, dst;
   uint64_t size = 0;
-  Time start = 0;
-  uint8_t dscp = 26;
+  Time start = opt::kWorkloadStart.def;
+  uint8_t dscp = opt::kWorkloadDscp.def;
   int line = 0;
   bool background = false;  // a lossy, window-based TCP-like flow instead of an RDMA WRITE
-  Time rto = kMillisecond;  // its retransmission timeout
+  Time rto = opt::kBackgroundRto.def;  // its retransmission timeout
 };
 
 struct PermutationSpec {
   uint64_t size = 0;
-  Time start = 0;
-  uint8_t dscp = 26;
+  Time start = opt::kWorkloadStart.def;
+  uint8_t dscp = opt::kWorkloadDscp.def;
   int line = 0;
 };
 
@@ -185,8 +168,8 @@ struct IncastSpec {
   int sender_count = 0;          // the first N hosts other than dst
   NameRef dst;
   uint64_t size = 0;
-  Time start = 0, jitter = 0;
-  uint8_t dscp = 26;
+  Time start = opt::kWorkloadStart.def, jitter = opt::kIncastJitter.def;
+  uint8_t dscp = opt::kWorkloadDscp.def;
   int line = 0;
 };
 
@@ -194,8 +177,8 @@ struct IncastSpec {
 struct AllToAllSpec {
   std::vector<NameRef> hosts;  // empty: all hosts
   uint64_t size = 0;
-  Time start = 0;
-  uint8_t dscp = 26;
+  Time start = opt::kWorkloadStart.def;
+  uint8_t dscp = opt::kWorkloadDscp.def;
   int line = 0;
 };
 
@@ -203,10 +186,10 @@ struct AllToAllSpec {
 // to uniformly random other hosts, for `duration` from `start`.
 struct TraceSpec {
   std::string cdf_path;  // resolved against the scenario file's folder
-  double load = 0.3;
-  Time start = 0, duration = kMillisecond;
+  double load = 0;  // required, as duration
+  Time start = opt::kWorkloadStart.def, duration = 0;
   std::vector<NameRef> hosts;  // empty: all hosts
-  uint8_t dscp = 26;
+  uint8_t dscp = opt::kWorkloadDscp.def;
   int line = 0;
 };
 
@@ -214,27 +197,27 @@ struct TraceSpec {
 struct AllreduceSpec {
   std::vector<NameRef> hosts;
   uint64_t size = 0;
-  uint64_t slice = 1024 * 1024;  // pipelining unit
-  int qps = 1;                   // QPs per neighbour
-  int iterations = 1;
-  Time compute = 0;              // compute phase before each iteration
-  Time start = 0;
-  uint8_t dscp = 26;
+  uint64_t slice = opt::kAllreduceSlice.def;  // pipelining unit
+  int qps = opt::kAllreduceQps.def;           // QPs per neighbour
+  int iterations = opt::kAllreduceIterations.def;
+  Time compute = opt::kAllreduceCompute.def;  // compute phase before each iteration
+  Time start = opt::kWorkloadStart.def;
+  uint8_t dscp = opt::kWorkloadDscp.def;
   int line = 0;
 };
 
 // NVMe-oF-style random reads from clients to targets (see workload/storage.h).
 struct StorageSpec {
   std::vector<NameRef> clients, targets;
-  int queue_depth = 32;           // outstanding I/Os per client
-  uint64_t io_size = 4096;
-  uint64_t command_size = 64;     // NVMe-oF command capsule
-  uint64_t response_size = 16;    // NVMe-oF response capsule
-  Time service_time = 80 * kMicrosecond;  // mean device read latency
-  bool exponential = true;        // exponential service times (else fixed)
-  int parallelism = 32;           // I/Os a target device serves at once
-  Time start = 0, duration = 5 * kMillisecond;
-  uint8_t dscp = 26;
+  int queue_depth = opt::kStorageQueueDepth.def;  // outstanding I/Os per client
+  uint64_t io_size = opt::kStorageIoSize.def;
+  uint64_t command_size = opt::kStorageCommandSize.def;    // NVMe-oF command capsule
+  uint64_t response_size = opt::kStorageResponseSize.def;  // NVMe-oF response capsule
+  Time service_time = opt::kStorageServiceTime.def;        // mean device read latency
+  bool exponential = opt::kStorageService.Is("exponential");  // exponential service times (else fixed)
+  int parallelism = opt::kStorageParallelism.def;          // I/Os a target device serves at once
+  Time start = opt::kWorkloadStart.def, duration = 0;  // duration: required
+  uint8_t dscp = opt::kWorkloadDscp.def;
   int line = 0;
 };
 
@@ -252,9 +235,9 @@ struct DeviceOverride {
 struct Scenario {
   std::string file = "<scenario>";
   uint32_t wire_overhead = 20;  // preamble + IFG per frame (0 under the ns-3 profile)
-  std::string name = "scenario";
-  uint64_t seed = 1;
-  Time duration = 10 * kMillisecond;
+  std::string name = opt::kName.def_text;
+  uint64_t seed = opt::kSeed.def;
+  Time duration = opt::kDuration.def;
   TopologySpec topology;
   SwitchSpec sw;
   NicSpec nic;

@@ -1,7 +1,11 @@
 #include "topo/topology.h"
 
+#include <cctype>
 #include <deque>
 #include <stdexcept>
+#include <string>
+
+#include "util/config_error.h"
 
 #include "topo/naming.h"
 
@@ -41,15 +45,74 @@ int Topology::FindNode(const std::string& name) const {
   return it == by_name_.end() ? -1 : it->second;
 }
 
+namespace {
+
+// A generated topology names its hosts h0.. and its switches tier by tier, prefix and index.
+constexpr const char* kHostPrefix = "h";
+struct Tier {
+  const char* prefix;
+  int count;
+};
+
+int HostCount(const TopologySpec& spec) {
+  if (spec.type == TopologySpec::Type::kSpineLeaf) return spec.leaves * spec.hosts_per_leaf;
+  return spec.k * spec.k * spec.k / 4;
+}
+
+// Lowest tier first: spine-leaf leaf, spine; fat-tree edge, agg, core.
+std::vector<Tier> SwitchTiers(const TopologySpec& spec) {
+  if (spec.type == TopologySpec::Type::kSpineLeaf) return {{"leaf", spec.leaves}, {"spine", spec.spines}};
+  const int half = spec.k / 2;
+  return {{"edge", spec.k * half}, {"agg", spec.k * half}, {"core", half * half}};
+}
+
+// Whether `name` is `prefix` followed by an index below `count`, written without leading zeros.
+bool IsIndexedName(const std::string& name, const char* prefix, int count) {
+  size_t n = std::char_traits<char>::length(prefix);
+  if (name.compare(0, n, prefix) != 0 || name.size() == n || name.size() > n + 7) return false;
+  for (size_t i = n; i < name.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
+  if (name.size() > n + 1 && name[n] == '0') return false;
+  return std::stol(name.substr(n)) < count;
+}
+
+}  // namespace
+
+bool SpecHasNode(const TopologySpec& spec, const std::string& name, bool* is_switch) {
+  if (spec.type == TopologySpec::Type::kExplicit) {
+    for (const auto& node : spec.nodes)
+      if (node.name == name) {
+        *is_switch = node.is_switch;
+        return true;
+      }
+    return false;
+  }
+  if (IsIndexedName(name, kHostPrefix, HostCount(spec))) {
+    *is_switch = false;
+    return true;
+  }
+  for (const Tier& tier : SwitchTiers(spec))
+    if (IsIndexedName(name, tier.prefix, tier.count)) {
+      *is_switch = true;
+      return true;
+    }
+  return false;
+}
+
 Topology Topology::Build(const TopologySpec& spec) {
   Topology t;
   using Type = TopologySpec::Type;
+  std::vector<std::vector<int>> tiers;  // a generated topology's switch node ids, tier by tier
+  if (spec.type != Type::kExplicit) {
+    for (int h = 0; h < HostCount(spec); ++h) t.AddNode(kHostPrefix + std::to_string(h), false);
+    for (const Tier& tier : SwitchTiers(spec)) {
+      tiers.emplace_back();
+      for (int i = 0; i < tier.count; ++i) tiers.back().push_back(t.AddNode(tier.prefix + std::to_string(i), true));
+    }
+  }
   if (spec.type == Type::kSpineLeaf) {
     const int hpl = spec.hosts_per_leaf;
-    for (int h = 0; h < spec.leaves * hpl; ++h) t.AddNode("h" + std::to_string(h), false);
-    std::vector<int> leaf(spec.leaves), spine(spec.spines);
-    for (int l = 0; l < spec.leaves; ++l) leaf[l] = t.AddNode("leaf" + std::to_string(l), true);
-    for (int s = 0; s < spec.spines; ++s) spine[s] = t.AddNode("spine" + std::to_string(s), true);
+    const std::vector<int>&leaf = tiers[0], &spine = tiers[1];
     // Leaf ports: hosts first (Ethernet0 faces the leaf's first host), then spines.
     for (int l = 0; l < spec.leaves; ++l)
       for (int i = 0; i < hpl; ++i) t.AddLink(leaf[l], t.hosts_[l * hpl + i], spec.host_link);
@@ -57,11 +120,7 @@ Topology Topology::Build(const TopologySpec& spec) {
       for (int s = 0; s < spec.spines; ++s) t.AddLink(leaf[l], spine[s], spec.fabric_link);
   } else if (spec.type == Type::kFatTree) {
     const int k = spec.k, half = k / 2;
-    for (int h = 0; h < k * k * k / 4; ++h) t.AddNode("h" + std::to_string(h), false);
-    std::vector<int> edge(k * half), agg(k * half), core(half * half);
-    for (int i = 0; i < k * half; ++i) edge[i] = t.AddNode("edge" + std::to_string(i), true);
-    for (int i = 0; i < k * half; ++i) agg[i] = t.AddNode("agg" + std::to_string(i), true);
-    for (int i = 0; i < half * half; ++i) core[i] = t.AddNode("core" + std::to_string(i), true);
+    const std::vector<int>&edge = tiers[0], &agg = tiers[1], &core = tiers[2];
     for (int e = 0; e < k * half; ++e)
       for (int i = 0; i < half; ++i) t.AddLink(edge[e], t.hosts_[e * half + i], spec.host_link);
     for (int pod = 0; pod < k; ++pod)

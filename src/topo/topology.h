@@ -60,6 +60,11 @@ class Topology {
   std::vector<std::vector<uint16_t>> hop_ports_;
 };
 
+// Whether the topology `spec` describes has a node `name`, and which kind, without building
+// it: hosts h0.., switches leaf0.. spine0.. (spine-leaf), edge0.. agg0.. core0.. (fat-tree),
+// or the names an explicit topology lists.
+bool SpecHasNode(const TopologySpec& spec, const std::string& name, bool* is_switch);
+
 // SONiC names a switch port EthernetN with N = 4 x port index.
 std::string SwitchPortAlias(int port);
 // A port of node `node` by its SONiC name ("Ethernet8"), its peer ("h5") or both ("leaf0:h5",

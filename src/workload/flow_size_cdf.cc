@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "scenario/scenario.h"
+#include "util/config_error.h"
 #include "util/text_file.h"
 #include "util/text_lines.h"
 

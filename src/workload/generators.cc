@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/packet.h"
+#include "util/config_error.h"
 #include "workload/flow_size_cdf.h"
 
 namespace rocelab {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "net/fabric.h"
+#include "util/config_error.h"
 #include "util/units.h"
 
 namespace rocelab {

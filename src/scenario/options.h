@@ -1,0 +1,415 @@
+// Every key of the scenario file, declared once: the key as the user writes it,
+// its unit, the range it accepts, its default and one line of help. The readers
+// (scenario.cc) take key, unit and range from here, the structs of scenario.h
+// take their defaults from here, and `rocelab schema` prints this list as the
+// README's key table.
+//
+// Key paths: `a.b.c` nests mappings; `list[].key` is a key of every entry of a
+// list; `workload[incast].jitter` is a key only entries of that type take;
+// `topology.<link>.rate` is a key of every link mapping (host_link, fabric_link,
+// link and the entries of links).
+#ifndef ROCELAB_SCENARIO_OPTIONS_H_
+#define ROCELAB_SCENARIO_OPTIONS_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sim/time.h"
+
+namespace rocelab {
+
+enum class Unit {
+  kSize,        // bytes: 32MB, 256B
+  kRate,        // bits per second: 100G
+  kTime,        // picoseconds: 1us, 200ms
+  kLength,      // meters: 5m, 1km
+  kNumber,      // a plain number: 0.125
+  kInteger,     // a whole number
+  kBool,        // true or false
+  kChoice,      // one word of `values`
+  kPriorities,  // a list of priorities 0..7 (or one), held as a bit mask
+  kIntegers,    // a list of whole numbers
+  kDscpMap,     // {DSCP: priority, ...}
+  kText,
+  kName,     // a node or port name
+  kNames,    // a list of names
+  kMapping,  // a section of further keys
+  kList,     // a list of entries
+};
+
+constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+
+struct Option {
+  const char* key = "";
+  Unit unit = Unit::kText;
+  // A numeric default in the unit's base (bytes, bits/s, ps; 0/1; a bit mask of priorities).
+  double def = 0;
+  // A default that is not a number, as written in the file (a choice, "auto", "[3]"), or in words.
+  const char* def_text = nullptr;
+  bool default_in_words = false;   // def_text describes the default rather than giving it
+  double min = 0, max = kNoLimit;  // accepted range (of each item, for lists)
+  // kChoice: the words accepted, "a|b|c". A size, rate or time: a word accepted instead.
+  const char* values = nullptr;
+  // Not null: the key must be given; the text says what is expected ("" for nothing more).
+  const char* required = nullptr;
+  const char* help = "";
+
+  constexpr Option Required(const char* what = "") const {
+    Option o = *this;
+    o.required = what;
+    return o;
+  }
+  // A default as written in the file, for values that are not numbers: "[10, 10, 40]".
+  constexpr Option Default(const char* value) const {
+    Option o = *this;
+    o.def_text = value;
+    return o;
+  }
+  // A default that depends on other keys, in words ("" when there is none to speak of).
+  constexpr Option DefaultIs(const char* words) const {
+    Option o = Default(words);
+    o.default_in_words = true;
+    return o;
+  }
+  // A quantity that also takes `word`, which is its default and stands for `def`.
+  constexpr Option Or(const char* word) const {
+    Option o = Default(word);
+    o.values = word;
+    return o;
+  }
+  // Whether the default (a choice or a word) is `word`.
+  constexpr bool Is(const char* word) const {
+    if (!def_text) return false;
+    const char* a = def_text;
+    while (*a && *a == *word) ++a, ++word;
+    return *a == *word;
+  }
+  // The last part of the key: what a reader looks up in its mapping.
+  const char* leaf() const;
+};
+
+namespace opt {
+
+constexpr double kKiB = 1024.0, kMiB = 1024.0 * kKiB, kGiB = 1024.0 * kMiB;
+
+constexpr Option Make(const char* key, Unit unit, double def, double min, double max, const char* help) {
+  Option o;
+  o.key = key;
+  o.unit = unit;
+  o.def = def;
+  o.min = min;
+  o.max = max;
+  o.help = help;
+  return o;
+}
+constexpr Option Size(const char* key, double def, double min, double max, const char* help) {
+  return Make(key, Unit::kSize, def, min, max, help);
+}
+constexpr Option Rate(const char* key, double def, const char* help) {
+  return Make(key, Unit::kRate, def, 0, kNoLimit, help);
+}
+constexpr Option Duration(const char* key, double def, double min, double max, const char* help) {
+  return Make(key, Unit::kTime, def, min, max, help);
+}
+constexpr Option Integer(const char* key, double def, double min, double max, const char* help) {
+  return Make(key, Unit::kInteger, def, min, max, help);
+}
+constexpr Option Number(const char* key, double def, double min, double max, const char* help) {
+  return Make(key, Unit::kNumber, def, min, max, help);
+}
+constexpr Option Boolean(const char* key, bool def, const char* help) {
+  return Make(key, Unit::kBool, def ? 1 : 0, 0, 1, help);
+}
+// `values` lists the words accepted: "enqueue|dequeue".
+constexpr Option Choice(const char* key, const char* def, const char* values, const char* help) {
+  Option o = Make(key, Unit::kChoice, 0, 0, kNoLimit, help);
+  o.def_text = def;
+  o.values = values;
+  return o;
+}
+constexpr Option Priorities(const char* key, std::initializer_list<int> def, const char* help) {
+  double mask = 0;
+  for (int p : def) mask += static_cast<double>(1u << p);
+  return Make(key, Unit::kPriorities, mask, 0, 7, help);
+}
+// Anything else: sections, lists, names, maps, text. `def` as written in the file ("": none).
+constexpr Option Other(const char* key, Unit unit, const char* def, const char* help) {
+  Option o = Make(key, unit, 0, 0, kNoLimit, help);
+  o.def_text = def;
+  return o;
+}
+
+// ---- The file's top level ----
+inline constexpr Option kName = Other("name", Unit::kText, "scenario", "the run's name in summary.json");
+inline constexpr Option kSeed =
+    Integer("seed", 1, 0, 9007199254740991.0, "seed of every random stream (rocelab run --seed overrides it)");
+inline constexpr Option kDuration = Duration("duration", 10 * kMillisecond, kNanosecond, 3600 * kSecond,
+                                             "simulated time limit; a run also ends when every flow has finished");
+
+// ---- topology ----
+inline constexpr Option kTopology = Other("topology", Unit::kMapping, "", "the fabric: its type and shape").Required();
+inline constexpr Option kTopologyType =
+    Choice(
+        "topology.type", "", "spine-leaf|fat-tree|explicit",
+        "hosts h0..; switches leaf0.. spine0.. (spine-leaf), edge0.. agg0.. core0.. (fat-tree) or as listed (explicit)")
+        .Required();
+inline constexpr Option kTopologySpines = Integer("topology.spines", 2, 1, 256, "spine-leaf: spine switches");
+inline constexpr Option kTopologyLeaves = Integer("topology.leaves", 2, 1, 1024, "spine-leaf: leaf switches");
+inline constexpr Option kTopologyHostsPerLeaf =
+    Integer("topology.hosts_per_leaf", 8, 1, 256, "spine-leaf: hosts below each leaf");
+inline constexpr Option kTopologyK = Integer("topology.k", 4, 2, 64, "fat-tree: ports per switch, even; k³/4 hosts");
+inline constexpr Option kTopologyHostLink =
+    Other("topology.host_link", Unit::kMapping, "", "spine-leaf, fat-tree: the links from hosts to their switch");
+inline constexpr Option kTopologyFabricLink =
+    Other("topology.fabric_link", Unit::kMapping, "", "spine-leaf, fat-tree: the links between switches")
+        .DefaultIs("host_link without bit errors (fat-tree: link)");
+inline constexpr Option kTopologyLink =
+    Other("topology.link", Unit::kMapping, "", "fat-tree: every link; explicit: what each entry of links starts from");
+inline constexpr Option kTopologyHosts = Other("topology.hosts", Unit::kNames, "", "explicit: the host names");
+inline constexpr Option kTopologySwitches = Other("topology.switches", Unit::kNames, "", "explicit: the switch names");
+inline constexpr Option kTopologyLinks =
+    Other("topology.links", Unit::kList, "", "explicit: the links, each {a, b, rate, delay, ber}; a host has one");
+inline constexpr Option kTopologyLinksA =
+    Other("topology.links[].a", Unit::kName, "", "one end of the link").Required();
+inline constexpr Option kTopologyLinksB = Other("topology.links[].b", Unit::kName, "", "the other end").Required();
+inline constexpr Option kLinkRate = Rate("topology.<link>.rate", 100e9, "line rate");
+inline constexpr Option kLinkDelay =
+    Duration("topology.<link>.delay", kMicrosecond, 0, kSecond, "one-way propagation delay");
+inline constexpr Option kLinkLength = Make("topology.<link>.length", Unit::kLength, 0, 0, 100000,
+                                           "cable length instead of delay, at 5 ns/m (not in links)")
+                                          .DefaultIs("");
+inline constexpr Option kLinkBer = Number("topology.<link>.ber", 0, 0, 1e-3, "bit-error rate");
+
+// ---- switch (and devices.NAME of a switch) ----
+inline constexpr Option kSwitch =
+    Other("switch", Unit::kMapping, "", "every switch; devices.NAME takes the same keys for one switch");
+inline constexpr Option kSwitchBuffer =
+    Size("switch.buffer", 32 * kMiB, 64 * kKiB, 16 * kGiB, "shared buffer per switch");
+inline constexpr Option kSwitchCell = Size("switch.cell", 256, 1, 4 * kKiB, "buffer accounting cell");
+inline constexpr Option kSwitchLosslessPriorities =
+    Priorities("switch.lossless_priorities", {3}, "priorities with PFC");
+inline constexpr Option kSwitchPfc = Other("switch.pfc", Unit::kMapping, "", "priority flow control (802.1Qbb)");
+inline constexpr Option kSwitchPfcEnabled = Boolean("switch.pfc.enabled", true, "send pause frames");
+inline constexpr Option kSwitchPfcHeadroom =
+    Size("switch.pfc.headroom", 0, 0, 64 * kMiB,
+         "headroom per port and lossless PG; auto: from link rate, cable, MTU and response time")
+        .Or("auto");
+inline constexpr Option kSwitchPfcAlpha =
+    Number("switch.pfc.alpha", 1.0 / 8, 1.0 / 1024, 64, "dynamic threshold of a PG on the free shared pool");
+inline constexpr Option kSwitchPfcXonOffset =
+    Size("switch.pfc.xon_offset", 18 * kKiB, 0, 64 * kMiB, "resume this far below the XOFF point");
+inline constexpr Option kSwitchPfcQuanta =
+    Integer("switch.pfc.quanta", 65535, 1, 65535, "pause time of each XOFF frame, in 512-bit quanta");
+inline constexpr Option kSwitchPfcResponseTime =
+    Duration("switch.pfc.response_time", -1, 0, kMillisecond,
+             "time to act on a pause; auto: the per-speed 802.1Qbb allowance")
+        .Or("auto");
+inline constexpr Option kSwitchEcn =
+    Other("switch.ecn", Unit::kMapping, "", "RED/ECN marking of the lossless queues on the instantaneous queue");
+inline constexpr Option kSwitchEcnEnabled = Boolean("switch.ecn.enabled", true, "mark ECN-capable packets");
+inline constexpr Option kSwitchEcnKmin =
+    Size("switch.ecn.kmin", 100 * kKiB, 0, kNoLimit, "queue length where marking starts");
+inline constexpr Option kSwitchEcnKmax =
+    Size("switch.ecn.kmax", 400 * kKiB, 0, kNoLimit, "queue length where the probability reaches pmax");
+inline constexpr Option kSwitchEcnPmax = Number("switch.ecn.pmax", 0.2, 0, 1, "marking probability at kmax");
+inline constexpr Option kSwitchEcnMark =
+    Choice("switch.ecn.mark", "dequeue", "enqueue|dequeue", "when a packet is marked");
+inline constexpr Option kSwitchEts = Other("switch.ets", Unit::kMapping, "", "scheduling of the 8 egress queues");
+inline constexpr Option kSwitchEtsStrict =
+    Priorities("switch.ets.strict", {6}, "strict-priority queues (CNPs ride queue 6)");
+inline constexpr Option kSwitchEtsWeights =
+    Make("switch.ets.weights", Unit::kIntegers, 0, 0, 100, "8 DWRR weights, in percent of the non-strict bandwidth")
+        .Default("[10, 10, 10, 40, 10, 10, 0, 10]");
+inline constexpr Option kSwitchPfcWatchdog =
+    Other("switch.pfc_watchdog", Unit::kMapping, "", "SONiC's PFC watchdog (checked by lint, not simulated)");
+// The ranges are sonic-utilities pfcwd's: detection 100-5000 ms, restoration 100-60000 ms.
+inline constexpr Option kSwitchPfcWatchdogEnabled = Boolean("switch.pfc_watchdog.enabled", true, "the watchdog runs");
+inline constexpr Option kSwitchPfcWatchdogDetectionTime =
+    Duration("switch.pfc_watchdog.detection_time", 200 * kMillisecond, 100 * kMillisecond, 5000 * kMillisecond,
+             "a queue paused this long is storming");
+inline constexpr Option kSwitchPfcWatchdogRestorationTime =
+    Duration("switch.pfc_watchdog.restoration_time", 200 * kMillisecond, 100 * kMillisecond, 60000 * kMillisecond,
+             "the action lasts until no pause came for this long");
+inline constexpr Option kSwitchPfcWatchdogAction =
+    Choice("switch.pfc_watchdog.action", "drop", "drop|forward|alert", "what the watchdog does to a storming queue");
+inline constexpr Option kSwitchTrust =
+    Choice("switch.trust", "dscp", "dscp|pcp", "classify by DSCP or by the 802.1p PCP of the frame");
+inline constexpr Option kSwitchDscpToPriority = Other("switch.dscp_to_priority", Unit::kDscpMap, "{26: 3, 48: 6}",
+                                                      "entries over the default map (every other DSCP: priority 0)");
+inline constexpr Option kSwitchLossyAlpha =
+    Number("switch.lossy_alpha", 8, 1.0 / 1024, 64,
+           "dynamic threshold of a lossy ingress PG on the free shared pool (SONiC dynamic_th 3)");
+inline constexpr Option kSwitchEgressLossyAlpha =
+    Number("switch.egress_lossy_alpha", 8, 1.0 / 1024, 64,
+           "dynamic threshold of a lossy egress queue on the free shared pool (SONiC q_lossy_profile, dynamic_th 3)");
+inline constexpr Option kSwitchMtu = Integer("switch.mtu", 9216, 1500, 9216, "largest frame payload a port takes");
+
+// ---- nic (and devices.NAME of a host) ----
+inline constexpr Option kNic =
+    Other("nic", Unit::kMapping, "", "every host's NIC; devices.NAME takes the same keys for one host");
+inline constexpr Option kNicMtu = Integer("nic.mtu", 4096, 256, 4096, "RoCE path MTU: 256, 512, 1024, 2048 or 4096");
+inline constexpr Option kNicCc = Choice("nic.cc", "dcqcn", "none|dcqcn", "congestion control");
+inline constexpr Option kNicDcqcn = Other("nic.dcqcn", Unit::kMapping, "", "DCQCN parameters (docs/dcqcn.md)");
+inline constexpr Option kNicDcqcnProfile =
+    Choice("nic.dcqcn.profile", "mlx5", "mlx5|paper", "where the parameters below start: mlx5 firmware or the paper");
+inline constexpr Option kNicDcqcnG =
+    Number("nic.dcqcn.g", 0, 0, 1, "alpha gain per alpha update").DefaultIs("per profile");
+inline constexpr Option kNicDcqcnAlphaUpdatePeriod =
+    Duration("nic.dcqcn.alpha_update_period", 0, kNanosecond, kSecond, "alpha is updated once per period")
+        .DefaultIs("per profile");
+inline constexpr Option kNicDcqcnInitialAlpha =
+    Number("nic.dcqcn.initial_alpha", 0, 0, 1, "alpha at the first CNP of a QP").DefaultIs("per profile");
+inline constexpr Option kNicDcqcnRateReducePeriod =
+    Duration("nic.dcqcn.rate_reduce_period", 0, 0, kSecond, "at most one rate cut per period (0: every CNP)")
+        .DefaultIs("per profile");
+inline constexpr Option kNicDcqcnRateIncreasePeriod =
+    Duration("nic.dcqcn.rate_increase_period", 0, kNanosecond, kSecond, "T: the rate-increase timer")
+        .DefaultIs("per profile");
+inline constexpr Option kNicDcqcnByteCounter =
+    Size("nic.dcqcn.byte_counter", 0, 0, kNoLimit, "B: bytes sent per byte-counter stage (0: off)")
+        .DefaultIs("per profile");
+inline constexpr Option kNicDcqcnFastRecoveryStages =
+    Integer("nic.dcqcn.fast_recovery_stages", 0, 0, 1000, "F").DefaultIs("per profile");
+inline constexpr Option kNicDcqcnAiRate =
+    Rate("nic.dcqcn.ai_rate", 0, "R_AI: additive increase").DefaultIs("per profile");
+inline constexpr Option kNicDcqcnHaiRate =
+    Rate("nic.dcqcn.hai_rate", 0, "R_HAI: hyper increase").DefaultIs("per profile");
+inline constexpr Option kNicDcqcnMinRate =
+    Rate("nic.dcqcn.min_rate", 0, "floor of the current rate").DefaultIs("per profile");
+inline constexpr Option kNicDcqcnMinDecFactor =
+    Number("nic.dcqcn.min_dec_factor", 0, 0, 1, "a cut keeps at least this share of the rate").DefaultIs("per profile");
+inline constexpr Option kNicDcqcnClampTargetRate =
+    Boolean("nic.dcqcn.clamp_target_rate", false, "target rate := current rate on every cut").DefaultIs("per profile");
+inline constexpr Option kNicDcqcnMinTimeBetweenCnps =
+    Duration("nic.dcqcn.min_time_between_cnps", 0, 0, kSecond, "spacing of CNPs at the receiver").DefaultIs("per profile");
+inline constexpr Option kNicDcqcnCnpModeration =
+    Choice("nic.dcqcn.cnp_moderation", "port", "qp|port",
+           "min_time_between_cnps spaces the port's CNPs or each QP's (the paper profile: qp)");
+inline constexpr Option kNicAckEvery =
+    Integer("nic.ack_every", 1, 1, 1024, "the responder ACKs every this many packets");
+inline constexpr Option kNicTimeout =
+    Integer("nic.timeout", 14, 1, 31, "local ACK timeout exponent: 4.096 µs × 2^timeout");
+inline constexpr Option kNicRetryCount = Integer("nic.retry_count", 7, 0, 7, "retries before the QP fails");
+inline constexpr Option kNicBackToChunk =
+    Integer("nic.back_to_chunk", 0, 0, 65536,
+            "0: go-back-N from the NAKed PSN; N: on a gap the sender goes back to the start of the N-packet chunk");
+inline constexpr Option kNicRxBuffer = Size("nic.rx_buffer", 256 * kKiB, 16 * kKiB, 1024 * kMiB, "receive buffer");
+inline constexpr Option kNicRxDrainRate = Rate("nic.rx_drain_rate", 0, "rate toward host memory").Or("unlimited");
+inline constexpr Option kNicRxXoff = Size(
+    "nic.rx_xoff", 0, 0, kNoLimit, "receive buffer fill that pauses the switch (0B: rx_buffer minus the headroom)");
+inline constexpr Option kNicRxXon =
+    Size("nic.rx_xon", 0, 0, kNoLimit, "fill that resumes it (0B: rx_xoff minus 2 frames)");
+inline constexpr Option kNicProcessingDelay = Duration("nic.processing_delay", 0, 0, kMillisecond, "receive latency");
+inline constexpr Option kNicPfc =
+    Boolean("nic.pfc", true, "the NIC sends and obeys pauses").DefaultIs("as switch.pfc.enabled");
+inline constexpr Option kNicLosslessPriorities =
+    Priorities("nic.lossless_priorities", {3}, "priorities with PFC on the NIC")
+        .DefaultIs("as switch.lossless_priorities");
+inline constexpr Option kNicDscpToPriority = Other("nic.dscp_to_priority", Unit::kDscpMap, "{26: 3, 48: 6}",
+                                                   "entries over the default map (every other DSCP: priority 0)");
+inline constexpr Option kNicCnpDscp = Integer("nic.cnp_dscp", 48, 0, 63, "DSCP of the CNPs the NIC sends");
+inline constexpr Option kNicTrust =
+    Choice("nic.trust", "dscp", "dscp|pcp", "classify by DSCP or by the 802.1p PCP of the frame");
+
+// ---- workload: a list of entries, each with a type ----
+inline constexpr Option kWorkload =
+    Other("workload", Unit::kList, "", "the traffic: a list of entries, each with a type");
+inline constexpr Option kWorkloadType =
+    Choice("workload[].type", "", "flow|background|incast|permutation|all-to-all|trace|allreduce|storage",
+           "what the entry generates (see the list below the table)")
+        .Required();
+inline constexpr Option kWorkloadStart = Duration("workload[].start", 0, 0, kNoLimit, "when the entry starts");
+inline constexpr Option kWorkloadPriority =
+    Integer("workload[].priority", 3, 0, 7,
+            "priority of the traffic: the first DSCP the NIC maps to it (not with dscp)")
+        .DefaultIs("");
+inline constexpr Option kWorkloadDscp = Integer("workload[].dscp", 26, 0, 63, "DSCP of the traffic (background: 0)");
+inline constexpr Option kWorkloadSize =
+    Size("workload[].size", 0, 1, 1024 * kGiB,
+         "bytes of each flow (allreduce: per rank); all types but trace and storage")
+        .Required();
+inline constexpr Option kWorkloadSrc =
+    Other("workload[].src", Unit::kName, "", "flow, background: the sending host").Required();
+inline constexpr Option kWorkloadDst =
+    Other("workload[].dst", Unit::kName, "", "flow, background, incast: the receiving host").Required();
+inline constexpr Option kWorkloadHosts =
+    Other("workload[].hosts", Unit::kNames, "", "all-to-all, trace: the hosts taking part").DefaultIs("all hosts");
+inline constexpr Option kBackgroundCc =
+    Choice("workload[background].cc", "newreno", "newreno", "its window control (AIMD in packets)");
+inline constexpr Option kBackgroundRto =
+    Duration("workload[background].rto", kMillisecond, kMicrosecond, 10 * kSecond, "its retransmission timeout");
+inline constexpr Option kIncastSenders = Other("workload[incast].senders", Unit::kNames, "",
+                                               "a list of hosts, or a count N: the first N hosts other than dst")
+                                             .Required("a list of hosts, or a count");
+inline constexpr Option kIncastJitter =
+    Duration("workload[incast].jitter", 0, 0, kSecond, "starts spread uniformly over this");
+inline constexpr Option kTraceCdf = Other("workload[trace].cdf", Unit::kText, "",
+                                          "flow-size CDF file in the HPCC generator's format, relative to the scenario")
+                                        .Required("a 'size cdf' file");
+inline constexpr Option kTraceLoad =
+    Number("workload[trace].load", 0, 0.0001, 1, "Poisson arrivals at this share of each host's link rate")
+        .Required("a share of the host link rate, e.g. 0.3");
+inline constexpr Option kTraceDuration =
+    Duration("workload[trace].duration", 0, kNanosecond, 3600 * kSecond, "arrivals for this long after start")
+        .Required();
+inline constexpr Option kAllreduceHosts =
+    Other("workload[allreduce].hosts", Unit::kNames, "", "the ring, in order, two or more").Required("the ring order");
+inline constexpr Option kAllreduceSlice = Size("workload[allreduce].slice", 1 * kMiB, 64, 1 * kGiB, "pipelining unit");
+inline constexpr Option kAllreduceQps = Integer("workload[allreduce].qps", 1, 1, 64, "QPs per neighbour");
+inline constexpr Option kAllreduceIterations =
+    Integer("workload[allreduce].iterations", 1, 1, 100000, "AllReduces one after another");
+inline constexpr Option kAllreduceCompute =
+    Duration("workload[allreduce].compute", 0, 0, 3600 * kSecond, "compute phase before each iteration");
+inline constexpr Option kStorageClients =
+    Other("workload[storage].clients", Unit::kNames, "", "hosts that read").Required("a list of hosts");
+inline constexpr Option kStorageTargets =
+    Other("workload[storage].targets", Unit::kNames, "", "hosts that serve the reads").Required("a list of hosts");
+inline constexpr Option kStorageQueueDepth =
+    Integer("workload[storage].queue_depth", 32, 1, 4096, "outstanding I/Os per client");
+inline constexpr Option kStorageParallelism =
+    Integer("workload[storage].parallelism", 32, 1, 65536, "I/Os a target's device serves at once");
+inline constexpr Option kStorageIoSize = Size("workload[storage].io_size", 4 * kKiB, 1, 1 * kGiB, "bytes per read");
+inline constexpr Option kStorageCommandSize =
+    Size("workload[storage].command_size", 64, 1, 64 * kKiB, "NVMe-oF command capsule");
+inline constexpr Option kStorageResponseSize =
+    Size("workload[storage].response_size", 16, 1, 64 * kKiB, "NVMe-oF response capsule");
+inline constexpr Option kStorageServiceTime =
+    Duration("workload[storage].service_time", 80 * kMicrosecond, 0, kSecond, "mean device read latency");
+inline constexpr Option kStorageService =
+    Choice("workload[storage].service", "exponential", "exponential|fixed", "distribution of the device latency");
+inline constexpr Option kStorageDuration = Duration("workload[storage].duration", 0, kMicrosecond, 3600 * kSecond,
+                                                    "clients issue reads for this long after start")
+                                               .Required();
+
+// ---- routes and devices ----
+inline constexpr Option kRoutes = Other("routes", Unit::kList, "", "static next hops over the computed ECMP routes");
+inline constexpr Option kRoutesSwitch = Other("routes[].switch", Unit::kName, "", "the switch").Required();
+inline constexpr Option kRoutesDst = Other("routes[].dst", Unit::kName, "", "the destination host").Required();
+inline constexpr Option kRoutesPort = Other("routes[].port", Unit::kName, "", "Ethernet8, h5 (its peer) or leaf0:h5 (bare numbers are refused)").Required();
+inline constexpr Option kDevices =
+    Other("devices", Unit::kMapping, "",
+          "per device over the fabric-wide keys: leaf1: {ecn: {enabled: false}}, h3: {rx_drain_rate: 50G}");
+
+}  // namespace opt
+
+// Every option above, in the order of the table.
+const std::vector<const Option*>& ScenarioOptions();
+bool IsScenarioOption(const Option& o);
+
+// "a, b or c": a choice's words.
+std::string ChoiceList(const Option& o);
+// The columns of the table, as `rocelab schema` prints them.
+const char* UnitName(Unit unit);
+std::string RangeText(const Option& o);
+std::string DefaultText(const Option& o);
+
+// The key table as Markdown (the README's) and as JSON.
+std::string SchemaMarkdown();
+std::string SchemaJson();
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_SCENARIO_OPTIONS_H_

@@ -1,0 +1,38 @@
+// A bad input: names the file, the line and the key, so the message points at
+// the spot to fix ("fabric.yaml:12: key 'switch.buffer': ..."). Every reader of
+// user files (scenarios, the ns-3 inputs, flow-size CDFs) throws it.
+#ifndef ROCELAB_UTIL_CONFIG_ERROR_H_
+#define ROCELAB_UTIL_CONFIG_ERROR_H_
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace rocelab {
+
+class ConfigError : public std::runtime_error {
+ public:
+  // `line` 0: the file as a whole; `key` "": no key (a syntax error, say).
+  ConfigError(std::string file, int line, std::string key, const std::string& message)
+      : std::runtime_error(Format(file, line, key, message)),
+        file_(std::move(file)), line_(line), key_(std::move(key)) {}
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  static std::string Format(const std::string& f, int l, const std::string& k, const std::string& m) {
+    std::string s = f;
+    if (l > 0) s += ":" + std::to_string(l);
+    s += ": ";
+    if (!k.empty()) s += "key '" + k + "': ";
+    return s + m;
+  }
+  std::string file_;
+  int line_;
+  std::string key_;
+};
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_UTIL_CONFIG_ERROR_H_
