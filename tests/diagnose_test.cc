@@ -278,6 +278,41 @@ TEST(DiagnoseSimulation, CongestionControlOffIsReportedAsSuch) {
   EXPECT_EQ(Find(off, "no CNPs are sent"), nullptr) << Dump(off);
 }
 
+// What summary.json shows plainly about a collective: a ring held back to a slow rank's pace,
+// and iterations that never completed in the run.
+TEST(DiagnoseSimulation, AllreduceRegressionsAreApplicationFindings) {
+  const std::string ring =
+      "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 4, host_link: {rate: 100G, delay: 1us}}\n"
+      "nic: {mtu: 4096, cc: dcqcn}\n"
+      "workload:\n  - {type: allreduce, hosts: [h0, h1, h2, h3], size: 16MB, iterations: 3}\n";
+  // h2 drains at 20G: the ring runs at a fifth of its links.
+  std::vector<Diagnosis> slow = DiagnoseRun("duration: 100ms\n" + ring + "devices:\n  h2: {rx_drain_rate: 20G}\n");
+  const Diagnosis* d = Find(slow, "AllReduce bus bandwidth is");
+  ASSERT_NE(d, nullptr) << Dump(slow);
+  EXPECT_EQ(d->severity, Severity::kWarning);
+  EXPECT_EQ(Find(slow, "iterations"), nullptr) << Dump(slow);  // all three finished
+  // A healthy ring: neither finding.
+  std::vector<Diagnosis> ok = DiagnoseRun("duration: 100ms\n" + ring);
+  EXPECT_EQ(Find(ok, "AllReduce"), nullptr) << Dump(ok);
+  // Too short a run for three iterations of 16 MB (about 250 us each).
+  std::vector<Diagnosis> cut = DiagnoseRun("duration: 300us\n" + ring);
+  const Diagnosis* c = Find(cut, "iterations");
+  ASSERT_NE(c, nullptr) << Dump(cut);
+  EXPECT_EQ(c->severity, Severity::kError);
+  EXPECT_NE(c->title.find("of its 3 iterations"), std::string::npos) << c->title;
+}
+
+// ECN configured off on a switch that carries RoCE, before any pause: DCQCN is blind there.
+TEST(DiagnoseSimulation, EcnOffUnderRoceLoadIsFoundBeforePfcFires) {
+  std::vector<Diagnosis> ds = DiagnoseRun(
+      "duration: 5ms\n" + ExampleFabric("  ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}\n", "{mtu: 4096, cc: dcqcn}") +
+      "workload:\n  - {type: flow, src: h1, dst: h9, size: 1MB}\ndevices:\n  leaf1: {ecn: {enabled: false}}\n");
+  const Diagnosis* d = Find(ds, "ECN is off on this switch");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_EQ(d->location, "leaf1");
+  EXPECT_EQ(Find(ds, "PFC fires"), nullptr) << Dump(ds);
+}
+
 TEST(DiagnoseSimulation, EcnOffOnOneSwitch) {
   std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario("{mtu: 4096, cc: dcqcn}", "devices:\n  leaf0: {ecn: {enabled: false}}\n"));
   const Diagnosis* d = Find(ds, "PFC fires but ECN never marks");

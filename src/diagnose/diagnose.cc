@@ -77,6 +77,18 @@ void LoadSimulation(const std::string& file, Evidence* ev) {
       if (st && st->text == "qp_error") ++ev->flows_failed;
     }
   }
+  if (const JsonValue* ws = root.Get("workloads"))
+    for (const JsonValue& w : ws->items) {
+      const JsonValue* type = w.Get("type");
+      if (!type || type->text != "allreduce") continue;
+      CollectiveResult c;
+      c.ranks = static_cast<int>(Num(w.Get("ranks")));
+      c.iterations = static_cast<int>(Num(w.Get("iterations")));
+      c.iterations_done = static_cast<int>(Num(w.Get("iterations_done")));
+      c.busbw_gbps = Num(w.Get("busbw_gbps"));
+      c.host_link_gbps = Num(w.Get("host_link_gbps"));
+      ev->collectives.push_back(c);
+    }
   auto read_config = [](const JsonValue* cfg, PortEvidence* p) {
     if (!cfg) return;
     std::array<bool, 8> pfc{};
@@ -621,6 +633,19 @@ class Rules {
             kSaiPortPfcTxPkts.Pattern("*") + " " + Count(pm.first) + ", " + kSaiQueueWredEcnMarkedPackets.name + " 0" +
                 (ecn_off ? " (ECN is disabled in its configuration)" : " while other switches mark"),
             "enable ECN on the RoCE queue (WRED_PROFILE ecn_all) with Kmin below the PFC XOFF point");
+      else if (ecn_off && pm.first == 0) {
+        // No pause yet, but RoCE crosses a switch that cannot mark: DCQCN is blind at this hop.
+        double roce = 0;
+        for (const PortEvidence& p : ev_.ports)
+          if (p.is_switch && p.device == sw && p.dscp_to_priority) {
+            auto it = p.queues.find(QueueName((*p.dscp_to_priority)[kRoceDscp]));
+            if (it != p.queues.end()) roce += At(it->second, kSaiQueuePackets.name);
+          }
+        if (roce > 0)
+          Add("network", Severity::kWarning, "ECN is off on this switch while RoCE traffic crosses it", sw,
+              "ecn_enabled false in its configuration; " + Count(roce) + " RoCE packets through its RoCE queue",
+              "enable ECN on the RoCE queue (WRED_PROFILE ecn_all): congestion here reaches the senders only as PFC");
+      }
     }
     // RoCE data carried in a queue that is lossless elsewhere but lossy here.
     for (const PortEvidence& p : ev_.ports) {
@@ -686,6 +711,23 @@ class Rules {
             "#bytes " + Count(r.bytes) + ", t_typical " + Fmt("%.2f", r.t_typical_us) + " us, t_avg " + Fmt("%.2f", r.t_avg_us) + " us",
             "compare with the path's serialization, propagation and NIC latencies");
       }
+    }
+    for (const CollectiveResult& c : ev_.collectives) {
+      const std::string what = std::to_string(c.ranks) + "-rank AllReduce";
+      if (c.iterations_done < c.iterations)
+        Add("application", Severity::kError,
+            what + " finished " + std::to_string(c.iterations_done) + " of its " + std::to_string(c.iterations) + " iterations",
+            ev_.origin, "iterations_done " + std::to_string(c.iterations_done) + ", iterations " + std::to_string(c.iterations),
+            "a stalled rank or QP: look for QP errors, pause storms or deadlocks on the ring's links (or a run too short)");
+      // NCCL's bus bandwidth approaches the link goodput (4096 of every 4178 B at RoCE MTU 4096).
+      const double goodput = c.host_link_gbps * 4096 / 4178;
+      if (c.iterations_done > 0 && goodput > 0 && c.busbw_gbps < 0.7 * goodput)
+        Add("application", Severity::kWarning,
+            what + " bus bandwidth is " + Fmt("%.0f", 100 * c.busbw_gbps / goodput) + " % of what its links carry",
+            ev_.origin,
+            "busbw " + Fmt("%.1f", c.busbw_gbps) + " Gb/s, host links " + Fmt("%.0f", c.host_link_gbps) + " Gb/s (goodput " +
+                Fmt("%.1f", goodput) + ")",
+            "find the slow hop: pauses or ECN marks on the ring's links, a slow rank, or cross traffic on shared uplinks");
     }
     if (ev_.flows > 0) {
       const int unfinished = ev_.flows - ev_.flows_finished - ev_.flows_failed;

@@ -57,6 +57,12 @@ struct PerftestRow {
   std::string source;
 };
 
+// One collective (a ring AllReduce) of a simulation.
+struct CollectiveResult {
+  int ranks = 0, iterations = 0, iterations_done = 0;
+  double busbw_gbps = 0, host_link_gbps = 0;
+};
+
 struct Evidence {
   std::string origin;
   double interval_s = 0;  // between first and last sample; the simulated time for a simulation
@@ -66,6 +72,7 @@ struct Evidence {
   // Simulation only.
   int flows = 0, flows_finished = 0, flows_failed = 0;
   std::vector<int> lossless_priorities;  // known for a simulation
+  std::vector<CollectiveResult> collectives;
 };
 
 }  // namespace rocelab

@@ -120,7 +120,12 @@ std::string AllreduceDriver::ReportLine() const {
 void AllreduceDriver::WriteSummary(JsonWriter& w) const {
   w.BeginObject();
   w.String("type", "allreduce").Int("ranks", n_).Uint("bytes", spec_.size).Uint("slice_bytes", spec_.slice);
-  w.Int("qps_per_neighbour", spec_.qps).Int("iterations_done", static_cast<int64_t>(times_.size()));
+  w.Int("qps_per_neighbour", spec_.qps).Int("iterations", spec_.iterations);
+  w.Int("iterations_done", static_cast<int64_t>(times_.size()));
+  // The ring can go no faster than its slowest host link: what busbw is measured against.
+  uint64_t link = UINT64_MAX;
+  for (const NameRef& h : spec_.hosts) link = std::min(link, f_->nics()[f_->HostIndex(h.name)]->port(0).rate_bps);
+  w.Double("host_link_gbps", static_cast<double>(link) / 1e9, 3);
   w.BeginArray("iteration_ns");
   for (Time t : times_) w.UintValue(static_cast<uint64_t>(t / kNanosecond));
   w.EndArray();
