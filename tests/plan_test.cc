@@ -129,3 +129,25 @@ TEST(EcnPlan, ThresholdsFollowTheBandwidthDelayProduct) {
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+// Headroom in cells: with RoCE MTU 256 a 318 B frame fills two 256 B cells, so the bytes that
+// arrive during a pause round trip need 512/318 of their size in buffer. The extra term is
+// ceil(sum x (512 - 318) / 318), before rounding to whole cells; the simulator's auto headroom
+// is this same function.
+TEST(Headroom, CellOverheadCoversSmallFramesWholeCells) {
+  const Time delay = 500 * kNanosecond;  // 100 m
+  HeadroomBreakdown bytes = Ieee8021QbbHeadroom(100000000000ull, delay, 9234, 256, 394);
+  HeadroomBreakdown cells = Ieee8021QbbHeadroom(100000000000ull, delay, 9234, 256, 394, 318);
+  const uint64_t sum = bytes.our_frame + bytes.pfc_frame + bytes.cable_round_trip + bytes.peer_response + bytes.peer_frame;
+  EXPECT_EQ(cells.cell_overhead, (sum * 194 + 317) / 318);
+  EXPECT_EQ(cells.total % 256, 0u);
+  EXPECT_GE(cells.total, sum * 512 / 318);
+  EXPECT_EQ(bytes.cell_overhead, 0u);
+  // A 4158 B frame (MTU 4096) fills 17 cells, 4352 B: 4.7 % more.
+  HeadroomBreakdown big = Ieee8021QbbHeadroom(100000000000ull, delay, 9234, 256, 394, 4158);
+  EXPECT_EQ(big.cell_overhead, (sum * 194 + 4157) / 4158);
+}
+
+}  // namespace rocelab

@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kPlanUsage =
     "usage:\n"
-    "  rocelab plan headroom --speed 100G --cable 100m --mtu 9216 [--cell 256B] [--response-time 394q|2us]\n"
+    "  rocelab plan headroom --speed 100G --cable 100m --mtu 9216 [--cell 256B] [--response-time 394q|2us] [--roce-mtu 4096]\n"
     "                        [--model ieee|sonic-mellanox] [--asic spectrum1..spectrum5] [--lossless-mtu 1024]\n"
     "                        [--small-packet-percentage 50] [--gearbox-delay 0ns] [--shared-headroom-pool]\n"
     "                        [--format text|sonic] [--json]\n"
@@ -49,9 +49,156 @@ std::string Bytes(double b) {
   return buf;
 }
 
+// A headroom plan's three numbers and how it is printed.
+struct HeadroomPlan {
+  uint64_t xon = 0, xoff = 0, size = 0;
+  std::string text, json;
+};
+
+// The IEEE 802.1Qbb sum, term by term.
+HeadroomPlan IeeeHeadroomPlan(const Args& a, uint64_t speed, double cable_m, uint32_t mtu) {
+  std::string err;
+  uint32_t cell = 1;
+  if (a.Has("--cell")) {
+    uint64_t c;
+    if (!ParseSize(a.Get("--cell"), &c, &err) || c == 0 || c > 4096) throw UsageError("plan headroom: --cell: " + (err.empty() ? "1 B to 4 KB" : err));
+    cell = static_cast<uint32_t>(c);
+  }
+  uint32_t quanta = PeerResponseQuanta(speed);
+  if (a.Has("--response-time")) {
+    std::string rt = a.Get("--response-time");
+    if (!rt.empty() && rt.back() == 'q') {
+      int64_t q;
+      if (!ParseInteger(rt.substr(0, rt.size() - 1), &q, &err) || q < 0 || q > 65535)
+        throw UsageError("plan headroom: --response-time: quanta must be 0 to 65535 (e.g. 394q)");
+      quanta = static_cast<uint32_t>(q);
+    } else {
+      Time t;
+      if (!ParseTime(rt, &t, &err)) throw UsageError("plan headroom: --response-time: " + err + " (or quanta, e.g. 394q)");
+      // Quanta are 512 bit times at the port speed.
+      quanta = static_cast<uint32_t>(std::ceil(static_cast<double>(t) * static_cast<double>(speed) / 512.0 / 1e12));
+    }
+  }
+  // The RoCE frames whose cell waste the headroom covers (the simulator's headroom: auto).
+  const uint32_t roce_mtu = static_cast<uint32_t>(IntArg(a, "--roce-mtu", 0, 0, 9000));
+  const uint32_t fill_frame = roce_mtu ? std::max(kMinFrame, kRoceHeaders + roce_mtu) : 0;
+  const Time delay = static_cast<Time>(cable_m * 5.0 * kNanosecond + 0.5);  // 2e8 m/s
+  const HeadroomBreakdown h = Ieee8021QbbHeadroom(speed, delay, mtu, cell, quanta, fill_frame);
+  HeadroomPlan p;
+  p.xoff = h.total;
+  p.xon = static_cast<uint64_t>(std::ceil(2.0 * mtu / cell)) * cell;
+  p.size = p.xoff + p.xon;
+  JsonWriter w;
+  w.BeginObject();
+  w.String("model", "ieee-802.1qbb").Uint("speed_bps", speed).Double("cable_m", cable_m, 3).Uint("mtu", mtu);
+  w.Uint("cell", cell).Uint("response_quanta", quanta).Uint("roce_mtu", roce_mtu);
+  w.BeginObject("terms");
+  w.Uint("our_frame_in_flight", h.our_frame).Uint("pfc_frame", h.pfc_frame);
+  w.Uint("cable_round_trip", h.cable_round_trip).Uint("peer_response", h.peer_response);
+  w.Uint("peer_frame_in_flight", h.peer_frame).Uint("cell_overhead", h.cell_overhead).Uint("cell_rounding", h.cell_rounding);
+  w.EndObject();
+  w.Uint("xoff", p.xoff).Uint("xon", p.xon).Uint("size", p.size);
+  w.EndObject();
+  p.json = w.str();
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "PFC headroom, IEEE 802.1Qbb method: %s, %.1f m cable, %u B frames, cell %u B\n",
+                FormatRate(speed).c_str(), cable_m, mtu, cell);
+  p.text += buf;
+  p.text += "  our frame in flight      " + Bytes(h.our_frame) + " B  (max frame + preamble/IFG: delays our PFC frame)\n";
+  p.text += "  PFC frame                " + Bytes(h.pfc_frame) + " B  (64 B + preamble/IFG)\n";
+  p.text += "  cable round trip         " + Bytes(h.cable_round_trip) + " B  (2 x " +
+            std::to_string(static_cast<long long>(delay / kNanosecond)) + " ns at 5 ns/m)\n";
+  p.text += "  peer response            " + Bytes(h.peer_response) + " B  (" + std::to_string(quanta) +
+            " quanta x 512 bit, IEEE 802.3 31B.3.7)\n";
+  p.text += "  peer frame in flight     " + Bytes(h.peer_frame) + " B  (the frame the peer has started)\n";
+  if (fill_frame)
+    p.text += "  cell overhead            " + Bytes(h.cell_overhead) + " B  (" + std::to_string(fill_frame) +
+              " B RoCE frames fill whole cells)\n";
+  p.text += "  cell rounding            " + Bytes(h.cell_rounding) + " B\n";
+  p.text += "  xoff (headroom)          " + Bytes(p.xoff) + " B\n";
+  p.text += "  xon (resume offset)      " + Bytes(p.xon) + " B  (2 max frames)\n";
+  p.text += "  size                     " + Bytes(p.size) + " B\n";
+  return p;
+}
+
+// What SONiC's buffer_headroom_mellanox.lua computes on Spectrum switches.
+HeadroomPlan SonicHeadroomPlan(const Args& a, uint64_t speed, double cable_m, uint32_t mtu) {
+  std::string err;
+  SonicHeadroomInput in;
+  in.speed_bps = speed;
+  in.cable_m = cable_m;
+  in.port_mtu = mtu;
+  if (a.Has("--asic") && !ParseSpectrumAsic(a.Get("--asic"), &in.asic))
+    throw UsageError("plan headroom: --asic is spectrum1, spectrum2, spectrum3, spectrum4 or spectrum5");
+  in.lossless_mtu = static_cast<uint32_t>(IntArg(a, "--lossless-mtu", 1024, 64, 16384));
+  in.small_packet_percentage = static_cast<uint32_t>(IntArg(a, "--small-packet-percentage", 50, 0, 100));
+  if (a.Has("--gearbox-delay")) {
+    Time g;
+    if (!ParseTime(a.Get("--gearbox-delay"), &g, &err)) throw UsageError("plan headroom: --gearbox-delay: " + err);
+    in.gearbox_delay_ns = static_cast<double>(g) / kNanosecond;
+  }
+  in.shared_headroom_pool = a.Has("--shared-headroom-pool");
+  SonicHeadroom h;
+  if (!SonicMellanoxHeadroom(in, &h, &err)) throw UsageError("plan headroom: --speed: " + err);
+  HeadroomPlan p;
+  p.xon = h.xon;
+  p.xoff = h.xoff;
+  p.size = h.size;
+  JsonWriter w;
+  w.BeginObject();
+  w.String("model", "sonic-mellanox").Uint("speed_bps", speed).Double("cable_m", cable_m, 3).Uint("port_mtu", mtu);
+  w.Uint("cell", h.cell).Uint("pause_quanta", h.pause_quanta);
+  w.BeginObject("terms");
+  w.Double("peer_response", h.peer_response, 3).Double("cable", h.cable, 3).Double("gearbox", h.gearbox, 3);
+  w.Double("mac_phy_delay", h.mac_phy_delay, 3).Double("speed_overhead", h.speed_overhead, 3);
+  w.Double("propagation", h.propagation, 3).Uint("worst_case_factor", h.worst_case_factor);
+  w.Double("small_packet_share", h.small_packet_share, 6).Double("cell_occupancy", h.cell_occupancy, 6);
+  w.Bool("two_kb_rule", h.two_kb_rule);
+  w.EndObject();
+  w.Uint("xoff", p.xoff).Uint("xon", p.xon).Uint("size", p.size);
+  w.EndObject();
+  p.json = w.str();
+  char buf[2048];
+  std::snprintf(buf, sizeof buf,
+                "PFC headroom as SONiC computes it on %s (buffer_headroom_mellanox.lua): %s, %.1f m, port MTU %u\n"
+                "  peer response      %12.3f B  (%u quanta x 512 / 8)\n"
+                "  cable (both ways)  %12.3f B  (2 x %.1f m x speed / 198e6 m/s / 8)\n"
+                "  gearbox (x2)       %12.3f B\n"
+                "  MAC/PHY delay      %12.3f B  (0.8 KB)\n"
+                "  Spectrum-4/5 extra %12.3f B\n"
+                "  propagation        %12.3f B  (port MTU + the above)\n"
+                "  cell %u B: worst-case cells per small packet %u, small-packet share %.4f %%, occupancy %.6f\n"
+                "  xoff = ceil1K(%u + propagation x occupancy)%s = %llu\n"
+                "  xon  = ceil1K(pipeline latency 19 KB) = %llu\n"
+                "  size = %llu\n",
+                a.Get("--asic", "spectrum2").c_str(), FormatRate(speed).c_str(), cable_m, mtu, h.peer_response,
+                h.pause_quanta, h.cable, cable_m, 2 * h.gearbox, h.mac_phy_delay, h.speed_overhead, h.propagation,
+                h.cell, h.worst_case_factor, h.small_packet_share, h.cell_occupancy, in.lossless_mtu,
+                h.two_kb_rule ? " + 2 KB (still below the all-small-packets xoff)" : "",
+                (unsigned long long)p.xoff, (unsigned long long)p.xon, (unsigned long long)p.size);
+  p.text = buf;
+  return p;
+}
+
+// The plan as SONiC config_db entries: a lossless buffer profile and the PG that uses it.
+std::string SonicBufferProfileJson(uint64_t speed, double cable_m, const HeadroomPlan& p) {
+  char cable[32];
+  std::snprintf(cable, sizeof cable, "%gm", cable_m);
+  const std::string profile = "pg_lossless_" + std::to_string(speed / 1000000) + "_" + cable + "_profile";
+  JsonWriter s;
+  s.BeginObject();
+  s.BeginObject("BUFFER_PROFILE").BeginObject(profile.c_str());
+  s.String("pool", "ingress_lossless_pool").String("xon", std::to_string(p.xon)).String("xoff", std::to_string(p.xoff));
+  s.String("size", std::to_string(p.size)).String("dynamic_th", "0");
+  s.EndObject().EndObject();
+  s.BeginObject("BUFFER_PG").BeginObject("Ethernet0|3-4").String("profile", profile).EndObject().EndObject();
+  s.EndObject();
+  return s.str();
+}
+
 int PlanHeadroom(const std::vector<std::string>& argv) {
   Args a(argv, {"--speed", "--cable", "--mtu", "--cell", "--response-time", "--model", "--asic", "--lossless-mtu",
-                "--small-packet-percentage", "--gearbox-delay", "--format"},
+                "--small-packet-percentage", "--gearbox-delay", "--format", "--roce-mtu"},
          {"--json", "--shared-headroom-pool"}, "plan headroom");
   const uint64_t speed = RateArg(a, "--speed");
   double cable_m;
@@ -62,139 +209,12 @@ int PlanHeadroom(const std::vector<std::string>& argv) {
   const std::string model = a.Get("--model", "ieee");
   const std::string format = a.Get("--format", "text");
   if (format != "text" && format != "sonic") throw UsageError("plan headroom: --format is text or sonic");
-  const bool json = a.Has("--json");
-
-  uint64_t xon = 0, xoff = 0, size = 0;
-  JsonWriter w;
-  std::string text;
-  if (model == "ieee") {
-    uint32_t cell = 1;
-    if (a.Has("--cell")) {
-      uint64_t c;
-      if (!ParseSize(a.Get("--cell"), &c, &err) || c == 0 || c > 4096) throw UsageError("plan headroom: --cell: " + (err.empty() ? "1 B to 4 KB" : err));
-      cell = static_cast<uint32_t>(c);
-    }
-    uint32_t quanta = PeerResponseQuanta(speed);
-    if (a.Has("--response-time")) {
-      std::string rt = a.Get("--response-time");
-      if (!rt.empty() && rt.back() == 'q') {
-        int64_t q;
-        if (!ParseInteger(rt.substr(0, rt.size() - 1), &q, &err) || q < 0 || q > 65535)
-          throw UsageError("plan headroom: --response-time: quanta must be 0 to 65535 (e.g. 394q)");
-        quanta = static_cast<uint32_t>(q);
-      } else {
-        Time t;
-        if (!ParseTime(rt, &t, &err)) throw UsageError("plan headroom: --response-time: " + err + " (or quanta, e.g. 394q)");
-        // Quanta are 512 bit times at the port speed.
-        quanta = static_cast<uint32_t>(std::ceil(static_cast<double>(t) * static_cast<double>(speed) / 512.0 / 1e12));
-      }
-    }
-    const Time delay = static_cast<Time>(cable_m * 5.0 * kNanosecond + 0.5);  // 2e8 m/s
-    HeadroomBreakdown h = Ieee8021QbbHeadroom(speed, delay, mtu, cell, quanta);
-    xoff = h.total;
-    xon = static_cast<uint64_t>(std::ceil(2.0 * mtu / cell)) * cell;
-    size = xoff + xon;
-    if (json) {
-      w.BeginObject();
-      w.String("model", "ieee-802.1qbb").Uint("speed_bps", speed).Double("cable_m", cable_m, 3).Uint("mtu", mtu);
-      w.Uint("cell", cell).Uint("response_quanta", quanta);
-      w.BeginObject("terms");
-      w.Uint("our_frame_in_flight", h.our_frame).Uint("pfc_frame", h.pfc_frame);
-      w.Uint("cable_round_trip", h.cable_round_trip).Uint("peer_response", h.peer_response);
-      w.Uint("peer_frame_in_flight", h.peer_frame).Uint("cell_rounding", h.cell_rounding);
-      w.EndObject();
-      w.Uint("xoff", xoff).Uint("xon", xon).Uint("size", size);
-      w.EndObject();
-    } else {
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "PFC headroom, IEEE 802.1Qbb method: %s, %.1f m cable, %u B frames, cell %u B\n",
-                    FormatRate(speed).c_str(), cable_m, mtu, cell);
-      text += buf;
-      text += "  our frame in flight      " + Bytes(h.our_frame) + " B  (max frame + preamble/IFG: delays our PFC frame)\n";
-      text += "  PFC frame                " + Bytes(h.pfc_frame) + " B  (64 B + preamble/IFG)\n";
-      text += "  cable round trip         " + Bytes(h.cable_round_trip) + " B  (2 x " +
-              std::to_string(static_cast<long long>(delay / kNanosecond)) + " ns at 5 ns/m)\n";
-      text += "  peer response            " + Bytes(h.peer_response) + " B  (" + std::to_string(quanta) +
-              " quanta x 512 bit, IEEE 802.3 31B.3.7)\n";
-      text += "  peer frame in flight     " + Bytes(h.peer_frame) + " B  (the frame the peer has started)\n";
-      text += "  cell rounding            " + Bytes(h.cell_rounding) + " B\n";
-      text += "  xoff (headroom)          " + Bytes(xoff) + " B\n";
-      text += "  xon (resume offset)      " + Bytes(xon) + " B  (2 max frames)\n";
-      text += "  size                     " + Bytes(size) + " B\n";
-    }
-  } else if (model == "sonic-mellanox") {
-    SonicHeadroomInput in;
-    in.speed_bps = speed;
-    in.cable_m = cable_m;
-    in.port_mtu = mtu;
-    if (a.Has("--asic") && !ParseSpectrumAsic(a.Get("--asic"), &in.asic))
-      throw UsageError("plan headroom: --asic is spectrum1, spectrum2, spectrum3, spectrum4 or spectrum5");
-    in.lossless_mtu = static_cast<uint32_t>(IntArg(a, "--lossless-mtu", 1024, 64, 16384));
-    in.small_packet_percentage = static_cast<uint32_t>(IntArg(a, "--small-packet-percentage", 50, 0, 100));
-    if (a.Has("--gearbox-delay")) {
-      Time g;
-      if (!ParseTime(a.Get("--gearbox-delay"), &g, &err)) throw UsageError("plan headroom: --gearbox-delay: " + err);
-      in.gearbox_delay_ns = static_cast<double>(g) / kNanosecond;
-    }
-    in.shared_headroom_pool = a.Has("--shared-headroom-pool");
-    SonicHeadroom h;
-    if (!SonicMellanoxHeadroom(in, &h, &err)) throw UsageError("plan headroom: --speed: " + err);
-    xon = h.xon;
-    xoff = h.xoff;
-    size = h.size;
-    if (json) {
-      w.BeginObject();
-      w.String("model", "sonic-mellanox").Uint("speed_bps", speed).Double("cable_m", cable_m, 3).Uint("port_mtu", mtu);
-      w.Uint("cell", h.cell).Uint("pause_quanta", h.pause_quanta);
-      w.BeginObject("terms");
-      w.Double("peer_response", h.peer_response, 3).Double("cable", h.cable, 3).Double("gearbox", h.gearbox, 3);
-      w.Double("mac_phy_delay", h.mac_phy_delay, 3).Double("speed_overhead", h.speed_overhead, 3);
-      w.Double("propagation", h.propagation, 3).Uint("worst_case_factor", h.worst_case_factor);
-      w.Double("small_packet_share", h.small_packet_share, 6).Double("cell_occupancy", h.cell_occupancy, 6);
-      w.Bool("two_kb_rule", h.two_kb_rule);
-      w.EndObject();
-      w.Uint("xoff", xoff).Uint("xon", xon).Uint("size", size);
-      w.EndObject();
-    } else {
-      char buf[2048];
-      std::snprintf(buf, sizeof buf,
-                    "PFC headroom as SONiC computes it on %s (buffer_headroom_mellanox.lua): %s, %.1f m, port MTU %u\n"
-                    "  peer response      %12.3f B  (%u quanta x 512 / 8)\n"
-                    "  cable (both ways)  %12.3f B  (2 x %.1f m x speed / 198e6 m/s / 8)\n"
-                    "  gearbox (x2)       %12.3f B\n"
-                    "  MAC/PHY delay      %12.3f B  (0.8 KB)\n"
-                    "  Spectrum-4/5 extra %12.3f B\n"
-                    "  propagation        %12.3f B  (port MTU + the above)\n"
-                    "  cell %u B: worst-case cells per small packet %u, small-packet share %.4f %%, occupancy %.6f\n"
-                    "  xoff = ceil1K(%u + propagation x occupancy)%s = %llu\n"
-                    "  xon  = ceil1K(pipeline latency 19 KB) = %llu\n"
-                    "  size = %llu\n",
-                    a.Get("--asic", "spectrum2").c_str(), FormatRate(speed).c_str(), cable_m, mtu, h.peer_response,
-                    h.pause_quanta, h.cable, cable_m, 2 * h.gearbox, h.mac_phy_delay, h.speed_overhead, h.propagation,
-                    h.cell, h.worst_case_factor, h.small_packet_share, h.cell_occupancy, in.lossless_mtu,
-                    h.two_kb_rule ? " + 2 KB (still below the all-small-packets xoff)" : "",
-                    (unsigned long long)xoff, (unsigned long long)xon, (unsigned long long)size);
-      text = buf;
-    }
-  } else {
-    throw UsageError("plan headroom: --model is ieee or sonic-mellanox");
-  }
-  if (format == "sonic") {
-    char cable[32];
-    std::snprintf(cable, sizeof cable, "%gm", cable_m);
-    const std::string profile = "pg_lossless_" + std::to_string(speed / 1000000) + "_" + cable + "_profile";
-    JsonWriter s;
-    s.BeginObject();
-    s.BeginObject("BUFFER_PROFILE").BeginObject(profile.c_str());
-    s.String("pool", "ingress_lossless_pool").String("xon", std::to_string(xon)).String("xoff", std::to_string(xoff));
-    s.String("size", std::to_string(size)).String("dynamic_th", "0");
-    s.EndObject().EndObject();
-    s.BeginObject("BUFFER_PG").BeginObject("Ethernet0|3-4").String("profile", profile).EndObject().EndObject();
-    s.EndObject();
-    std::printf("%s", s.str().c_str());
-    return 0;
-  }
-  std::printf("%s", json ? w.str().c_str() : text.c_str());
+  HeadroomPlan p;
+  if (model == "ieee") p = IeeeHeadroomPlan(a, speed, cable_m, mtu);
+  else if (model == "sonic-mellanox") p = SonicHeadroomPlan(a, speed, cable_m, mtu);
+  else throw UsageError("plan headroom: --model is ieee or sonic-mellanox");
+  if (format == "sonic") std::printf("%s", SonicBufferProfileJson(speed, cable_m, p).c_str());
+  else std::printf("%s", a.Has("--json") ? p.json.c_str() : p.text.c_str());
   return 0;
 }
 

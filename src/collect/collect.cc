@@ -112,169 +112,207 @@ struct Device {
   long long mtu = 0, speed = 0;
 };
 
+// Where a collection reads from and writes to, and how each tool fared.
+struct Collection {
+  std::string root;     // "" for the live host, else the captured tree
+  std::string ib;       // its /sys/class/infiniband
+  std::string tmp;      // the bundle being written
+  std::string captured; // --root: captured command outputs live under captured/commands
+  bool live = true;
+  std::map<std::string, std::string> tools;
+};
+
+// Every port of every RDMA device, with its netdev.
+std::vector<Device> FindDevices(const std::string& ib) {
+  std::vector<Device> devices;
+  for (const std::string& dev : ListDir(ib)) {
+    if (!SafeName(dev)) continue;
+    for (const std::string& port : ListDir(ib + "/" + dev + "/ports")) {
+      if (!SafeName(port)) continue;
+      Device d;
+      d.rdma = dev;
+      d.port = port;
+      std::string nd;
+      std::vector<std::string> nets = ListDir(ib + "/" + dev + "/device/net");
+      if (!nets.empty()) nd = nets.front();
+      else ReadSmall(ib + "/" + dev + "/ports/" + port + "/gid_attrs/ndevs/0", &nd);
+      d.netdev = SafeName(nd) ? nd : "";
+      devices.push_back(d);
+    }
+  }
+  if (devices.empty()) throw std::runtime_error(ib + ": no RDMA device ports found");
+
+  return devices;
+}
+
+// One sample of every device's counters into `sdir`; the first sample also names the files.
+void CollectSample(Collection& c, std::vector<Device>& devices, const std::string& sdir, bool first) {
+  const std::string& root = c.root;
+  const bool live = c.live;
+  const std::string& ib = c.ib;
+  for (Device& d : devices) {
+    const std::string base = ib + "/" + d.rdma + "/ports/" + d.port;
+    const std::string stem = d.rdma + ".port" + d.port;
+    for (const char* kind : {"counters", "hw_counters"}) {
+      std::string text = CounterDir(base + "/" + kind);
+      if (text.empty()) continue;
+      const std::string name = stem + "." + kind + ".txt";
+      WriteText(sdir + "/" + name, text);
+      if (first) d.counter_files.push_back(name);
+    }
+    if (d.netdev.empty()) continue;
+    const std::string net = root + "/sys/class/net/" + d.netdev;
+    std::string link;
+    std::string v;
+    // Exported under its sysfs file name, as diagnose reads it.
+    if (ReadSmall(net + "/" + kCarrierChanges.name, &v) && !v.empty() && std::isdigit(static_cast<unsigned char>(v[0])))
+      link += std::string(kCarrierChanges.name) + ": " + v + "\n";
+    if (!link.empty()) {
+      WriteText(sdir + "/" + d.netdev + ".link.txt", link);
+      if (first) d.counter_files.push_back(d.netdev + ".link.txt");
+    }
+    const std::string ethtool_name = d.netdev + ".ethtool_S.txt";
+    std::string status;
+    if (live) {
+      status = RunTool({"ethtool", "-S", d.netdev}, sdir + "/" + ethtool_name);
+    } else {
+      std::string captured;
+      status = ReadSmall(c.captured + "/commands/ethtool_S." + d.netdev + ".txt", &captured) ? "captured" : "not in --root";
+      if (status == "captured") WriteText(sdir + "/" + ethtool_name, captured + "\n");
+    }
+    c.tools["ethtool -S"] = status;
+    if (first && (status == "ran" || status == "captured")) d.counter_files.push_back(ethtool_name);
+  }
+}
+
+// Configuration, once: MTU, speed, DCQCN parameters, QoS.
+void CollectConfiguration(Collection& c, std::vector<Device>& devices) {
+  const std::string& root = c.root;
+  const bool live = c.live;
+  const std::string& tmp = c.tmp;
+  ::mkdir((tmp + "/commands").c_str(), 0755);
+  for (Device& d : devices) {
+    if (d.netdev.empty()) continue;
+    const std::string net = root + "/sys/class/net/" + d.netdev;
+    std::string v;
+    if (ReadSmall(net + "/mtu", &v)) d.mtu = std::atoll(v.c_str());
+    if (ReadSmall(net + "/speed", &v)) d.speed = std::atoll(v.c_str());
+    for (const char* side : {"roce_np", "roce_rp"}) {
+      const std::string dir = net + "/ecn/" + side;
+      for (const std::string& n : ListDir(dir)) {
+        if (IsDir(dir + "/" + n)) {
+          for (const std::string& m : ListDir(dir + "/" + n))
+            if (ReadSmall(dir + "/" + n + "/" + m, &v)) d.cc_params[std::string(side) + "/" + n + "/" + m] = v;
+        } else if (ReadSmall(dir + "/" + n, &v)) {
+          d.cc_params[std::string(side) + "/" + n] = v;
+        }
+      }
+    }
+    const std::string qos = "commands/mlnx_qos." + d.netdev + ".txt";
+    std::string status;
+    if (live) {
+      status = RunTool({"mlnx_qos", "-i", d.netdev}, tmp + "/" + qos);
+      c.tools["dcb pfc show"] = RunTool({"dcb", "pfc", "show", "dev", d.netdev}, tmp + "/commands/dcb_pfc." + d.netdev + ".txt");
+    } else {
+      std::string captured;
+      status = ReadSmall(c.captured + "/commands/mlnx_qos." + d.netdev + ".txt", &captured) ? "captured" : "not in --root";
+      if (status == "captured") WriteText(tmp + "/" + qos, captured + "\n");
+    }
+    c.tools["mlnx_qos"] = status;
+    if (status == "ran" || status == "captured") d.mlnx_qos = qos;
+  }
+  if (live) {
+    c.tools["rdma link show"] = RunTool({"rdma", "link", "show"}, tmp + "/commands/rdma_link.txt");
+    c.tools["rdma statistic show"] = RunTool({"rdma", "statistic", "show"}, tmp + "/commands/rdma_statistic.txt");
+  }
+
+}
+
+void WriteManifest(const Collection& c, const std::vector<Device>& devices, int samples, double interval) {
+  const std::string& root = c.root;
+  std::string host = "unknown", kernel;
+  if (!ReadSmall(root + "/proc/sys/kernel/hostname", &host)) host = "unknown";
+  ReadSmall(root + "/proc/version", &kernel);
+  char when[64];
+  std::time_t now = std::time(nullptr);
+  std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  JsonWriter w;
+  w.BeginObject();
+  w.String("tool", "rocelab collect").String("version", "0.1.0").String("host", host).String("time_utc", when);
+  w.String("kernel", kernel).String("root", c.live ? "/" : c.captured).Int("samples", samples).Double("interval_s", interval, 3);
+  w.BeginArray("devices");
+  for (const Device& d : devices) {
+    w.BeginObject();
+    w.String("rdma_device", d.rdma).String("port", d.port).String("netdev", d.netdev);
+    w.Int("mtu", d.mtu).Int("speed_mbps", d.speed);
+    w.BeginArray("counter_files");
+    for (const std::string& f : d.counter_files) w.StringValue(f);
+    w.EndArray();
+    w.BeginObject("cc_params");
+    for (const auto& [k, v] : d.cc_params) w.String(k, v);
+    w.EndObject();
+    if (!d.mlnx_qos.empty()) w.String("mlnx_qos", d.mlnx_qos);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.BeginObject("tools");
+  for (const auto& [k, v] : c.tools) w.String(k, v);
+  w.EndObject();
+  w.EndObject();
+  WriteText(c.tmp + "/manifest.json", w.str());
+}
+
+// Leaves nothing half-written behind.
+void RemoveTree(const std::string& tmp) {
+  std::vector<std::string> stack{tmp};
+  std::vector<std::string> all;
+  while (!stack.empty()) {
+    std::string p = stack.back();
+    stack.pop_back();
+    all.push_back(p);
+    for (const std::string& n : ListDir(p))
+      if (IsDir(p + "/" + n)) stack.push_back(p + "/" + n);
+      else ::unlink((p + "/" + n).c_str());
+  }
+  for (auto it = all.rbegin(); it != all.rend(); ++it) ::rmdir(it->c_str());
+}
+
 }  // namespace
 
 CollectSummary Collect(const CollectOptions& o) {
   if (o.out.empty()) throw std::runtime_error("--out is required");
   struct stat st;
   if (::stat(o.out.c_str(), &st) == 0) throw std::runtime_error(o.out + " already exists (a bundle is never overwritten)");
-  const std::string root = o.root == "/" ? "" : o.root;
-  const bool live = o.root == "/";
-  if (!live && !IsDir(o.root)) throw std::runtime_error("--root " + o.root + ": not a folder");
-  const std::string ib = root + "/sys/class/infiniband";
-  if (!IsDir(ib)) throw std::runtime_error(ib + ": no RDMA devices (is this an RDMA host, or the right --root?)");
-
-  const std::string tmp = o.out + ".partial";
-  if (::mkdir(tmp.c_str(), 0755) != 0) throw std::runtime_error("cannot create " + tmp + ": " + std::strerror(errno));
+  Collection c;
+  c.root = o.root == "/" ? "" : o.root;
+  c.live = o.root == "/";
+  c.captured = o.root;
+  if (!c.live && !IsDir(o.root)) throw std::runtime_error("--root " + o.root + ": not a folder");
+  c.ib = c.root + "/sys/class/infiniband";
+  if (!IsDir(c.ib)) throw std::runtime_error(c.ib + ": no RDMA devices (is this an RDMA host, or the right --root?)");
+  c.tmp = o.out + ".partial";
+  if (::mkdir(c.tmp.c_str(), 0755) != 0) throw std::runtime_error("cannot create " + c.tmp + ": " + std::strerror(errno));
   try {
-    std::vector<Device> devices;
-    for (const std::string& dev : ListDir(ib)) {
-      if (!SafeName(dev)) continue;
-      for (const std::string& port : ListDir(ib + "/" + dev + "/ports")) {
-        if (!SafeName(port)) continue;
-        Device d;
-        d.rdma = dev;
-        d.port = port;
-        std::string nd;
-        std::vector<std::string> nets = ListDir(ib + "/" + dev + "/device/net");
-        if (!nets.empty()) nd = nets.front();
-        else ReadSmall(ib + "/" + dev + "/ports/" + port + "/gid_attrs/ndevs/0", &nd);
-        d.netdev = SafeName(nd) ? nd : "";
-        devices.push_back(d);
-      }
-    }
-    if (devices.empty()) throw std::runtime_error(ib + ": no RDMA device ports found");
-
-    std::map<std::string, std::string> tools;
+    std::vector<Device> devices = FindDevices(c.ib);
     // A captured tree does not change: one sample, and its counters are totals since they were cleared.
-    const int samples = live ? 2 : 1;
+    const int samples = c.live ? 2 : 1;
     auto t0 = std::chrono::steady_clock::now();
     for (int s = 1; s <= samples; ++s) {
       if (s > 1 && o.interval_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(o.interval_s));
-      const std::string sdir = tmp + "/sample" + std::to_string(s);
+      const std::string sdir = c.tmp + "/sample" + std::to_string(s);
       ::mkdir(sdir.c_str(), 0755);
-      for (Device& d : devices) {
-        const std::string base = ib + "/" + d.rdma + "/ports/" + d.port;
-        const std::string stem = d.rdma + ".port" + d.port;
-        for (const char* kind : {"counters", "hw_counters"}) {
-          std::string text = CounterDir(base + "/" + kind);
-          if (text.empty()) continue;
-          const std::string name = stem + "." + kind + ".txt";
-          WriteText(sdir + "/" + name, text);
-          if (s == 1) d.counter_files.push_back(name);
-        }
-        if (d.netdev.empty()) continue;
-        const std::string net = root + "/sys/class/net/" + d.netdev;
-        std::string link;
-        std::string v;
-        // Exported under its sysfs file name, as diagnose reads it.
-        if (ReadSmall(net + "/" + kCarrierChanges.name, &v) && !v.empty() && std::isdigit(static_cast<unsigned char>(v[0])))
-          link += std::string(kCarrierChanges.name) + ": " + v + "\n";
-        if (!link.empty()) {
-          WriteText(sdir + "/" + d.netdev + ".link.txt", link);
-          if (s == 1) d.counter_files.push_back(d.netdev + ".link.txt");
-        }
-        const std::string ethtool_name = d.netdev + ".ethtool_S.txt";
-        std::string status;
-        if (live) {
-          status = RunTool({"ethtool", "-S", d.netdev}, sdir + "/" + ethtool_name);
-        } else {
-          std::string captured;
-          status = ReadSmall(o.root + "/commands/ethtool_S." + d.netdev + ".txt", &captured) ? "captured" : "not in --root";
-          if (status == "captured") WriteText(sdir + "/" + ethtool_name, captured + "\n");
-        }
-        tools["ethtool -S"] = status;
-        if (s == 1 && (status == "ran" || status == "captured")) d.counter_files.push_back(ethtool_name);
-      }
+      CollectSample(c, devices, sdir, s == 1);
     }
-    const double interval = live ? std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() : 0.0;
-
-    // Configuration, once.
-    ::mkdir((tmp + "/commands").c_str(), 0755);
-    for (Device& d : devices) {
-      if (d.netdev.empty()) continue;
-      const std::string net = root + "/sys/class/net/" + d.netdev;
-      std::string v;
-      if (ReadSmall(net + "/mtu", &v)) d.mtu = std::atoll(v.c_str());
-      if (ReadSmall(net + "/speed", &v)) d.speed = std::atoll(v.c_str());
-      for (const char* side : {"roce_np", "roce_rp"}) {
-        const std::string dir = net + "/ecn/" + side;
-        for (const std::string& n : ListDir(dir)) {
-          if (IsDir(dir + "/" + n)) {
-            for (const std::string& m : ListDir(dir + "/" + n))
-              if (ReadSmall(dir + "/" + n + "/" + m, &v)) d.cc_params[std::string(side) + "/" + n + "/" + m] = v;
-          } else if (ReadSmall(dir + "/" + n, &v)) {
-            d.cc_params[std::string(side) + "/" + n] = v;
-          }
-        }
-      }
-      const std::string qos = "commands/mlnx_qos." + d.netdev + ".txt";
-      std::string status;
-      if (live) {
-        status = RunTool({"mlnx_qos", "-i", d.netdev}, tmp + "/" + qos);
-        tools["dcb pfc show"] = RunTool({"dcb", "pfc", "show", "dev", d.netdev}, tmp + "/commands/dcb_pfc." + d.netdev + ".txt");
-      } else {
-        std::string captured;
-        status = ReadSmall(o.root + "/commands/mlnx_qos." + d.netdev + ".txt", &captured) ? "captured" : "not in --root";
-        if (status == "captured") WriteText(tmp + "/" + qos, captured + "\n");
-      }
-      tools["mlnx_qos"] = status;
-      if (status == "ran" || status == "captured") d.mlnx_qos = qos;
-    }
-    if (live) {
-      tools["rdma link show"] = RunTool({"rdma", "link", "show"}, tmp + "/commands/rdma_link.txt");
-      tools["rdma statistic show"] = RunTool({"rdma", "statistic", "show"}, tmp + "/commands/rdma_statistic.txt");
-    }
-
-    std::string host = "unknown", kernel;
-    if (!ReadSmall(root + "/proc/sys/kernel/hostname", &host)) host = "unknown";
-    ReadSmall(root + "/proc/version", &kernel);
-    char when[64];
-    std::time_t now = std::time(nullptr);
-    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    JsonWriter w;
-    w.BeginObject();
-    w.String("tool", "rocelab collect").String("version", "0.1.0").String("host", host).String("time_utc", when);
-    w.String("kernel", kernel).String("root", o.root).Int("samples", samples).Double("interval_s", interval, 3);
-    w.BeginArray("devices");
-    for (const Device& d : devices) {
-      w.BeginObject();
-      w.String("rdma_device", d.rdma).String("port", d.port).String("netdev", d.netdev);
-      w.Int("mtu", d.mtu).Int("speed_mbps", d.speed);
-      w.BeginArray("counter_files");
-      for (const std::string& f : d.counter_files) w.StringValue(f);
-      w.EndArray();
-      w.BeginObject("cc_params");
-      for (const auto& [k, v] : d.cc_params) w.String(k, v);
-      w.EndObject();
-      if (!d.mlnx_qos.empty()) w.String("mlnx_qos", d.mlnx_qos);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.BeginObject("tools");
-    for (const auto& [k, v] : tools) w.String(k, v);
-    w.EndObject();
-    w.EndObject();
-    WriteText(tmp + "/manifest.json", w.str());
-    if (std::rename(tmp.c_str(), o.out.c_str()) != 0) throw std::runtime_error("cannot create " + o.out);
+    const double interval = c.live ? std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() : 0.0;
+    CollectConfiguration(c, devices);
+    WriteManifest(c, devices, samples, interval);
+    if (std::rename(c.tmp.c_str(), o.out.c_str()) != 0) throw std::runtime_error("cannot create " + o.out);
     CollectSummary sum;
     sum.devices = static_cast<int>(devices.size());
-    for (const auto& [k, v] : tools) sum.tools.push_back(k + ": " + v);
+    for (const auto& [k, v] : c.tools) sum.tools.push_back(k + ": " + v);
     return sum;
   } catch (...) {
-    // Leave nothing half-written behind.
-    std::string cmd;
-    std::vector<std::string> stack{tmp};
-    std::vector<std::string> all;
-    while (!stack.empty()) {
-      std::string p = stack.back();
-      stack.pop_back();
-      all.push_back(p);
-      for (const std::string& n : ListDir(p))
-        if (IsDir(p + "/" + n)) stack.push_back(p + "/" + n);
-        else ::unlink((p + "/" + n).c_str());
-    }
-    for (auto it = all.rbegin(); it != all.rend(); ++it) ::rmdir(it->c_str());
+    RemoveTree(c.tmp);
     throw;
   }
 }

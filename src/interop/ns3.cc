@@ -81,78 +81,62 @@ int64_t SecondsToNs(double s) {
   return static_cast<int64_t>(shift >= 0 ? p >> shift : p << -shift);
 }
 
-}  // namespace
-
-Ns3Run LoadNs3Config(const std::string& config_path) {
-  const std::string text = ReadAll(config_path, config_path, 0, "");
-  const std::string dir = Dir(config_path);
+// The config file: its keys, each checked against the keys rocelab reads or knowingly ignores.
+struct Ns3ConfigFile {
+  std::string path, dir;
   std::map<std::string, Tokens> kv;
-  // Keys it honours, and keys that only steer that simulator's tracing or other CC modes.
-  static const std::set<std::string> kHonoured = {
-      "ENABLE_QCN", "USE_DYNAMIC_PFC_THRESHOLD", "PACKET_PAYLOAD_SIZE", "TOPOLOGY_FILE", "FLOW_FILE", "FCT_OUTPUT_FILE",
-      "SIMULATOR_STOP_TIME", "CC_MODE", "ALPHA_RESUME_INTERVAL", "RATE_DECREASE_INTERVAL", "CLAMP_TARGET_RATE", "RP_TIMER",
-      "EWMA_GAIN", "FAST_RECOVERY_TIMES", "RATE_AI", "RATE_HAI", "MIN_RATE", "ERROR_RATE_PER_LINK", "L2_CHUNK_SIZE",
-      "L2_ACK_INTERVAL", "L2_BACK_TO_ZERO", "HAS_WIN", "ACK_HIGH_PRIO", "LINK_DOWN", "KMAX_MAP", "KMIN_MAP", "PMAX_MAP",
-      "BUFFER_SIZE"};
-  static const std::set<std::string> kIgnored = {
-      "TRACE_FILE", "TRACE_OUTPUT_FILE", "PFC_OUTPUT_FILE", "ENABLE_TRACE", "QLEN_MON_FILE", "QLEN_MON_START", "QLEN_MON_END",
-      "GLOBAL_T", "VAR_WIN", "FAST_REACT", "U_TARGET", "MI_THRESH", "INT_MULTI", "MULTI_RATE", "SAMPLE_FEEDBACK",
-      "PINT_LOG_BASE", "PINT_PROB", "RATE_BOUND", "DCTCP_RATE_AI"};
-  for (const Tokens& t : Lines(text)) {
-    const std::string& key = t.w[0];
-    if (!kHonoured.count(key) && !kIgnored.count(key))
-      throw ConfigError(config_path, t.line, key, "unknown key (docs/ns3-interop.md lists the keys rocelab reads)");
-    if (t.w.size() < 2) throw ConfigError(config_path, t.line, key, "has no value");
-    kv[key] = t;
+
+  explicit Ns3ConfigFile(const std::string& config_path) : path(config_path), dir(Dir(config_path)) {
+    const std::string text = ReadAll(path, path, 0, "");
+    // Keys it honours, and keys that only steer that simulator's tracing or other CC modes.
+    static const std::set<std::string> kHonoured = {
+        "ENABLE_QCN", "USE_DYNAMIC_PFC_THRESHOLD", "PACKET_PAYLOAD_SIZE", "TOPOLOGY_FILE", "FLOW_FILE", "FCT_OUTPUT_FILE",
+        "SIMULATOR_STOP_TIME", "CC_MODE", "ALPHA_RESUME_INTERVAL", "RATE_DECREASE_INTERVAL", "CLAMP_TARGET_RATE", "RP_TIMER",
+        "EWMA_GAIN", "FAST_RECOVERY_TIMES", "RATE_AI", "RATE_HAI", "MIN_RATE", "ERROR_RATE_PER_LINK", "L2_CHUNK_SIZE",
+        "L2_ACK_INTERVAL", "L2_BACK_TO_ZERO", "HAS_WIN", "ACK_HIGH_PRIO", "LINK_DOWN", "KMAX_MAP", "KMIN_MAP", "PMAX_MAP",
+        "BUFFER_SIZE"};
+    static const std::set<std::string> kIgnored = {
+        "TRACE_FILE", "TRACE_OUTPUT_FILE", "PFC_OUTPUT_FILE", "ENABLE_TRACE", "QLEN_MON_FILE", "QLEN_MON_START", "QLEN_MON_END",
+        "GLOBAL_T", "VAR_WIN", "FAST_REACT", "U_TARGET", "MI_THRESH", "INT_MULTI", "MULTI_RATE", "SAMPLE_FEEDBACK",
+        "PINT_LOG_BASE", "PINT_PROB", "RATE_BOUND", "DCTCP_RATE_AI"};
+    for (const Tokens& t : Lines(text)) {
+      const std::string& key = t.w[0];
+      if (!kHonoured.count(key) && !kIgnored.count(key))
+        throw ConfigError(path, t.line, key, "unknown key (docs/ns3-interop.md lists the keys rocelab reads)");
+      if (t.w.size() < 2) throw ConfigError(path, t.line, key, "has no value");
+      kv[key] = t;
+    }
   }
-  auto get = [&](const char* key) -> const Tokens* {
+  const Tokens* Get(const char* key) const {
     auto it = kv.find(key);
     return it == kv.end() ? nullptr : &it->second;
-  };
-  auto require = [&](const char* key) -> const Tokens& {
-    const Tokens* t = get(key);
-    if (!t) throw ConfigError(config_path, 0, key, "is required");
+  }
+  const Tokens& Require(const char* key) const {
+    const Tokens* t = Get(key);
+    if (!t) throw ConfigError(path, 0, key, "is required");
     return *t;
-  };
-  auto num = [&](const char* key, double fallback) {
-    const Tokens* t = get(key);
-    return t ? Num(t->w[1], config_path, t->line, key) : fallback;
-  };
-  auto rate = [&](const char* key, uint64_t fallback) {
-    const Tokens* t = get(key);
+  }
+  double Num(const char* key, double fallback) const {
+    const Tokens* t = Get(key);
+    return t ? rocelab::Num(t->w[1], path, t->line, key) : fallback;
+  }
+  uint64_t Rate(const char* key, uint64_t fallback) const {
+    const Tokens* t = Get(key);
     if (!t) return fallback;
     uint64_t v;
-    if (!ParseNs3Rate(t->w[1], &v)) throw ConfigError(config_path, t->line, key, "'" + t->w[1] + "' is not a rate such as 50Mb/s");
+    if (!ParseNs3Rate(t->w[1], &v)) throw ConfigError(path, t->line, key, "'" + t->w[1] + "' is not a rate such as 50Mb/s");
     return v;
-  };
-  auto refuse_unless = [&](const char* key, double wanted, const std::string& why) {
-    const Tokens* t = get(key);
-    if (t && Num(t->w[1], config_path, t->line, key) != wanted) throw ConfigError(config_path, t->line, key, why);
-  };
-  refuse_unless("CC_MODE", 1, "only CC_MODE 1 (DCQCN) is supported by the compatibility profile so far");
-  refuse_unless("HAS_WIN", 0, "windowed DCQCN (HAS_WIN 1) is not supported");
-  refuse_unless("ERROR_RATE_PER_LINK", 0, "link error rates are not supported by the compatibility profile yet");
-  if (const Tokens* t = get("LINK_DOWN"))
-    if (t->w.size() != 4 || t->w[1] != "0" || t->w[2] != "0" || t->w[3] != "0")
-      throw ConfigError(config_path, t->line, "LINK_DOWN", "link-down events are not supported yet (use 0 0 0)");
-
-  Ns3Run run;
-  Scenario& sc = run.scenario;
-  sc.file = config_path;
-  sc.name = "ns3:" + config_path;
-  sc.wire_overhead = 0;
-  run.payload = static_cast<uint32_t>(num("PACKET_PAYLOAD_SIZE", 1000));
-  if (run.payload < 64 || run.payload > 9000)
-    throw ConfigError(config_path, get("PACKET_PAYLOAD_SIZE")->line, "PACKET_PAYLOAD_SIZE", "must be 64 to 9000");
-  const double stop_s = num("SIMULATOR_STOP_TIME", 4.0);
-  sc.duration = static_cast<Time>(stop_s * 1e12);
-  if (const Tokens* t = get("FCT_OUTPUT_FILE")) {
-    const std::string& p = t->w[1];
-    size_t slash = p.find_last_of('/');
-    run.fct_file_name = slash == std::string::npos ? p : p.substr(slash + 1);
   }
+  void RefuseUnless(const char* key, double wanted, const std::string& why) const {
+    const Tokens* t = Get(key);
+    if (t && rocelab::Num(t->w[1], path, t->line, key) != wanted) throw ConfigError(path, t->line, key, why);
+  }
+};
 
-  // NIC: payload, header accounting, DCQCN parameters.
+// Its NIC: payload, header accounting, receiver and DCQCN variant.
+void ApplyNicProfile(const Ns3ConfigFile& cfg, Ns3Run* r) {
+  Ns3Run& run = *r;
+  Scenario& sc = run.scenario;
   NicSpec& nic = sc.nic;
   nic.dscp_to_priority = DefaultDscpMap();
   nic.mtu = run.payload;
@@ -160,75 +144,80 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
   nic.reth_bytes = 0;
   nic.ack_bytes = 60;
   nic.cnp_bytes = 60;
-  nic.ack_every = static_cast<int>(num("L2_ACK_INTERVAL", 1));
+  nic.ack_every = static_cast<int>(cfg.Num("L2_ACK_INTERVAL", 1));
   nic.nak_interval = 500 * kMicrosecond;  // its RdmaHw "NACK Generation Interval" default (not a config key)
   // L2_BACK_TO_ZERO: 0 is go-back-N from the NAKed PSN, 1 back to the start of the L2_CHUNK_SIZE chunk
   // (as its rdma-hw.cc implements them; its key documentation has them the other way round).
-  if (num("L2_BACK_TO_ZERO", 0) != 0) {
-    const double chunk = num("L2_CHUNK_SIZE", 4000);
-    if (chunk < run.payload) throw ConfigError(config_path, get("L2_CHUNK_SIZE") ? get("L2_CHUNK_SIZE")->line : 0,
+  if (cfg.Num("L2_BACK_TO_ZERO", 0) != 0) {
+    const double chunk = cfg.Num("L2_CHUNK_SIZE", 4000);
+    if (chunk < run.payload) throw ConfigError(cfg.path, cfg.Get("L2_CHUNK_SIZE") ? cfg.Get("L2_CHUNK_SIZE")->line : 0,
                                                "L2_CHUNK_SIZE", "must be at least one packet payload");
     nic.back_to_chunk = static_cast<uint32_t>(chunk / run.payload);
   }
-  nic.cc = num("ENABLE_QCN", 1) != 0 ? NicSpec::Cc::kDcqcn : NicSpec::Cc::kNone;
+  nic.cc = cfg.Num("ENABLE_QCN", 1) != 0 ? NicSpec::Cc::kDcqcn : NicSpec::Cc::kNone;
   DcqcnParams& d = nic.dcqcn;
   d = DcqcnMlx5Profile();
   d.profile = "ns3-hpcc";
-  d.g = num("EWMA_GAIN", 1.0 / 256);
-  d.alpha_update_period = static_cast<Time>(num("ALPHA_RESUME_INTERVAL", 55) * kMicrosecond);
+  d.g = cfg.Num("EWMA_GAIN", 1.0 / 256);
+  d.alpha_update_period = static_cast<Time>(cfg.Num("ALPHA_RESUME_INTERVAL", 55) * kMicrosecond);
   d.initial_alpha = 1.0;
-  d.rate_reduce_period = static_cast<Time>(num("RATE_DECREASE_INTERVAL", 4) * kMicrosecond);
-  d.rate_increase_period = static_cast<Time>(num("RP_TIMER", 1500) * kMicrosecond);
+  d.rate_reduce_period = static_cast<Time>(cfg.Num("RATE_DECREASE_INTERVAL", 4) * kMicrosecond);
+  d.rate_increase_period = static_cast<Time>(cfg.Num("RP_TIMER", 1500) * kMicrosecond);
   d.byte_counter = 0;  // its DCQCN increases on the timer only
-  d.fast_recovery_stages = static_cast<int>(num("FAST_RECOVERY_TIMES", 5));
-  d.ai_rate_bps = rate("RATE_AI", 5000000);
-  d.hai_rate_bps = rate("RATE_HAI", 50000000);
-  d.min_rate_bps = rate("MIN_RATE", 100000000);
+  d.fast_recovery_stages = static_cast<int>(cfg.Num("FAST_RECOVERY_TIMES", 5));
+  d.ai_rate_bps = cfg.Rate("RATE_AI", 5000000);
+  d.hai_rate_bps = cfg.Rate("RATE_HAI", 50000000);
+  d.min_rate_bps = cfg.Rate("MIN_RATE", 100000000);
   d.min_dec_factor = 0;
   d.alpha_to_rate_shift = 1;
-  d.clamp_target_rate = num("CLAMP_TARGET_RATE", 0) != 0;
+  d.clamp_target_rate = cfg.Num("CLAMP_TARGET_RATE", 0) != 0;
   d.clamp_target_after_time_inc = true;
   d.min_time_between_cnps = 0;  // it echoes congestion on every ACK; the RP limits cuts by RATE_DECREASE_INTERVAL
   nic.cnp_on_ack = true;  // it echoes CE on the per-packet ACK; there is no separate CNP
-  nic.ack_high_priority = num("ACK_HIGH_PRIO", 0) != 0;
+  nic.ack_high_priority = cfg.Num("ACK_HIGH_PRIO", 0) != 0;
 
-  // Switches: buffer, ECN per link speed, lossless priority 3.
+}
+
+// Its switches: buffer, ECN per link speed, its MMU and PFC.
+void ApplySwitchProfile(const Ns3ConfigFile& cfg, Scenario* s) {
+  Scenario& sc = *s;
+  const NicSpec& nic = sc.nic;
   SwitchSpec& sw = sc.sw;
   sw.dscp_to_priority = DefaultDscpMap();
-  sw.buffer = static_cast<uint64_t>(num("BUFFER_SIZE", 32) * 1024 * 1024);
+  sw.buffer = static_cast<uint64_t>(cfg.Num("BUFFER_SIZE", 32) * 1024 * 1024);
   sw.ecn.enabled = nic.cc == NicSpec::Cc::kDcqcn;
   // Its PFC: pause until resume (no quanta expiry), resume 3 KB below the pause threshold.
   // Both ends follow it: a NIC that let a pause expire would send into a switch that never
   // refreshes its pause and still needs it (the resume would overflow that port's headroom).
   sw.pfc.expiry = false;
-  nic.pause_expiry = false;
+  sc.nic.pause_expiry = false;
   sw.pfc.xon_offset = 3 * 1024;
   // Its switch MMU (switch-mmu.cc), which counts bytes, not cells.
   sw.mmu = SwitchSpec::Mmu::kNs3Hpcc;
   sw.cell = 1;
   // A received pause stops the priority at once (qbb-net-device.cc), at the next frame boundary.
   sw.pfc.response_time = 0;
-  nic.pause_response = 0;
-  const Tokens* kmax = get("KMAX_MAP");
-  const Tokens* kmin = get("KMIN_MAP");
-  const Tokens* pmax = get("PMAX_MAP");
+  sc.nic.pause_response = 0;
+  const Tokens* kmax = cfg.Get("KMAX_MAP");
+  const Tokens* kmin = cfg.Get("KMIN_MAP");
+  const Tokens* pmax = cfg.Get("PMAX_MAP");
   if (kmax && kmin && pmax) {
     auto entries = [&](const Tokens& t, const char* key) {
-      const int64_t n = Int(t.w[1], config_path, t.line, key);
+      const int64_t n = Int(t.w[1], cfg.path, t.line, key);
       if (n < 1 || static_cast<int64_t>(t.w.size()) != 2 + 2 * n)
-        throw ConfigError(config_path, t.line, key, "expected a count then that many 'rate value' pairs");
+        throw ConfigError(cfg.path, t.line, key, "expected a count then that many 'rate value' pairs");
       std::vector<std::pair<uint64_t, double>> v;
       for (int64_t i = 0; i < n; ++i)
-        v.push_back({static_cast<uint64_t>(Num(t.w[2 + 2 * i], config_path, t.line, key)),
-                     Num(t.w[3 + 2 * i], config_path, t.line, key)});
+        v.push_back({static_cast<uint64_t>(Num(t.w[2 + 2 * i], cfg.path, t.line, key)),
+                     Num(t.w[3 + 2 * i], cfg.path, t.line, key)});
       return v;
     };
     auto a = entries(*kmax, "KMAX_MAP"), b = entries(*kmin, "KMIN_MAP"), c = entries(*pmax, "PMAX_MAP");
     if (a.size() != b.size() || a.size() != c.size())
-      throw ConfigError(config_path, kmin->line, "KMIN_MAP", "KMIN_MAP, KMAX_MAP and PMAX_MAP must list the same rates");
+      throw ConfigError(cfg.path, kmin->line, "KMIN_MAP", "KMIN_MAP, KMAX_MAP and PMAX_MAP must list the same rates");
     for (size_t i = 0; i < a.size(); ++i) {
       if (a[i].first != b[i].first || a[i].first != c[i].first)
-        throw ConfigError(config_path, kmin->line, "KMIN_MAP", "KMIN_MAP, KMAX_MAP and PMAX_MAP must list the same rates");
+        throw ConfigError(cfg.path, kmin->line, "KMIN_MAP", "KMIN_MAP, KMAX_MAP and PMAX_MAP must list the same rates");
       EcnSpec e = sw.ecn;
       e.rate_bps = a[i].first;
       e.kmin = static_cast<uint64_t>(b[i].second * 1000);  // its maps count KB of 1000 B
@@ -238,10 +227,16 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
     }
   }
 
-  // Topology file.
-  const Tokens& topo_key = require("TOPOLOGY_FILE");
-  const std::string topo_path = Resolve(dir, topo_key.w[1]);
-  std::vector<Tokens> tl = Lines(ReadAll(topo_path, config_path, topo_key.line, "TOPOLOGY_FILE"));
+}
+
+// The topology file: hosts become h<id>, switches s<id>. Returns which node ids are switches.
+std::vector<bool> ReadTopologyFile(const Ns3ConfigFile& cfg, Ns3Run* r) {
+  Ns3Run& run = *r;
+  Scenario& sc = run.scenario;
+  SwitchSpec& sw = sc.sw;
+  const Tokens& topo_key = cfg.Require("TOPOLOGY_FILE");
+  const std::string topo_path = Resolve(cfg.dir, topo_key.w[1]);
+  std::vector<Tokens> tl = Lines(ReadAll(topo_path, cfg.path, topo_key.line, "TOPOLOGY_FILE"));
   if (tl.empty() || tl[0].w.size() != 3) throw ConfigError(topo_path, 1, "", "expected 'node_count switch_count link_count'");
   const int64_t nodes = Int(tl[0].w[0], topo_path, tl[0].line, ""), switches = Int(tl[0].w[1], topo_path, tl[0].line, ""),
                 links = Int(tl[0].w[2], topo_path, tl[0].line, "");
@@ -286,10 +281,17 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
     if (sw.mmu_nic_rate_bps == 0 && (!is_switch[a] || !is_switch[b])) sw.mmu_nic_rate_bps = link.spec.rate_bps;
   }
 
-  // Flow file.
-  const Tokens& flow_key = require("FLOW_FILE");
-  const std::string flow_path = Resolve(dir, flow_key.w[1]);
-  std::vector<Tokens> fl = Lines(ReadAll(flow_path, config_path, flow_key.line, "FLOW_FILE"));
+  return is_switch;
+}
+
+// The flow file: one WRITE per line, source ports numbered as that simulator numbers them.
+void ReadFlowFile(const Ns3ConfigFile& cfg, const std::vector<bool>& is_switch, double stop_s, Ns3Run* r) {
+  Ns3Run& run = *r;
+  Scenario& sc = run.scenario;
+  const int64_t nodes = static_cast<int64_t>(is_switch.size());
+  const Tokens& flow_key = cfg.Require("FLOW_FILE");
+  const std::string flow_path = Resolve(cfg.dir, flow_key.w[1]);
+  std::vector<Tokens> fl = Lines(ReadAll(flow_path, cfg.path, flow_key.line, "FLOW_FILE"));
   if (fl.empty() || fl[0].w.size() != 1) throw ConfigError(flow_path, 1, "", "expected the number of flows on the first line");
   const int64_t count = Int(fl[0].w[0], flow_path, fl[0].line, "");
   if (count < 0 || static_cast<int64_t>(fl.size()) - 1 != count)
@@ -323,6 +325,39 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
     run.sport.push_back(port++);
     run.dport.push_back(static_cast<uint16_t>(dport));
   }
+}
+
+}  // namespace
+
+Ns3Run LoadNs3Config(const std::string& config_path) {
+  const Ns3ConfigFile cfg(config_path);
+  cfg.RefuseUnless("CC_MODE", 1, "only CC_MODE 1 (DCQCN) is supported by the compatibility profile so far");
+  cfg.RefuseUnless("HAS_WIN", 0, "windowed DCQCN (HAS_WIN 1) is not supported");
+  cfg.RefuseUnless("ERROR_RATE_PER_LINK", 0, "link error rates are not supported by the compatibility profile yet");
+  if (const Tokens* t = cfg.Get("LINK_DOWN"))
+    if (t->w.size() != 4 || t->w[1] != "0" || t->w[2] != "0" || t->w[3] != "0")
+      throw ConfigError(cfg.path, t->line, "LINK_DOWN", "link-down events are not supported yet (use 0 0 0)");
+
+  Ns3Run run;
+  Scenario& sc = run.scenario;
+  sc.file = cfg.path;
+  sc.name = "ns3:" + cfg.path;
+  sc.wire_overhead = 0;
+  run.payload = static_cast<uint32_t>(cfg.Num("PACKET_PAYLOAD_SIZE", 1000));
+  if (run.payload < 64 || run.payload > 9000)
+    throw ConfigError(cfg.path, cfg.Get("PACKET_PAYLOAD_SIZE")->line, "PACKET_PAYLOAD_SIZE", "must be 64 to 9000");
+  const double stop_s = cfg.Num("SIMULATOR_STOP_TIME", 4.0);
+  sc.duration = static_cast<Time>(stop_s * 1e12);
+  if (const Tokens* t = cfg.Get("FCT_OUTPUT_FILE")) {
+    const std::string& p = t->w[1];
+    size_t slash = p.find_last_of('/');
+    run.fct_file_name = slash == std::string::npos ? p : p.substr(slash + 1);
+  }
+
+  ApplyNicProfile(cfg, &run);
+  ApplySwitchProfile(cfg, &sc);
+  const std::vector<bool> is_switch = ReadTopologyFile(cfg, &run);
+  ReadFlowFile(cfg, is_switch, stop_s, &run);
   return run;
 }
 
