@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "test_util.h"
+
 namespace rocelab {
 namespace {
 
@@ -138,6 +140,51 @@ TEST(RcTransport, NakIntervalRegeneratesANakForTheSameGap) {
   EXPECT_EQ(naks(), 2);  // regenerated
   b.sim.RunUntil(2 * kMillisecond);
   EXPECT_EQ(naks(), 2);  // not a timer: only an arrival regenerates it
+}
+
+}  // namespace
+}  // namespace rocelab
+
+namespace rocelab {
+namespace {
+
+// Retries exhausted: the QP goes to the error state and every work request not yet completed
+// completes in error, the oldest with "retry count exceeded", the rest flushed, in order.
+TEST(RcTransport, RetryExhaustionFlushesTheOutstandingWorkRequests) {
+  Simulator sim;
+  PacketPool pool;
+  NicSpec spec;
+  spec.dscp_to_priority = DefaultDscpMap();
+  spec.retry_count = 1;
+  std::vector<QueuePair> qps(1);
+  QueuePair& qp = qps[0];
+  qp.mtu = 1024;
+  qp.open = true;
+  CountCompletions listener;
+  qp.listener = &listener;
+  for (int m = 0; m < 3; ++m) qp.Post(Verb::kWrite, 4096, 0, m);  // 4 packets each
+  qp.started = true;
+  RdmaCounters rdma;
+  RecordingCarrier carrier(&pool);
+  RcTransport rc(&sim, &pool, &spec, 20, &qps, &rdma, &carrier);
+  rc.Start(qp);
+  for (int i = 0; i < 6; ++i) pool.Put(rc.NextRequest(qp));
+  Packet* ack = pool.Get();
+  ack->type = PacketType::kAck;
+  ack->qp = 0;
+  ack->psn = 3;  // the first message completes
+  rc.Receive(ack);
+  ack->type = PacketType::kNak;
+  ack->psn = 5;  // one retry, then none left
+  rc.Receive(ack);
+  rc.Receive(ack);
+  pool.Put(ack);
+  EXPECT_EQ(listener.done, 1);
+  EXPECT_TRUE(qp.failed);
+  EXPECT_EQ(listener.retry_exceeded, 1);
+  EXPECT_EQ(listener.flushed, 1);
+  EXPECT_EQ(rdma.req_transport_retries_exceeded, 1u);
+  ASSERT_EQ(carrier.finished.size(), 1u);
 }
 
 }  // namespace

@@ -36,6 +36,10 @@ struct CountCompletions : MessageListener {
   int done = 0;
   void OnSendComplete(uint32_t, const Message&, Time) override { ++done; }
   void OnReceiveComplete(uint32_t, uint8_t, Time) override {}
+  void OnSendError(uint32_t, const Message&, Error error, Time) override {
+    ++(error == Error::kRetryExceeded ? retry_exceeded : flushed);
+  }
+  int retry_exceeded = 0, flushed = 0;
 };
 
 // The example fabric of the scenario schema: 2 spines, 2 leaves, 8 hosts each.

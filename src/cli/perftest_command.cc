@@ -50,7 +50,7 @@ int PerftestCommand(const std::vector<std::string>& argv) {
   Scenario sc = a.Has("--scenario") ? LoadScenarioFile(a.Get("--scenario")) : ParseScenarioText(kTwoHosts, "<perftest>");
   PerftestResult r = RunPerftest(sc, o);
   std::printf("%s", r.report.c_str());
-  return 0;
+  return r.qp_error ? 1 : 0;  // the test ran and found its queue pair failing
 }
 
 }  // namespace rocelab

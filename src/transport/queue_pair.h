@@ -40,6 +40,11 @@ class MessageListener {
   // BTH opcode (a SEND or WRITE with immediate consumes a receive; a plain WRITE does not, but
   // a poller of the target memory sees it land).
   virtual void OnReceiveComplete(uint32_t qp, uint8_t opcode, Time now) = 0;
+  // The QP went to the error state: each work request not yet completed completes in error,
+  // the oldest with "retry count exceeded" (IBV_WC_RETRY_EXC_ERR) and the rest flushed
+  // (IBV_WC_WR_FLUSH_ERR), in posting order.
+  enum class Error : uint8_t { kRetryExceeded, kFlushed };
+  virtual void OnSendError(uint32_t qp, const Message& m, Error error, Time now) = 0;
 };
 
 struct QueuePair {

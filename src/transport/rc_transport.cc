@@ -196,6 +196,11 @@ void RcTransport::Complete(QueuePair& qp, bool failed) {
   if (failed) qp.failed = true;
   else qp.done = true;
   qp.finish = Now();
+  if (failed && qp.listener)
+    for (size_t i = qp.completed; i < qp.messages.size(); ++i)
+      qp.listener->OnSendError(qp.id, qp.messages[i],
+                               i == qp.completed ? MessageListener::Error::kRetryExceeded : MessageListener::Error::kFlushed,
+                               Now());
   carrier_->Finished(qp);
 }
 

@@ -75,7 +75,7 @@ void AllreduceDriver::OnReceiveComplete(uint32_t qp, uint8_t, Time now) {
   if (++iteration_ < spec_.iterations) {
     f_->ScheduleAt(now + spec_.compute, this, kBeginIteration);
   } else {
-    f_->WorkDone();
+    if (!qp_error_) f_->WorkDone();
   }
 }
 
@@ -132,6 +132,11 @@ void AllreduceDriver::WriteSummary(JsonWriter& w) const {
   w.Double("algbw_GBps", AlgBwBytesPerSecond() / 1e9, 3).Double("busbw_GBps", BusBwBytesPerSecond() / 1e9, 3);
   w.Double("busbw_gbps", BusBwBytesPerSecond() * 8 / 1e9, 3).Double("gpu_busy", GpuBusy(), 4);
   w.EndObject();
+}
+
+void AllreduceDriver::OnSendError(uint32_t, const Message&, Error, Time) {
+  if (!qp_error_) f_->WorkDone();  // nothing more completes on that QP: the workload ends here
+  qp_error_ = true;
 }
 
 }  // namespace rocelab

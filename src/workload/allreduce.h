@@ -27,6 +27,9 @@ class AllreduceDriver : public WorkloadDriver, public MessageListener, public Ev
 
   void OnSendComplete(uint32_t, const Message&, Time) override {}
   void OnReceiveComplete(uint32_t qp, uint8_t opcode, Time now) override;
+  // A queue pair failed: the workload cannot go on; it stops and reports what it completed.
+  void OnSendError(uint32_t qp, const Message& m, Error error, Time now) override;
+  bool qp_error() const { return qp_error_; }
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
   const std::vector<Time>& iteration_times() const { return times_; }
@@ -47,6 +50,7 @@ class AllreduceDriver : public WorkloadDriver, public MessageListener, public Ev
   uint64_t SliceBytes(int slice) const;
 
   Fabric* f_;
+  bool qp_error_ = false;
   AllreduceSpec spec_;
   int n_ = 0, slices_ = 0, steps_ = 0;
   uint64_t block_ = 0;

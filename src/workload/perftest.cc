@@ -36,6 +36,7 @@ class Driver : public MessageListener {
   }
 
   PerftestResult result;
+  bool failed = false;  // a queue pair went to the error state
 
  private:
   void StartSize() {
@@ -72,6 +73,13 @@ class Driver : public MessageListener {
     ++completed_;
     if (posted_ < tposted_.size()) Post(qp, m.size);
     if (completed_ == tposted_.size()) FinishSize();
+  }
+
+  // A failed QP: perftest exits with an error; here the test ends and says so.
+  void OnSendError(uint32_t, const Message&, Error, Time) override {
+    if (failed) return;
+    failed = true;
+    f_->WorkDone();
   }
 
   void OnReceiveComplete(uint32_t qp, uint8_t, Time now) override {
@@ -139,7 +147,7 @@ class Driver : public MessageListener {
       result.bw.push_back(r);
     }
     if (++size_index_ < o_.sizes.size()) StartSize();
-    else f_->WorkDone();
+    else if (!failed) f_->WorkDone();
   }
 
   Fabric* f_;
@@ -180,6 +188,7 @@ PerftestResult RunPerftest(const Scenario& scenario, const PerftestOptions& opti
   fabric.Run();
   PerftestResult r = driver.result;
   r.bandwidth = !latency;
+  r.qp_error = driver.failed;
 
   const bool read = o.test.rfind("read", 0) == 0;
   const std::string verb = read ? "RDMA_Read" : o.test.rfind("send", 0) == 0 ? "Send" : "RDMA_Write";
@@ -225,6 +234,8 @@ PerftestResult RunPerftest(const Scenario& scenario, const PerftestOptions& opti
     }
   }
   s += kLine;
+  // What perftest prints when a completion comes back in error (status 12: IBV_WC_RETRY_EXC_ERR).
+  if (r.qp_error) s += " Completion with error at client\n Failed status 12: wr_id 0 syndrom 0x81\n";
   return r;
 }
 

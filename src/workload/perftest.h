@@ -44,6 +44,7 @@ struct PerftestResult {
   std::vector<PerftestBwRow> bw;
   std::vector<PerftestLatRow> lat;
   std::string report;  // perftest's own layout
+  bool qp_error = false;  // a queue pair failed (retries exhausted): the test stopped there
 };
 
 // All sizes perftest -a runs: 2 B to 8 MB, powers of two.

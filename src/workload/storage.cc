@@ -46,7 +46,7 @@ void StorageDriver::HandleEvent(uint32_t kind, uint32_t arg, Packet*) {
       return;
     case kWindowEnd:
       issuing_ = false;
-      if (outstanding_ == 0) f_->WorkDone();
+      if (outstanding_ == 0 && !qp_error_) f_->WorkDone();
       return;
     case kServiceDone: {
       const Io& io = ios_[arg];
@@ -101,7 +101,7 @@ void StorageDriver::OnReceiveComplete(uint32_t qp, uint8_t opcode, Time now) {
   --outstanding_;
   if (now <= window_end_) latencies_.push_back(static_cast<double>(now - io.issued) / kMicrosecond);
   if (issuing_) Issue(io.client);
-  else if (outstanding_ == 0) f_->WorkDone();
+  else if (outstanding_ == 0 && !qp_error_) f_->WorkDone();
 }
 
 double StorageDriver::Iops() const {
@@ -134,6 +134,11 @@ void StorageDriver::WriteSummary(JsonWriter& w) const {
   w.Double("p99.9", LatencyPercentileUs(0.999), 3);
   w.EndObject();
   w.EndObject();
+}
+
+void StorageDriver::OnSendError(uint32_t, const Message&, Error, Time) {
+  if (!qp_error_) f_->WorkDone();  // nothing more completes on that QP: the workload ends here
+  qp_error_ = true;
 }
 
 }  // namespace rocelab

@@ -28,6 +28,9 @@ class StorageDriver : public WorkloadDriver, public MessageListener, public Even
 
   void OnSendComplete(uint32_t, const Message&, Time) override {}
   void OnReceiveComplete(uint32_t qp, uint8_t opcode, Time now) override;
+  // A queue pair failed: the workload cannot go on; it stops and reports what it completed.
+  void OnSendError(uint32_t qp, const Message& m, Error error, Time now) override;
+  bool qp_error() const { return qp_error_; }
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
   double Iops() const;
@@ -45,6 +48,7 @@ class StorageDriver : public WorkloadDriver, public MessageListener, public Even
   void ServeNext(int target);
 
   Fabric* f_;
+  bool qp_error_ = false;
   StorageSpec spec_;
   Rng rng_;
   std::vector<int> clients_, targets_;
