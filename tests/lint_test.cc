@@ -145,13 +145,13 @@ TEST(Lint, HeadroomThatDoesNotFitTheBufferIsAnError) {
       "switch: {buffer: 1MB, lossless_priorities: [3], pfc: {enabled: true, headroom: auto}}\n"
       "nic: {mtu: 4096, cc: dcqcn}\n",
       "f.yaml"));
-  for (const char* sw : {"leaf0", "leaf1"}) {  // 34 ports each; the spines' 2 ports fit
-    const Finding* f = FindCheck(r, "buffer-budget", sw);
-    ASSERT_NE(f, nullptr) << sw;
-    EXPECT_EQ(f->severity, Severity::kError);
-    EXPECT_EQ(f->key, "switch.buffer");
-    EXPECT_NE(f->evidence.find("MB short"), std::string::npos) << f->evidence;
-  }
+  // Both leaves (34 ports each) fall short alike: one finding names both; the spines' 2 ports fit.
+  const Finding* f = FindCheck(r, "buffer-budget", "leaf0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->device, "leaf0, leaf1");
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(f->key, "switch.buffer");
+  EXPECT_NE(f->evidence.find("1.68 MB short"), std::string::npos) << f->evidence;
   EXPECT_EQ(FindCheck(r, "buffer-budget", "spine"), nullptr);
   EXPECT_EQ(FindCheck(Lint(""), "buffer-budget", ""), nullptr);  // 32 MB fits
 }
@@ -164,6 +164,25 @@ TEST(Lint, LossyBackgroundTrafficNeedsNoLosslessChecks) {
   EXPECT_EQ(r.errors, 0) << (r.findings.empty() ? "" : r.findings[0].check + ": " + r.findings[0].evidence);
   LintReport roce_lossy = Lint("workload:\n  - {type: flow, src: h1, dst: h5, size: 1MB, dscp: 0}\n");
   EXPECT_GT(roce_lossy.errors, 0);
+}
+
+// A fabric-wide setting is one finding naming every switch, and it cites the key the user
+// wrote: a devices entry that sets something else does not move it there.
+TEST(Lint, FabricWideFindingsAreGroupedAndCiteTheKeyTheUserWrote) {
+  std::string text = std::string(kClean) + "devices:\n  spine1: {mtu: 9100}\n";
+  text.insert(text.find("nic:"), "  pfc_watchdog: {enabled: false}\n");
+  LintReport r = LintFabric(ParseScenarioText(text, "f.yaml"));
+  int watchdog = 0;
+  for (const Finding& f : r.findings)
+    if (f.check == "pfc-watchdog") {
+      ++watchdog;
+      EXPECT_EQ(f.device, "leaf0, leaf1, spine0, spine1") << f.device;
+      EXPECT_EQ(f.key, "switch.pfc_watchdog.enabled");  // not devices.spine1.pfc_watchdog.enabled
+    }
+  EXPECT_EQ(watchdog, 1);
+  const Finding* mtu = FindCheck(r, "mtu", "spine1");
+  ASSERT_NE(mtu, nullptr);
+  EXPECT_EQ(mtu->key, "devices.spine1.mtu");  // what the entry does write
 }
 
 TEST(Lint, CnpSharingTheRoceQueue) {

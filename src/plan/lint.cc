@@ -57,6 +57,7 @@ class Linter {
     CheckSwitches();
     CheckBufferBudget();
     CheckDeadlock();
+    GroupSharedFindings();
     std::stable_sort(report_.findings.begin(), report_.findings.end(), [](const Finding& a, const Finding& b) {
       return static_cast<int>(a.severity) < static_cast<int>(b.severity);
     });
@@ -68,11 +69,31 @@ class Linter {
   }
 
  private:
-  // Where a device's setting lives: its `devices` entry if it has one, else the fabric-wide block.
+  // Where a device's setting comes from: its `devices` entry when that entry writes it, else
+  // the fabric-wide block (which the user wrote, or whose default applies).
   std::string KeyFor(const std::string& device, bool is_switch, const std::string& sub) const {
     for (const auto& d : sc_.devices)
-      if (d.device.name == device) return "devices." + device + "." + sub;
+      if (d.device.name == device && d.keys.count(sub)) return "devices." + device + "." + sub;
     return std::string(is_switch ? "switch." : "nic.") + sub;
+  }
+
+  // A finding that several devices share word for word (a fabric-wide setting) is one finding
+  // naming them all.
+  void GroupSharedFindings() {
+    std::vector<Finding> out;
+    std::map<std::string, size_t> first;  // severity, check, port, key, evidence, fix -> index in out
+    for (const Finding& f : report_.findings) {
+      const std::string id = std::string(SeverityName(f.severity)) + "\x1f" + f.check + "\x1f" + f.port + "\x1f" + f.key +
+                             "\x1f" + f.evidence + "\x1f" + f.fix;
+      auto it = first.find(id);
+      if (it == first.end()) {
+        first[id] = out.size();
+        out.push_back(f);
+      } else {
+        out[it->second].device += ", " + f.device;
+      }
+    }
+    report_.findings = std::move(out);
   }
 
   void Add(Severity s, const std::string& check, const std::string& device, const std::string& port,

@@ -1,5 +1,6 @@
 #include "scenario/scenario.h"
 
+#include <functional>
 #include <set>
 
 #include "scenario/config_reader.h"
@@ -452,6 +453,19 @@ void ReadDevices(ConfigReader& top, Scenario* sc) {
     ConfigReader r(sc->file, e.value, path);
     DeviceOverride o;
     o.device = {e.key, e.line, path};
+    // Which settings the entry writes, so findings can cite what the user wrote.
+    std::function<void(const YamlNode&, const std::string&)> collect = [&](const YamlNode& n, const std::string& at) {
+      if (!n.IsMap()) {
+        if (!at.empty()) o.keys.insert(at);
+        return;
+      }
+      for (const auto& k : n.map) {
+        const std::string p = at.empty() ? k.key : at + "." + k.key;
+        o.keys.insert(p);
+        collect(k.value, p);
+      }
+    };
+    collect(e.value, "");
     if (is_switch) {
       SwitchSpec s = sc->sw;
       ReadSwitch(r, &s);

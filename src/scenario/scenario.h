@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -228,6 +229,7 @@ struct RouteOverride {
 // Per-device settings on top of the fabric-wide ones.
 struct DeviceOverride {
   NameRef device;
+  std::set<std::string> keys;  // the settings the entry writes, as paths below it ("pfc.enabled")
   std::optional<SwitchSpec> sw;
   std::optional<NicSpec> nic;
 };
