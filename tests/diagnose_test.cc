@@ -313,6 +313,18 @@ TEST(DiagnoseSimulation, EcnOffUnderRoceLoadIsFoundBeforePfcFires) {
   EXPECT_EQ(Find(ds, "PFC fires"), nullptr) << Dump(ds);
 }
 
+// Advice follows the evidence: headroom cannot save a port whose sender ignores pause.
+TEST(DiagnoseSimulation, HeadroomOverflowFromASenderWithPfcOffSaysSo) {
+  std::string yaml = "duration: 20ms\n" + ExampleFabric("", kNone, "1MB") + "workload:\n";
+  for (int h = 1; h <= 7; ++h) yaml += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 1MB}\n";
+  std::vector<Diagnosis> ds = DiagnoseRun(yaml + "devices:\n  h1: {pfc: false}\n");
+  const Diagnosis* d = Find(ds, "PG headroom overflow");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_NE(d->location.find("facing h1"), std::string::npos) << d->location;
+  EXPECT_NE(d->action.find("h1 does not honour pause on priority 3"), std::string::npos) << d->action;
+  EXPECT_EQ(d->action.find("raise it"), std::string::npos) << d->action;
+}
+
 TEST(DiagnoseSimulation, EcnOffOnOneSwitch) {
   std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario("{mtu: 4096, cc: dcqcn}", "devices:\n  leaf0: {ecn: {enabled: false}}\n"));
   const Diagnosis* d = Find(ds, "PFC fires but ECN never marks");

@@ -291,16 +291,30 @@ class Rules {
         "congested hot spot, or a PFC deadlock; the PFC watchdog breaks storms");
   }
 
+  // The port at the other end of `p`'s link, when the evidence has it.
+  const PortEvidence* PeerOf(const PortEvidence& p) const {
+    for (const PortEvidence& o : ev_.ports)
+      if (o.device == p.peer && (!o.is_switch || o.peer == p.device)) return &o;
+    return nullptr;
+  }
+
   void Network(const PortEvidence& p) {
     if (p.is_switch) {
       for (const auto& [pg, c] : p.pgs) {
         const double dropped = At(c, kSaiPgDroppedPackets.name);
-        if (dropped > 0)
-          Add("network", Severity::kError, "drops in the lossless class: PG headroom overflow", Where(p) + " " + pg,
-              Grew(kSaiPgDroppedPackets.name, dropped) + ", headroom watermark " +
-                  Count(At(c, kSaiPgXoffRoomWatermarkBytes.name)) + " B",
-              "the headroom does not cover this link's cable length and response time: raise it (rocelab plan headroom "
-              "--cable ...) or shorten the cable");
+        if (dropped <= 0) continue;
+        // More headroom helps only if the sender stops: not when the peer ignores pause.
+        const int prio = pg.size() > 2 ? std::atoi(pg.c_str() + 2) : -1;
+        const PortEvidence* peer = PeerOf(p);
+        const bool peer_ignores = peer && peer->pfc_enabled && prio >= 0 && prio < 8 && !(*peer->pfc_enabled)[prio];
+        Add("network", Severity::kError, "drops in the lossless class: PG headroom overflow", Where(p) + " " + pg,
+            Grew(kSaiPgDroppedPackets.name, dropped) + ", headroom watermark " +
+                Count(At(c, kSaiPgXoffRoomWatermarkBytes.name)) + " B" +
+                (peer_ignores ? "; " + p.peer + " has PFC off for priority " + std::to_string(prio) : ""),
+            peer_ignores ? "the peer " + p.peer + " does not honour pause on priority " + std::to_string(prio) +
+                               ", so no headroom is enough: enable PFC for priority " + std::to_string(prio) + " there"
+                         : "the headroom does not cover this link's cable length and response time: raise it (rocelab "
+                           "plan headroom --cable ...) or shorten the cable");
       }
       const double in_disc = D(p, kSaiPortIfInDiscards.name);
       double pg_drops = 0;
@@ -318,6 +332,11 @@ class Rules {
         if (lossless) {
           Add("network", Severity::kError, "drops in a lossless queue", Where(p) + " " + q,
               Grew(kSaiQueueDroppedPackets.name, dp), "PFC is not protecting this queue: check PFC is enabled on the priority end to end");
+        } else if (p.dscp_to_priority && (*p.dscp_to_priority)[kCnpDscp] == queue) {
+          Add("network", Severity::kWarning, "CNPs dropped in " + q + ": " + Count(dp) + " of " + Count(pk + dp),
+              Where(p) + " " + q, std::string(kSaiQueueDroppedPackets.name) + " " + Count(dp) + " in the CNP queue (DSCP 48)",
+              "a dropped CNP leaves its sender at full rate: give the CNP queue strict priority and reserved buffer "
+              "(SONiC: scheduler type STRICT for this queue)");
         } else {
           Add("network", Severity::kWarning,
               "drops in lossy queue " + q + ": " + Count(dp) + " of " + Count(pk + dp) + " packets (" +
@@ -396,11 +415,14 @@ class Rules {
       for (const PortEvidence& p : ev_.ports)
         if (p.is_switch && p.device == sw) cfg = &p;
       const bool ecn_off = cfg && cfg->cc_params.count("ecn_enabled") && cfg->cc_params.at("ecn_enabled") == "false";
+      const bool ecn_on = cfg && cfg->cc_params.count("ecn_enabled") && cfg->cc_params.at("ecn_enabled") == "true";
       if (pm.first > 0 && pm.second == 0 && (any_marks || ecn_off))
         Add("network", Severity::kError, "PFC fires but ECN never marks on this switch", sw,
             kSaiPortPfcTxPkts.Pattern("*") + " " + Count(pm.first) + ", " + kSaiQueueWredEcnMarkedPackets.name + " 0" +
                 (ecn_off ? " (ECN is disabled in its configuration)" : " while other switches mark"),
-            "enable ECN on the RoCE queue (WRED_PROFILE ecn_all) with Kmin below the PFC XOFF point");
+            ecn_on ? "ECN is on here, yet no queue reached Kmin while PFC fired: Kmin sits above the XOFF point (lower it), "
+                     "or the pauses come from downstream (a storm or a slow receiver stops this switch before its queues build)"
+                   : "enable ECN on the RoCE queue (WRED_PROFILE ecn_all) with Kmin below the PFC XOFF point");
       else if (ecn_off && pm.first == 0) {
         // No pause yet, but RoCE crosses a switch that cannot mark: DCQCN is blind at this hop.
         double roce = 0;
