@@ -138,6 +138,66 @@ TEST(DiagnoseSamples, PerftestResultRow) {
   EXPECT_NE(d->action.find("message rate"), std::string::npos);
 }
 
+// SONiC's `show pfc counters` (pfcstat): which ports receive pause and which send it.
+TEST(DiagnoseSamples, PfcCountersSayWhichWayThePauseGoes) {
+  const std::string dir = TempDir();
+  Write(dir + "/leaf0.txt",
+        "admin@leaf0:~$ show pfc counters\n"
+        "    Port Rx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
+        "-----------  ------  ------  ------  ------  ------  ------  ------  ------\n"
+        "  Ethernet0       0       0       0   1,204       0       0       0       0\n"
+        "  Ethernet4       0       0       0       0       0       0       0     N/A\n"
+        "\n"
+        "    Port Tx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
+        "-----------  ------  ------  ------  ------  ------  ------  ------  ------\n"
+        "  Ethernet0       0       0       0       0       0       0       0       0\n"
+        "  Ethernet4       0       0       0     377       0       0       0       0\n");
+  std::vector<Diagnosis> ds = Diagnose(LoadEvidence({dir + "/leaf0.txt"}));
+  const Diagnosis* rx = Find(ds, "receives pause on priority 3");
+  ASSERT_NE(rx, nullptr) << Dump(ds);
+  EXPECT_EQ(rx->location, "leaf0:Ethernet0");
+  EXPECT_NE(rx->evidence.find("SAI_PORT_STAT_PFC_3_RX_PKTS +1,204"), std::string::npos) << rx->evidence;
+  const Diagnosis* tx = Find(ds, "sends pause on priority 3");
+  ASSERT_NE(tx, nullptr) << Dump(ds);
+  EXPECT_EQ(tx->location, "leaf0:Ethernet4");
+  // A row cut short names its line.
+  Write(dir + "/cut.txt", "    Port Rx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
+                          "  Ethernet0       0       0       0\n");
+  try {
+    LoadEvidence({dir + "/cut.txt"});
+    ADD_FAILURE() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 2);
+  }
+}
+
+// iproute2's `rdma statistic show`: the hw_counters of every port, one record each (wrapped
+// when pasted), with the findings ethtool and hw_counters files give.
+TEST(DiagnoseSamples, RdmaStatisticGivesTheHwCounterFindings) {
+  const std::string dir = TempDir();
+  Write(dir + "/host1.txt",
+        "# rdma statistic show\n"
+        "link mlx5_0/1 rx_write_requests 120 rx_read_requests 0 out_of_buffer 0 out_of_sequence 37\n"
+        "duplicate_request 0 rnr_nak_retry_err 0 packet_seq_err 12 implied_nak_seq_err 0 local_ack_timeout_err 0\n"
+        "rp_cnp_ignored 0 rp_cnp_handled 0 np_ecn_marked_roce_packets 5,310 np_cnp_sent 0\n"
+        "link mlx5_1/1 rx_write_requests 0 np_ecn_marked_roce_packets 0 np_cnp_sent 0 out_of_sequence 0\n");
+  std::vector<Diagnosis> ds = Diagnose(LoadEvidence({dir + "/host1.txt"}));
+  const Diagnosis* ecn = Find(ds, "no CNPs are sent");
+  ASSERT_NE(ecn, nullptr) << Dump(ds);
+  EXPECT_EQ(ecn->location, "mlx5_0 (mlx5_0/1)");
+  const Diagnosis* loss = Find(ds, "packet loss on the RoCE path");
+  ASSERT_NE(loss, nullptr) << Dump(ds);
+  EXPECT_EQ(loss->location, "mlx5_0 (mlx5_0/1)");
+  for (const Diagnosis& d : ds) EXPECT_EQ(d.location.find("mlx5_1"), std::string::npos) << d.title;
+  Write(dir + "/cut.txt", "link mlx5_0/1 rx_write_requests 120 out_of_sequence\n");
+  try {
+    LoadEvidence({dir + "/cut.txt"});
+    ADD_FAILURE() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 1);
+  }
+}
+
 TEST(DiagnoseSamples, TruncatedOrGarbledInputNamesFileAndLine) {
   const std::string dir = TempDir();
   struct Case {

@@ -235,6 +235,19 @@ class Rules {
       for (int prio = 0; prio < 8; ++prio) {
         const std::string k = kSaiPortPfcRxPauseDurationUs.Name(prio);
         PauseShare(p, prio, D(p, k) * 1e-6, k);
+        // Frame counts alone (pfcstat / show pfc counters): say which way the pause goes.
+        if (Has(p, k)) continue;
+        const double rx = D(p, kSaiPortPfcRxPkts.Name(prio)), tx = D(p, kSaiPortPfcTxPkts.Name(prio));
+        if (rx > 0)
+          Add("link", Severity::kWarning, "receives pause on priority " + std::to_string(prio), Where(p),
+              Grew(kSaiPortPfcRxPkts.Name(prio), rx) + Rate(rx),
+              "the device at the other end of " + p.port + " asserts pause: follow it downstream (its Tx pause counters) "
+              "to a slow receiver, a pause storm or a congested hot spot");
+        if (tx > 0)
+          Add("link", Severity::kWarning, "sends pause on priority " + std::to_string(prio), Where(p),
+              Grew(kSaiPortPfcTxPkts.Name(prio), tx) + Rate(tx),
+              "this switch runs out of buffer for traffic arriving on " + p.port + ": look at the egress queues that "
+              "traffic feeds (show queue counters) and whether they mark ECN before PFC fires");
       }
       return;
     }

@@ -235,6 +235,15 @@ void LoadFile(const std::string& path, Evidence* ev) {
         ev->ports.push_back(std::move(p));
       }
       return;
+    case OutputKind::kPfcCounters:
+      for (auto& p : ParsePfcCounters(text, path)) {
+        p.device = Stem(path);
+        ev->ports.push_back(std::move(p));
+      }
+      return;
+    case OutputKind::kRdmaStatistic:
+      for (auto& p : ParseRdmaStatistic(text, path)) ev->ports.push_back(std::move(p));
+      return;
     case OutputKind::kPerftest:
       for (auto& r : ParsePerftest(text, path)) ev->perftest.push_back(r);
       return;

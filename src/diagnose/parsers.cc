@@ -51,6 +51,14 @@ bool ParsePair(const std::string& s, double* a, double* b) {
 OutputKind DetectOutputKind(const std::string& text) {
   if (text.find("STORM DETECTED/RESTORED") != std::string::npos) return OutputKind::kPfcwdStats;
   if (text.find("Counter/pkts") != std::string::npos) return OutputKind::kQueueCounters;
+  if (text.find("Port Rx") != std::string::npos && text.find("PFC0") != std::string::npos) return OutputKind::kPfcCounters;
+  for (const Line& l : Lines(text)) {  // rdma statistic: the first real line is "link DEV/PORT name value ..."
+    const std::string t = Trim(l.text);
+    if (t.empty() || IsComment(t) || IsPrompt(t)) continue;
+    const std::vector<std::string> w = Words(t);
+    if (w.size() >= 2 && w[0] == "link" && w[1].find('/') != std::string::npos) return OutputKind::kRdmaStatistic;
+    break;
+  }
   if (text.find("Priority trust state") != std::string::npos || text.find("PFC configuration") != std::string::npos)
     return OutputKind::kMlnxQos;
   if (text.find("Configurations:") != std::string::npos && text.find("ROCE_CC") != std::string::npos)
@@ -225,6 +233,77 @@ std::vector<PortEvidence> ParseQueueCounters(const std::string& text, const std:
     q[kSaiQueueDroppedBytes.name] = db;
   }
   if (ports.empty()) throw ParseError(file, 1, "no 'show queue counters' rows found");
+  return ports;
+}
+
+std::vector<PortEvidence> ParsePfcCounters(const std::string& text, const std::string& file) {
+  std::vector<PortEvidence> ports;
+  const PriorityCounter* table = nullptr;  // the Rx or the Tx table
+  auto port_named = [&](const std::string& name) -> PortEvidence& {
+    for (PortEvidence& p : ports)
+      if (p.port == name) return p;
+    PortEvidence p;
+    p.device = "switch";
+    p.port = name;
+    p.is_switch = true;
+    p.sources.push_back(file);
+    ports.push_back(p);
+    return ports.back();
+  };
+  for (const Line& l : Lines(text)) {
+    const std::string t = Trim(l.text);
+    if (t.empty() || IsComment(t) || IsPrompt(t) || t.rfind("---", 0) == 0) continue;
+    const std::vector<std::string> w = Words(t);
+    if (w.size() >= 3 && w[0] == "Port" && (w[1] == "Rx" || w[1] == "Tx")) {
+      if (w.size() != 10) throw ParseError(file, l.number, "expected 'Port Rx|Tx PFC0 .. PFC7'");
+      table = w[1] == "Rx" ? &kSaiPortPfcRxPkts : &kSaiPortPfcTxPkts;
+      continue;
+    }
+    if (!table) throw ParseError(file, l.number, "a counter row before the 'Port Rx' header: '" + t.substr(0, 60) + "'");
+    if (w.size() != 9) throw ParseError(file, l.number, "expected 'PORT' and 8 PFC counts, found '" + t.substr(0, 60) + "'");
+    PortEvidence& p = port_named(w[0]);
+    for (int prio = 0; prio < 8; ++prio) {
+      double v;
+      if (w[1 + prio] == "N/A") continue;
+      if (!ParseCount(w[1 + prio], &v)) throw ParseError(file, l.number, "'" + w[1 + prio] + "' is not a count");
+      p.counters[table->Name(prio)] = v;
+    }
+    p.deltas = p.counters;
+  }
+  if (ports.empty()) throw ParseError(file, 1, "no 'show pfc counters' rows found");
+  return ports;
+}
+
+std::vector<PortEvidence> ParseRdmaStatistic(const std::string& text, const std::string& file) {
+  std::vector<PortEvidence> ports;
+  std::vector<std::pair<std::string, int>> words;  // every word with its line, across wrapped records
+  for (const Line& l : Lines(text)) {
+    const std::string t = Trim(l.text);
+    if (t.empty() || IsComment(t) || IsPrompt(t)) continue;
+    for (const std::string& x : Words(t)) words.push_back({x, l.number});
+  }
+  for (size_t i = 0; i < words.size();) {
+    const auto& [w, line] = words[i];
+    if (w != "link" || i + 1 >= words.size())
+      throw ParseError(file, line, "expected 'link DEV/PORT' to start a record, found '" + w.substr(0, 40) + "'");
+    PortEvidence p;
+    const std::string& link = words[i + 1].first;  // mlx5_0/1: the RDMA device and its port
+    p.device = link.substr(0, link.find('/'));
+    p.port = link;
+    p.sources.push_back(file);
+    i += 2;
+    while (i < words.size() && words[i].first != "link") {
+      if (i + 1 >= words.size()) throw ParseError(file, words[i].second, "'" + words[i].first + "' has no value (truncated?)");
+      double v;
+      if (!ParseCount(words[i + 1].first, &v))
+        throw ParseError(file, words[i + 1].second, "'" + words[i + 1].first + "' is not a count for " + words[i].first);
+      p.counters[words[i].first] = v;
+      i += 2;
+    }
+    p.deltas = p.counters;
+    ports.push_back(std::move(p));
+  }
+  if (ports.empty()) throw ParseError(file, 1, "no 'link DEV/PORT' records found");
   return ports;
 }
 

@@ -23,7 +23,9 @@ class ParseError : public std::runtime_error {
   int line_;
 };
 
-enum class OutputKind { kEthtoolS, kNameValue, kMlnxQos, kMlxconfig, kPfcwdStats, kQueueCounters, kPerftest, kUnknown };
+enum class OutputKind {
+  kEthtoolS, kNameValue, kMlnxQos, kMlxconfig, kPfcwdStats, kQueueCounters, kPfcCounters, kRdmaStatistic, kPerftest, kUnknown
+};
 
 // Recognises a command output by its content.
 OutputKind DetectOutputKind(const std::string& text);
@@ -38,6 +40,12 @@ void ParseMlxconfig(const std::string& text, const std::string& file, PortEviden
 std::vector<WatchdogQueue> ParsePfcwdStats(const std::string& text, const std::string& file);
 // SONiC `show queue counters`.
 std::vector<PortEvidence> ParseQueueCounters(const std::string& text, const std::string& file);
+// SONiC `pfcstat` / `show pfc counters`: PFC frames received (Rx table) and sent (Tx table)
+// per port and priority, as SAI_PORT_STAT_PFC_<p>_RX_PKTS / _TX_PKTS.
+std::vector<PortEvidence> ParsePfcCounters(const std::string& text, const std::string& file);
+// iproute2 `rdma statistic show [link DEV/PORT]`: "link DEV/PORT name value ..." per port (a
+// long record may wrap over lines), the RDMA hw_counters under their own names.
+std::vector<PortEvidence> ParseRdmaStatistic(const std::string& text, const std::string& file);
 // perftest (ib_write_bw, ib_send_lat, ...) result tables.
 std::vector<PerftestRow> ParsePerftest(const std::string& text, const std::string& file);
 
