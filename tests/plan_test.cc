@@ -3,9 +3,10 @@
 
 #include "plan/buffer_plan.h"
 #include "plan/ecn_plan.h"
+#include "scenario/scenario.h"
+#include "util/json_reader.h"
 #include "plan/headroom.h"
 #include "plan/sonic_headroom.h"
-#include "scenario/scenario.h"
 
 namespace rocelab {
 
@@ -148,6 +149,47 @@ TEST(Headroom, CellOverheadCoversSmallFramesWholeCells) {
   // A 4158 B frame (MTU 4096) fills 17 cells, 4352 B: 4.7 % more.
   HeadroomBreakdown big = Ieee8021QbbHeadroom(100000000000ull, delay, 9234, 256, 394, 4158);
   EXPECT_EQ(big.cell_overhead, (sum * 194 + 4157) / 4158);
+}
+
+}  // namespace rocelab
+
+namespace rocelab {
+
+// plan ecn's SONiC config can be pasted as is: every object it references is defined in it,
+// and its DSCP map is the simulator's own default.
+TEST(EcnPlan, SonicConfigDefinesEverythingItReferences) {
+  TemplateInput t;
+  t.ecn = PlanDcqcnEcn(100000000000ull, 10 * kMicrosecond, 4096);
+  t.ports = 2;
+  const JsonValue cfg = ParseJson(SonicQosTemplate(t));
+  auto defined = [&](const char* table, const std::string& name) {
+    const JsonValue* tab = cfg.Get(table);
+    return tab && tab->Get(name) != nullptr;
+  };
+  for (const auto& [key, profile] : cfg.Get("BUFFER_PROFILE")->members)
+    EXPECT_TRUE(defined("BUFFER_POOL", profile.Get("pool")->text)) << key;
+  for (const auto& [key, pg] : cfg.Get("BUFFER_PG")->members)
+    EXPECT_TRUE(defined("BUFFER_PROFILE", pg.Get("profile")->text)) << key;
+  int queues = 0;
+  for (const auto& [key, q] : cfg.Get("QUEUE")->members) {
+    ++queues;
+    EXPECT_TRUE(defined("SCHEDULER", q.Get("scheduler")->text)) << key;
+    if (const JsonValue* w = q.Get("wred_profile")) {
+      EXPECT_TRUE(defined("WRED_PROFILE", w->text)) << key;
+    }
+  }
+  EXPECT_EQ(queues, 16);  // 8 queues on each of 2 ports
+  EXPECT_EQ(cfg.Get("SCHEDULER")->Get("scheduler.strict")->Get("type")->text, "STRICT");
+  EXPECT_EQ(cfg.Get("QUEUE")->Get("Ethernet0|3")->Get("scheduler")->text, "scheduler.dwrr40");
+  for (const auto& [port, m] : cfg.Get("PORT_QOS_MAP")->members) {
+    EXPECT_TRUE(defined("DSCP_TO_TC_MAP", m.Get("dscp_to_tc_map")->text)) << port;
+    EXPECT_TRUE(defined("TC_TO_PRIORITY_GROUP_MAP", m.Get("tc_to_pg_map")->text)) << port;
+    EXPECT_TRUE(defined("TC_TO_QUEUE_MAP", m.Get("tc_to_queue_map")->text)) << port;
+    EXPECT_TRUE(defined("MAP_PFC_PRIORITY_TO_QUEUE", m.Get("pfc_to_queue_map")->text)) << port;
+  }
+  const JsonValue* map = cfg.Get("DSCP_TO_TC_MAP")->Get("ROCE");
+  const std::array<uint8_t, 64> sim = DefaultDscpMap();
+  for (int d = 0; d < 64; ++d) EXPECT_EQ(map->Get(std::to_string(d))->text, std::to_string(sim[d])) << "DSCP " << d;
 }
 
 }  // namespace rocelab

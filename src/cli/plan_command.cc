@@ -24,7 +24,7 @@ constexpr const char* kPlanUsage =
     "                        [--small-packet-percentage 50] [--gearbox-delay 0ns] [--shared-headroom-pool]\n"
     "                        [--format text|sonic] [--json]\n"
     "  rocelab plan buffer FABRIC.yaml [--json]\n"
-    "  rocelab plan ecn --speed 100G --rtt 10us [--mtu 4096] [--ports 32] [--lossless 3] [--json]\n";
+    "  rocelab plan ecn --speed 100G --rtt 10us [--cable 5m] [--asic spectrum2] [--mtu 4096] [--ports 32] [--lossless 3] [--json]\n";
 
 uint64_t RateArg(const Args& a, const std::string& opt) {
   uint64_t v;
@@ -261,7 +261,7 @@ int PlanBuffer(const std::vector<std::string>& argv) {
 }
 
 int PlanEcn(const std::vector<std::string>& argv) {
-  Args a(argv, {"--speed", "--rtt", "--mtu", "--ports", "--lossless"}, {"--json"}, "plan ecn");
+  Args a(argv, {"--speed", "--rtt", "--mtu", "--ports", "--lossless", "--cable", "--asic"}, {"--json"}, "plan ecn");
   const uint64_t speed = RateArg(a, "--speed");
   Time rtt;
   std::string err;
@@ -273,20 +273,32 @@ int PlanEcn(const std::vector<std::string>& argv) {
   t.ecn = PlanDcqcnEcn(speed, rtt, static_cast<uint32_t>(mtu));
   t.ports = static_cast<int>(IntArg(a, "--ports", 32, 1, 512));
   t.lossless = {static_cast<int>(IntArg(a, "--lossless", 3, 0, 7))};
+  // The lossless PG profile the config carries: what SONiC computes for this speed, cable and ASIC.
   SonicHeadroomInput hin;
   hin.speed_bps = speed;
+  const std::string cable = a.Get("--cable", "5m");
+  if (!ParseLength(cable, &hin.cable_m, &err)) throw UsageError("plan ecn: --cable: " + err);
+  const std::string asic = a.Get("--asic", "spectrum2");
+  if (!ParseSpectrumAsic(asic, &hin.asic))
+    throw UsageError("plan ecn: --asic is spectrum1, spectrum2, spectrum3, spectrum4 or spectrum5");
   SonicHeadroom h;
-  if (SonicMellanoxHeadroom(hin, &h, &err)) {
-    t.xon = h.xon;
-    t.xoff = h.xoff;
-    t.size = h.size;
-  }
+  if (!SonicMellanoxHeadroom(hin, &h, &err)) throw UsageError("plan ecn: --speed: " + err);
+  t.xon = h.xon;
+  t.xoff = h.xoff;
+  t.size = h.size;
+  char cable_name[32];
+  std::snprintf(cable_name, sizeof cable_name, "%gm", hin.cable_m);
+  t.cable = cable_name;
+  const std::string assumptions = "headroom for " + std::string(cable_name) + " of cable on " + asic +
+                                  " (--cable, --asic); " + std::to_string(t.ports) + " ports (--ports); lossless priority " +
+                                  std::to_string(t.lossless.front()) + " (--lossless); DSCP 26 RoCE, 48 CNP";
   const std::vector<std::string> nic = NicQosCommands(t, "eth0", "mlx5_0");
   if (a.Has("--json")) {
     JsonWriter w;
     w.BeginObject();
     w.Uint("speed_bps", speed).Double("rtt_us", static_cast<double>(rtt) / kMicrosecond, 3);
     w.Uint("bdp_bytes", t.ecn.bdp).Uint("kmin", t.ecn.kmin).Uint("kmax", t.ecn.kmax).Double("pmax", t.ecn.pmax, 3);
+    w.String("assumptions", assumptions);
     w.BeginArray("reasoning");
     for (const auto& r : t.ecn.reasoning) w.StringValue(r);
     w.EndArray();
@@ -303,6 +315,7 @@ int PlanEcn(const std::vector<std::string>& argv) {
   std::printf("  Kmin %llu B   Kmax %llu B   Pmax %.2f\n\n", (unsigned long long)t.ecn.kmin,
               (unsigned long long)t.ecn.kmax, t.ecn.pmax);
   for (const auto& r : t.ecn.reasoning) std::printf("  - %s\n", r.c_str());
+  std::printf("\nAssumed: %s.\n", assumptions.c_str());
   std::printf("\nSONiC config_db (switch):\n%s\nNIC (per host):\n", SonicQosTemplate(t).c_str());
   for (const auto& c : nic) std::printf("  %s\n", c.c_str());
   return 0;

@@ -53,8 +53,14 @@ std::string SonicQosTemplate(const TemplateInput& in) {
   std::vector<std::string> ports;
   for (int i = 0; i < in.ports; ++i) ports.push_back("Ethernet" + std::to_string(4 * i));
 
+  const uint64_t pool = in.lossless_pool ? in.lossless_pool : in.size * in.lossless.size() * ports.size();
   JsonWriter w;
   w.BeginObject();
+  w.BeginObject("BUFFER_POOL");
+  w.BeginObject("ingress_lossless_pool");
+  w.String("size", std::to_string(pool)).String("type", "ingress").String("mode", "dynamic");
+  w.EndObject();
+  w.EndObject();
   w.BeginObject("BUFFER_PROFILE");
   w.BeginObject(profile.c_str());
   w.String("pool", "ingress_lossless_pool").String("xon", std::to_string(in.xon));
@@ -76,16 +82,31 @@ std::string SonicQosTemplate(const TemplateInput& in) {
   w.String("green_drop_probability", std::to_string(static_cast<int>(in.ecn.pmax * 100 + 0.5)));
   w.EndObject();
   w.EndObject();
+  // One DWRR scheduler per weight the queues use, and one strict for the CNP queue.
+  auto scheduler_of = [&](int q) {
+    return q == 6 ? std::string("scheduler.strict") : "scheduler.dwrr" + std::to_string(in.ets_weights[q]);
+  };
+  w.BeginObject("SCHEDULER");
+  std::vector<std::string> defined;
+  for (int q = 0; q < 8; ++q) {
+    const std::string name = scheduler_of(q);
+    if (std::find(defined.begin(), defined.end(), name) != defined.end()) continue;
+    defined.push_back(name);
+    w.BeginObject(name.c_str());
+    if (q == 6) w.String("type", "STRICT");
+    else w.String("type", "DWRR").String("weight", std::to_string(in.ets_weights[q]));
+    w.EndObject();
+  }
+  w.EndObject();
   w.BeginObject("QUEUE");
   for (const auto& p : ports) {
-    for (int q : in.lossless) {
+    for (int q = 0; q < 8; ++q) {
+      const bool ll = std::find(in.lossless.begin(), in.lossless.end(), q) != in.lossless.end();
       w.BeginObject((p + "|" + std::to_string(q)).c_str());
-      w.String("wred_profile", "ROCE_LOSSLESS").String("scheduler", "scheduler.0");
+      if (ll) w.String("wred_profile", "ROCE_LOSSLESS");
+      w.String("scheduler", scheduler_of(q));
       w.EndObject();
     }
-    w.BeginObject((p + "|6").c_str());
-    w.String("scheduler", "scheduler.strict");
-    w.EndObject();
   }
   w.EndObject();
   w.BeginObject("PORT_QOS_MAP");
@@ -98,15 +119,10 @@ std::string SonicQosTemplate(const TemplateInput& in) {
   w.EndObject();
   w.BeginObject("DSCP_TO_TC_MAP");
   w.BeginObject("ROCE");
-  // SONiC's default map sends DSCP 26 to TC 1 (lossy): RoCE must land in its lossless TC.
+  // The simulator's default map (NVIDIA's RoCE defaults): RoCE to its lossless TC, CNPs to the
+  // strict TC 6, everything else to TC 0. (SONiC's own default sends DSCP 26 to TC 1, lossy.)
   for (int d = 0; d < 64; ++d) {
-    int tc = 1;
-    if (d == in.roce_dscp) tc = in.lossless.front();
-    else if (d == in.cnp_dscp) tc = 6;
-    else if (d == 3 || d == 4) tc = d;
-    else if (d == 8) tc = 0;
-    else if (d == 46) tc = 5;
-    else if (d == 5) tc = 2;
+    const int tc = d == in.roce_dscp ? in.lossless.front() : d == in.cnp_dscp ? 6 : 0;
     w.String(std::to_string(d), std::to_string(tc));
   }
   w.EndObject();
@@ -117,6 +133,16 @@ std::string SonicQosTemplate(const TemplateInput& in) {
     bool ll = std::find(in.lossless.begin(), in.lossless.end(), tc) != in.lossless.end();
     w.String(std::to_string(tc), ll ? std::to_string(tc) : "0");
   }
+  w.EndObject();
+  w.EndObject();
+  w.BeginObject("TC_TO_QUEUE_MAP");
+  w.BeginObject("ROCE");
+  for (int tc = 0; tc < 8; ++tc) w.String(std::to_string(tc), std::to_string(tc));
+  w.EndObject();
+  w.EndObject();
+  w.BeginObject("MAP_PFC_PRIORITY_TO_QUEUE");
+  w.BeginObject("ROCE");
+  for (int p = 0; p < 8; ++p) w.String(std::to_string(p), std::to_string(p));
   w.EndObject();
   w.EndObject();
   w.BeginObject("PFC_WD");

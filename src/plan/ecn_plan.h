@@ -4,6 +4,7 @@
 #ifndef ROCELAB_PLAN_ECN_PLAN_H_
 #define ROCELAB_PLAN_ECN_PLAN_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,10 +33,15 @@ struct TemplateInput {
   uint8_t roce_dscp = kRoceDscp, cnp_dscp = kCnpDscp;
   uint64_t xon = 19456, xoff = 48128, size = 67584;  // the PG profile (from plan headroom)
   std::string cable = "5m";
+  uint64_t lossless_pool = 0;  // ingress_lossless_pool size; 0: ports x lossless PGs x size
+  // ETS weights of the DWRR queues in percent, queue 6 strict (the simulator's defaults).
+  std::array<uint32_t, 8> ets_weights{{10, 10, 10, 40, 10, 10, 0, 10}};
 };
 
-// SONiC config_db JSON: BUFFER_PROFILE, BUFFER_PG, WRED_PROFILE, QUEUE, PORT_QOS_MAP,
-// DSCP_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP, PFC_WD.
+// SONiC config_db JSON: BUFFER_POOL, BUFFER_PROFILE, BUFFER_PG, WRED_PROFILE, SCHEDULER,
+// QUEUE, PORT_QOS_MAP, DSCP_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP, TC_TO_QUEUE_MAP,
+// MAP_PFC_PRIORITY_TO_QUEUE, PFC_WD: every object it references is defined in it, and its DSCP
+// map is the simulator's default (DSCP 26 -> 3, 48 -> 6, every other DSCP -> 0).
 std::string SonicQosTemplate(const TemplateInput& in);
 // The NIC side, one command per line.
 std::vector<std::string> NicQosCommands(const TemplateInput& in, const std::string& netdev, const std::string& rdma_dev);
