@@ -113,3 +113,37 @@ TEST(Cli, DemoRuns) {
   EXPECT_NE(r.output.find("packet-hops/s"), std::string::npos);
   EXPECT_TRUE(Exists(dir + "/summary.json"));
 }
+
+namespace rocelab {
+
+// The shipped scenarios say what they show: dcqcn-two-flows prints the two flows' converged
+// shares (their rates over the last fifth of the run), each near half of the 100G link.
+TEST(Cli, TwoFlowScenarioPrintsItsConvergedShares) {
+  Result r = RunCli("run " + std::string(ROCELAB_SOURCE_DIR) + "/scenarios/dcqcn-two-flows.yaml --out " + TempDir("two"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  double total = 0;
+  int flows = 0;
+  for (size_t at = r.output.find("still running: "); at != std::string::npos; at = r.output.find("still running: ", at + 1)) {
+    const double gbps = std::atof(r.output.c_str() + at + 15);
+    EXPECT_NEAR(gbps, 48.8, 4.0) << r.output;
+    total += gbps;
+    ++flows;
+  }
+  EXPECT_EQ(flows, 2) << r.output;
+  EXPECT_GT(total, 95.0) << r.output;
+}
+
+// plan ecn states what it assumed and uses it: a longer cable needs a larger lossless profile.
+TEST(Cli, PlanEcnTakesCableAndAsic) {
+  Result five = RunCli("plan ecn --speed 100G --rtt 10us --ports 1 --json");
+  Result forty = RunCli("plan ecn --speed 100G --rtt 10us --ports 1 --cable 40m --asic spectrum1 --json");
+  ASSERT_EQ(five.status, 0) << five.output;
+  ASSERT_EQ(forty.status, 0) << forty.output;
+  EXPECT_NE(five.output.find("5m of cable on spectrum2"), std::string::npos) << five.output;
+  EXPECT_NE(forty.output.find("40m of cable on spectrum1"), std::string::npos) << forty.output;
+  EXPECT_NE(forty.output.find("pg_lossless_100000_40m_profile"), std::string::npos);
+  EXPECT_NE(five.output, forty.output);
+  EXPECT_EQ(RunCli("plan ecn --speed 100G --rtt 10us --asic tomahawk").status, 2);
+}
+
+}  // namespace rocelab

@@ -198,6 +198,20 @@ TEST(DiagnoseSamples, RdmaStatisticGivesTheHwCounterFindings) {
   }
 }
 
+// Drops in the CNP queue (UC6) get CNP advice, not the DSCP-map advice of other lossy queues.
+TEST(DiagnoseSamples, CnpQueueDropsGetCnpAdvice) {
+  const std::string dir = TempDir();
+  Write(dir + "/leaf1.txt",
+        "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes\n"
+        "---------  -----  --------------  ---------------  -----------  ------------\n"
+        "Ethernet4    UC6            9000           702000          310         24180\n");
+  std::vector<Diagnosis> ds = Diagnose(LoadEvidence({dir + "/leaf1.txt"}));
+  const Diagnosis* d = Find(ds, "CNPs dropped in UC6");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_NE(d->action.find("strict priority"), std::string::npos) << d->action;
+  EXPECT_EQ(Find(ds, "drops in lossy queue"), nullptr) << Dump(ds);
+}
+
 TEST(DiagnoseSamples, TruncatedOrGarbledInputNamesFileAndLine) {
   const std::string dir = TempDir();
   struct Case {

@@ -345,7 +345,7 @@ class Rules {
         if (lossless) {
           Add("network", Severity::kError, "drops in a lossless queue", Where(p) + " " + q,
               Grew(kSaiQueueDroppedPackets.name, dp), "PFC is not protecting this queue: check PFC is enabled on the priority end to end");
-        } else if (p.dscp_to_priority && (*p.dscp_to_priority)[kCnpDscp] == queue) {
+        } else if (p.dscp_to_priority ? (*p.dscp_to_priority)[kCnpDscp] == queue : queue == 6) {  // CNPs: DSCP 48, queue 6
           Add("network", Severity::kWarning, "CNPs dropped in " + q + ": " + Count(dp) + " of " + Count(pk + dp),
               Where(p) + " " + q, std::string(kSaiQueueDroppedPackets.name) + " " + Count(dp) + " in the CNP queue (DSCP 48)",
               "a dropped CNP leaves its sender at full rate: give the CNP queue strict priority and reserved buffer "
