@@ -212,6 +212,35 @@ TEST(DiagnoseSamples, CnpQueueDropsGetCnpAdvice) {
   EXPECT_EQ(Find(ds, "drops in lossy queue"), nullptr) << Dump(ds);
 }
 
+// "PFC fires but ECN never marks" on a switch whose ECN is on: the advice is not "enable ECN".
+TEST(DiagnoseSamples, PfcWithoutMarksWhereEcnIsOnPointsAtKminOrDownstreamPauses) {
+  const std::string dir = TempDir();
+  auto sw = [](const std::string& name, bool ecn, int pauses, int marks) {
+    return "\"" + name + "\": {\"config\": {\"pfc_priorities\": [3], \"trust\": \"dscp\", \"dscp_to_priority\": {\"26\": 3, "
+           "\"48\": 6}, \"ecn_enabled\": " + std::string(ecn ? "true" : "false") + ", \"ecn_kmin\": 102400},\n"
+           "  \"ports\": {\"Ethernet0\": {\"peer\": \"h0\", \"SAI_PORT_STAT_PFC_3_TX_PKTS\": " + std::to_string(pauses) +
+           ", \"SAI_PORT_STAT_PFC_3_RX_PKTS\": 0, \"SAI_PORT_STAT_PFC_3_RX_PAUSE_DURATION_US\": 0,\n"
+           "    \"queues\": {\"UC3\": {\"SAI_QUEUE_STAT_PACKETS\": 5000, \"SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS\": " +
+           std::to_string(marks) + "}}}}}";
+  };
+  Write(dir + "/summary.json", "{\"sim_time_ns\": 1000000, \"hosts\": {}, \"switches\": {" + sw("leaf0", true, 40, 0) + ",\n" +
+                                   sw("leaf1", false, 40, 0) + ",\n" + sw("spine0", true, 0, 300) + "}}\n");
+  std::vector<Diagnosis> ds = Diagnose(LoadEvidence({dir}));
+  int found = 0;
+  for (const Diagnosis& d : ds) {
+    if (d.title.find("PFC fires but ECN never marks") == std::string::npos) continue;
+    ++found;
+    if (d.location == "leaf0") {
+      EXPECT_NE(d.action.find("ECN is on here"), std::string::npos) << d.action;
+    } else {
+      EXPECT_EQ(d.location, "leaf1");
+      EXPECT_NE(d.action.find("enable ECN"), std::string::npos) << d.action;
+      EXPECT_NE(d.evidence.find("ECN is disabled in its configuration"), std::string::npos) << d.evidence;
+    }
+  }
+  EXPECT_EQ(found, 2) << Dump(ds);
+}
+
 TEST(DiagnoseSamples, TruncatedOrGarbledInputNamesFileAndLine) {
   const std::string dir = TempDir();
   struct Case {
