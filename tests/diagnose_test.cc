@@ -138,6 +138,17 @@ TEST(DiagnoseSamples, PerftestResultRow) {
   EXPECT_NE(d->action.find("message rate"), std::string::npos);
 }
 
+// A cut-short copy of a command output is an error naming the line.
+void ExpectParseErrorAtLine(const std::string& path, const std::string& text, int line) {
+  Write(path, text);
+  try {
+    LoadEvidence({path});
+    ADD_FAILURE() << "no error for " << path;
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), line) << e.what();
+  }
+}
+
 // SONiC's `show pfc counters` (pfcstat): which ports receive pause and which send it.
 TEST(DiagnoseSamples, PfcCountersSayWhichWayThePauseGoes) {
   const std::string dir = TempDir();
@@ -161,14 +172,10 @@ TEST(DiagnoseSamples, PfcCountersSayWhichWayThePauseGoes) {
   ASSERT_NE(tx, nullptr) << Dump(ds);
   EXPECT_EQ(tx->location, "leaf0:Ethernet4");
   // A row cut short names its line.
-  Write(dir + "/cut.txt", "    Port Rx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
-                          "  Ethernet0       0       0       0\n");
-  try {
-    LoadEvidence({dir + "/cut.txt"});
-    ADD_FAILURE() << "no error";
-  } catch (const ParseError& e) {
-    EXPECT_EQ(e.line(), 2);
-  }
+  ExpectParseErrorAtLine(dir + "/cut.txt",
+                         "    Port Rx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
+                         "  Ethernet0       0       0       0\n",
+                         2);
 }
 
 // iproute2's `rdma statistic show`: the hw_counters of every port, one record each (wrapped
@@ -189,13 +196,7 @@ TEST(DiagnoseSamples, RdmaStatisticGivesTheHwCounterFindings) {
   ASSERT_NE(loss, nullptr) << Dump(ds);
   EXPECT_EQ(loss->location, "mlx5_0 (mlx5_0/1)");
   for (const Diagnosis& d : ds) EXPECT_EQ(d.location.find("mlx5_1"), std::string::npos) << d.title;
-  Write(dir + "/cut.txt", "link mlx5_0/1 rx_write_requests 120 out_of_sequence\n");
-  try {
-    LoadEvidence({dir + "/cut.txt"});
-    ADD_FAILURE() << "no error";
-  } catch (const ParseError& e) {
-    EXPECT_EQ(e.line(), 1);
-  }
+  ExpectParseErrorAtLine(dir + "/cut.txt", "link mlx5_0/1 rx_write_requests 120 out_of_sequence\n", 1);
 }
 
 // Drops in the CNP queue (UC6) get CNP advice, not the DSCP-map advice of other lossy queues.
