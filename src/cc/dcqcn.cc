@@ -36,7 +36,6 @@ bool DcqcnRp::OnCnp(Time now) {
   // NVIDIA: a CNP is latched and the rate cut at the start of the next
   // rate_reduce_monitor_period; the HPCC code's CheckRateDecreaseMlx runs every period from
   // the first CNP and cuts when one arrived since the last check.
-  cut_latched_ = true;
   if (cut_due_ == kTimeNever) cut_due_ = cut_anchor_ + ((now - cut_anchor_) / period + 1) * period;
   return false;
 }
@@ -68,13 +67,10 @@ void DcqcnRp::OnBytesSent(uint64_t bytes) {
 }
 
 void DcqcnRp::OnTimer(Time now) {
-  if (now == cut_due_) {
+  if (now == cut_due_) {  // the end of a period that saw a CNP
     cut_due_ = kTimeNever;
-    if (cut_latched_) {
-      cut_latched_ = false;
-      CatchUpAlpha(now);
-      Cut(now);  // restarts the increase timer: no increase at the same instant
-    }
+    CatchUpAlpha(now);
+    Cut(now);  // restarts the increase timer: no increase at the same instant
   }
   if (!active_ || now != timer_due_) return;
   ++timer_stage_;

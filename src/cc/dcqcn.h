@@ -53,8 +53,7 @@ class DcqcnRp {
   bool cnp_in_period_ = false;
   Time alpha_period_start_ = 0;
   Time cut_anchor_ = 0;          // the first CNP: cut periods are counted from it
-  bool cut_latched_ = false;     // a CNP arrived since the last cut check
-  Time cut_due_ = kTimeNever;    // the end of the period holding a latched CNP
+  Time cut_due_ = kTimeNever;    // the end of the period holding a latched CNP (none: kTimeNever)
   Time timer_due_ = kTimeNever;
   int timer_stage_ = 0, byte_stage_ = 0;
   uint64_t bytes_ = 0;

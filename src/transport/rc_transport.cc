@@ -166,14 +166,7 @@ void RcTransport::OnNak(const Packet* pkt) {
 void RcTransport::OnReadResponse(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
   // The requester is the notification point of the response stream.
-  if (pkt->ecn == kCe) {
-    rdma_->np_ecn_marked_roce_packets++;
-    Time& last_cnp = spec_->dcqcn.cnp_per_port ? last_port_cnp_ : qp.last_response_cnp;
-    if (CcOn() && (last_cnp < 0 || Now() - last_cnp >= spec_->dcqcn.min_time_between_cnps)) {
-      last_cnp = Now();
-      SendCnp(qp, pkt->psn, false);
-    }
-  }
+  if (pkt->ecn == kCe) OnCeMark(qp, pkt->psn, qp.last_response_cnp, false, false);
   if (qp.done || qp.failed) return;
   if (pkt->psn == qp.snd_una) {
     qp.read_rewound = false;
@@ -286,14 +279,7 @@ void RcTransport::OnData(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
   // With cnp_on_ack the congestion signal rides the ACK of this very packet.
   const bool echo = pkt->ecn == kCe && spec_->cnp_on_ack && CcOn();
-  if (pkt->ecn == kCe) {
-    rdma_->np_ecn_marked_roce_packets++;
-    Time& last_cnp = spec_->dcqcn.cnp_per_port ? last_port_cnp_ : qp.last_cnp;
-    if (!echo && CcOn() && (last_cnp < 0 || Now() - last_cnp >= spec_->dcqcn.min_time_between_cnps)) {
-      last_cnp = Now();
-      SendCnp(qp, pkt->psn, true);
-    }
-  }
+  if (pkt->ecn == kCe) OnCeMark(qp, pkt->psn, qp.last_cnp, true, echo);
   if (pkt->psn == qp.expected_psn) {
     ++qp.expected_psn;
     if (pkt->psn >= qp.delivered_psn) {  // counted once, even when a chunk is sent again
@@ -320,6 +306,15 @@ void RcTransport::OnData(const Packet* pkt) {
     rdma_->duplicate_request++;
     SendAckOrNak(PacketType::kAck, qp, qp.expected_psn - 1, echo);
   }
+}
+
+void RcTransport::OnCeMark(const QueuePair& qp, uint32_t psn, Time& qp_last_cnp, bool toward_requester, bool echoed) {
+  rdma_->np_ecn_marked_roce_packets++;
+  if (echoed || !CcOn()) return;  // an echo rides the ACK instead
+  Time& last_cnp = spec_->dcqcn.cnp_per_port ? last_port_cnp_ : qp_last_cnp;
+  if (last_cnp >= 0 && Now() - last_cnp < spec_->dcqcn.min_time_between_cnps) return;
+  last_cnp = Now();
+  SendCnp(qp, psn, toward_requester);
 }
 
 bool RcTransport::NakDue(QueuePair& qp) {

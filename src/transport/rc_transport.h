@@ -65,6 +65,9 @@ class RcTransport {
   // An ACK or NAK for `psn`; `ecn_echo` carries CE back on it (the ns-3 profile's congestion signal).
   void SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t psn, bool ecn_echo);
   void SendCnp(const QueuePair& qp, uint32_t psn, bool toward_requester);
+  // The notification point: a CE-marked packet of `qp` arrived; send a CNP toward the sender of
+  // that stream unless the echo carries it or one left too recently (per QP, or per port).
+  void OnCeMark(const QueuePair& qp, uint32_t psn, Time& qp_last_cnp, bool toward_requester, bool echoed);
   // Whether an out-of-order arrival is NAKed (and the NAK state updated if so).
   bool NakDue(QueuePair& qp);
   void OnData(const Packet* pkt);
