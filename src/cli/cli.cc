@@ -2,54 +2,78 @@
 
 #include <sys/stat.h>
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <memory>
 
 namespace rocelab {
+namespace {
 
-Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& with_value,
-           const std::set<std::string>& flags, const std::string& command)
-    : command_(command) {
-  for (size_t i = 0; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
-    if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
-      std::string name = a, value;
-      size_t eq = a.find('=');
-      bool inline_value = eq != std::string::npos;
-      if (inline_value) {
-        name = a.substr(0, eq);
-        value = a.substr(eq + 1);
-      }
-      if (with_value.count(name)) {
-        if (!inline_value) {
-          if (i + 1 >= argv.size()) throw UsageError(command + ": " + name + " needs a value");
-          value = argv[++i];
-        }
-        values_[name] = value;
-      } else if (flags.count(name) && !inline_value) {
-        flags_.insert(name);
-      } else {
-        throw UsageError(command + ": unknown option '" + name + "'");
-      }
-    } else if (a.size() > 1 && a[0] == '-') {
-      throw UsageError(command + ": unknown option '" + a + "'");
-    } else {
-      positional_.push_back(a);
-    }
-  }
+struct CommandEntry {
+  CommandFn run = nullptr;
+  std::string path;  // "plan headroom"
+  std::vector<std::string> positional;
+};
+
+// The commands declared so far, by their CLI11 subcommand.
+std::map<const CLI::App*, std::unique_ptr<CommandEntry>>& Registry() {
+  static std::map<const CLI::App*, std::unique_ptr<CommandEntry>> commands;
+  return commands;
 }
 
+const CLI::Option* FindOption(const CLI::App* app, const std::string& opt) {
+  const CLI::Option* o = app->get_option_no_throw(opt);
+  if (!o) throw std::logic_error("command " + app->get_name() + " declares no option " + opt);
+  return o;
+}
+
+}  // namespace
+
+bool Args::Has(const std::string& opt) const { return FindOption(app_, opt)->count() > 0; }
+
 std::string Args::Get(const std::string& opt, const std::string& fallback) const {
-  auto it = values_.find(opt);
-  return it == values_.end() ? fallback : it->second;
+  const CLI::Option* o = FindOption(app_, opt);
+  return o->count() && !o->results().empty() ? o->results().front() : fallback;
 }
 
 std::string Args::Require(const std::string& opt) const {
-  auto it = values_.find(opt);
-  if (it == values_.end()) throw UsageError(command_ + ": " + opt + " is required");
-  return it->second;
+  if (!Has(opt)) throw UsageError(command_ + ": " + opt + " is required");
+  return Get(opt);
+}
+
+CLI::App* AddCommand(CLI::App* parent, const std::string& name, const std::string& about, CommandFn run,
+                     const std::string& positional, int min_positional, int max_positional) {
+  CLI::App* cmd = parent->add_subcommand(name, about);
+  auto entry = std::make_unique<CommandEntry>();
+  entry->run = run;
+  auto up = Registry().find(parent);
+  entry->path = up == Registry().end() ? name : up->second->path + " " + name;
+  if (!positional.empty()) {
+    CLI::Option* o = cmd->add_option(positional, entry->positional, "")->type_name("");
+    o->expected(min_positional, max_positional < 0 ? CLI::detail::expected_max_vector_size : max_positional);
+    if (min_positional > 0) o->required();
+  }
+  if (!run) cmd->require_subcommand(1);
+  Registry()[cmd] = std::move(entry);
+  return cmd;
+}
+
+void AddValue(CLI::App* cmd, const std::string& names, const std::string& kind, const std::string& about) {
+  cmd->add_option(names, about)->type_name(kind)->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+}
+
+void AddFlag(CLI::App* cmd, const std::string& names, const std::string& about) { cmd->add_flag(names, about); }
+
+int RunGivenCommand(const CLI::App& root) {
+  const CLI::App* app = &root;
+  while (!app->get_subcommands().empty()) app = app->get_subcommands().front();
+  auto it = Registry().find(app);
+  if (it == Registry().end() || !it->second->run) throw std::logic_error("no command to run");
+  return it->second->run(Args(app, &it->second->positional, it->second->path));
 }
 
 bool MakeDirs(const std::string& path, std::string* err) {

@@ -1,5 +1,6 @@
 // rocelab collect --out BUNDLE [--root DIR] [--interval 1s]
 // rocelab diagnose BUNDLE | RUN_OUT | FILE... [--json]
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "cli/cli.h"
@@ -10,10 +11,9 @@
 #include "util/units.h"
 
 namespace rocelab {
+namespace {
 
-int CollectCommand(const std::vector<std::string>& argv) {
-  Args a(argv, {"--out", "--root", "--interval"}, {}, "collect");
-  if (!a.positional().empty()) throw UsageError("collect: unexpected argument '" + a.positional()[0] + "'");
+int Collect(const Args& a) {
   CollectOptions o;
   o.out = a.Require("--out");
   o.root = a.Get("--root", "/");
@@ -25,17 +25,16 @@ int CollectCommand(const std::vector<std::string>& argv) {
   }
   CollectSummary s;
   try {
-    s = Collect(o);
+    s = rocelab::Collect(o);
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string("collect: ") + e.what());
   }
   std::printf("collected %d RDMA device port(s) into %s\n", s.devices, o.out.c_str());
   for (const std::string& t : s.tools) std::printf("  %s\n", t.c_str());
-  return 0;
+  return kExitOk;
 }
 
-int DiagnoseCommand(const std::vector<std::string>& argv) {
-  Args a(argv, {}, {"--json"}, "diagnose");
+int Diagnose(const Args& a) {
   Evidence ev;
   try {
     ev = LoadEvidence(a.positional());
@@ -44,7 +43,7 @@ int DiagnoseCommand(const std::vector<std::string>& argv) {
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string("diagnose: ") + e.what());
   }
-  std::vector<Diagnosis> ds = Diagnose(ev);
+  std::vector<Diagnosis> ds = rocelab::Diagnose(ev);
   int errors = 0, warnings = 0;
   for (const Diagnosis& d : ds) {
     errors += d.severity == Severity::kError;
@@ -75,7 +74,22 @@ int DiagnoseCommand(const std::vector<std::string>& argv) {
     if (!errors && !warnings) std::printf("nothing wrong found\n");
     else std::printf("%d error(s), %d warning(s)\n", errors, warnings);
   }
-  return errors ? 1 : 0;
+  return errors ? kExitFound : kExitOk;
+}
+
+}  // namespace
+
+void AddCollectCommand(CLI::App* root) {
+  CLI::App* c = AddCommand(root, "collect", "Gather RDMA evidence on this Linux host into a bundle", Collect);
+  AddValue(c, "--out", "BUNDLE", "the bundle folder to write (required)");
+  AddValue(c, "--root", "DIR", "read /sys and /proc under DIR instead of / (a copied host tree)");
+  AddValue(c, "--interval", "TIME", "sample counters twice, this far apart (e.g. 1s; at most 600 s)");
+}
+
+void AddDiagnoseCommand(CLI::App* root) {
+  CLI::App* c = AddCommand(root, "diagnose", "Find what is wrong from a bundle, a run's output or command outputs",
+                           Diagnose, "BUNDLE|RUN_OUT_DIR|FILE", 1, -1);
+  AddFlag(c, "--json", "findings as JSON");
 }
 
 }  // namespace rocelab

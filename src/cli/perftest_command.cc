@@ -1,8 +1,8 @@
 // rocelab perftest TEST [--size N | -a] [--iters N] [--qps N] [--tx-depth N] [--report_gbits]
 //                       [--scenario FILE] [--src h0 --dst h1]
 // perftest's short options (-s, -a, -n, -q, -t) are accepted too.
+#include <CLI/CLI.hpp>
 #include <cstdio>
-#include <map>
 
 #include "cli/cli.h"
 #include "scenario/scenario.h"
@@ -18,17 +18,7 @@ constexpr const char* kTwoHosts =
     "name: perftest\n"
     "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2, host_link: {rate: 100G, delay: 1us}}\n";
 
-}  // namespace
-
-int PerftestCommand(const std::vector<std::string>& argv) {
-  static const std::map<std::string, std::string> kShort = {
-      {"-s", "--size"}, {"-a", "--all"}, {"-n", "--iters"}, {"-q", "--qps"}, {"-t", "--tx-depth"}, {"-R", "--report_gbits"}};
-  std::vector<std::string> args;
-  for (const std::string& a : argv) args.push_back(kShort.count(a) ? kShort.at(a) : a);
-  Args a(args, {"--size", "--iters", "--qps", "--tx-depth", "--scenario", "--src", "--dst"}, {"--all", "--report_gbits"},
-         "perftest");
-  if (a.positional().size() != 1)
-    throw UsageError("perftest: one test is required: write_bw, send_bw, read_bw, write_lat, send_lat or read_lat");
+int Perftest(const Args& a) {
   PerftestOptions o;
   o.test = a.positional()[0];
   auto number = [&](const char* opt, int64_t lo, int64_t hi) -> int64_t {
@@ -50,7 +40,25 @@ int PerftestCommand(const std::vector<std::string>& argv) {
   Scenario sc = a.Has("--scenario") ? LoadScenarioFile(a.Get("--scenario")) : ParseScenarioText(kTwoHosts, "<perftest>");
   PerftestResult r = RunPerftest(sc, o);
   std::printf("%s", r.report.c_str());
-  return r.qp_error ? 1 : 0;  // the test ran and found its queue pair failing
+  return r.qp_error ? kExitFound : kExitOk;  // the test ran and found its queue pair failing
+}
+
+}  // namespace
+
+void AddPerftestCommand(CLI::App* root) {
+  CLI::App* c = AddCommand(root, "perftest",
+                           "ib_write_bw and friends on the simulated fabric: write_bw, send_bw, read_bw, write_lat, "
+                           "send_lat or read_lat",
+                           Perftest, "TEST", 1, 1);
+  AddValue(c, "-s,--size", "BYTES", "message size (default 65536 for bandwidth tests, 2 for latency tests)");
+  AddFlag(c, "-a,--all", "every size from 2 B to 8 MB");
+  AddValue(c, "-n,--iters", "N", "iterations per size (default 5000 for bandwidth, 1000 for latency)");
+  AddValue(c, "-q,--qps", "N", "queue pairs (default 1)");
+  AddValue(c, "-t,--tx-depth", "N", "outstanding work requests per queue pair (default 128)");
+  AddFlag(c, "-R,--report_gbits", "bandwidth in Gb/s instead of MB/s");
+  AddValue(c, "--scenario", "FILE", "run on this scenario's fabric instead of two hosts on one switch");
+  AddValue(c, "--src", "HOST", "the client host (default h0)");
+  AddValue(c, "--dst", "HOST", "the server host (default h1)");
 }
 
 }  // namespace rocelab

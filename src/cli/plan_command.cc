@@ -1,4 +1,5 @@
 // rocelab plan headroom | buffer | ecn
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -16,15 +17,6 @@
 
 namespace rocelab {
 namespace {
-
-constexpr const char* kPlanUsage =
-    "usage:\n"
-    "  rocelab plan headroom --speed 100G --cable 100m --mtu 9216 [--cell 256B] [--response-time 394q|2us] [--roce-mtu 4096]\n"
-    "                        [--model ieee|sonic-mellanox] [--asic spectrum1..spectrum5] [--lossless-mtu 1024]\n"
-    "                        [--small-packet-percentage 50] [--gearbox-delay 0ns] [--shared-headroom-pool]\n"
-    "                        [--format text|sonic] [--json]\n"
-    "  rocelab plan buffer FABRIC.yaml [--json]\n"
-    "  rocelab plan ecn --speed 100G --rtt 10us [--cable 5m] [--asic spectrum2] [--mtu 4096] [--ports 32] [--lossless 3] [--json]\n";
 
 uint64_t RateArg(const Args& a, const std::string& opt) {
   uint64_t v;
@@ -196,10 +188,7 @@ std::string SonicBufferProfileJson(uint64_t speed, double cable_m, const Headroo
   return s.str();
 }
 
-int PlanHeadroom(const std::vector<std::string>& argv) {
-  Args a(argv, {"--speed", "--cable", "--mtu", "--cell", "--response-time", "--model", "--asic", "--lossless-mtu",
-                "--small-packet-percentage", "--gearbox-delay", "--format", "--roce-mtu"},
-         {"--json", "--shared-headroom-pool"}, "plan headroom");
+int PlanHeadroom(const Args& a) {
   const uint64_t speed = RateArg(a, "--speed");
   double cable_m;
   std::string err;
@@ -215,12 +204,10 @@ int PlanHeadroom(const std::vector<std::string>& argv) {
   else throw UsageError("plan headroom: --model is ieee or sonic-mellanox");
   if (format == "sonic") std::printf("%s", SonicBufferProfileJson(speed, cable_m, p).c_str());
   else std::printf("%s", a.Has("--json") ? p.json.c_str() : p.text.c_str());
-  return 0;
+  return kExitOk;
 }
 
-int PlanBuffer(const std::vector<std::string>& argv) {
-  Args a(argv, {}, {"--json"}, "plan buffer");
-  if (a.positional().size() != 1) throw UsageError("plan buffer: one fabric or scenario file is required");
+int PlanBuffer(const Args& a) {
   Scenario sc = LoadScenarioFile(a.positional()[0]);
   std::vector<SwitchBudget> budgets = PlanBuffers(sc);
   bool all_fit = true;
@@ -257,11 +244,10 @@ int PlanBuffer(const std::vector<std::string>& argv) {
       all_fit &= b.fits;
     }
   }
-  return all_fit ? 0 : 1;
+  return all_fit ? kExitOk : kExitFound;
 }
 
-int PlanEcn(const std::vector<std::string>& argv) {
-  Args a(argv, {"--speed", "--rtt", "--mtu", "--ports", "--lossless", "--cable", "--asic"}, {"--json"}, "plan ecn");
+int PlanEcn(const Args& a) {
   const uint64_t speed = RateArg(a, "--speed");
   Time rtt;
   std::string err;
@@ -308,7 +294,7 @@ int PlanEcn(const std::vector<std::string>& argv) {
     w.EndArray();
     w.EndObject();
     std::printf("%s", w.str().c_str());
-    return 0;
+    return kExitOk;
   }
   std::printf("DCQCN ECN thresholds for %s, RTT %.2f us, RoCE MTU %lld\n", FormatRate(speed).c_str(),
               static_cast<double>(rtt) / kMicrosecond, (long long)mtu);
@@ -323,13 +309,35 @@ int PlanEcn(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-int PlanCommand(const std::vector<std::string>& args) {
-  if (args.empty()) throw UsageError(std::string("plan: which plan? headroom, buffer or ecn\n") + kPlanUsage);
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (args[0] == "headroom") return PlanHeadroom(rest);
-  if (args[0] == "buffer") return PlanBuffer(rest);
-  if (args[0] == "ecn") return PlanEcn(rest);
-  throw UsageError("plan: unknown plan '" + args[0] + "'\n" + kPlanUsage);
+void AddPlanCommand(CLI::App* root) {
+  CLI::App* plan = AddCommand(root, "plan", "Plan PFC headroom, a switch's buffer budget or ECN thresholds", nullptr);
+  CLI::App* h = AddCommand(plan, "headroom", "PFC headroom (xoff, xon, size) for one port", PlanHeadroom);
+  AddValue(h, "--speed", "RATE", "port speed, e.g. 100G (required)");
+  AddValue(h, "--cable", "LENGTH", "cable length, e.g. 100m (required)");
+  AddValue(h, "--mtu", "BYTES", "port MTU, the largest frame (required; 64 to 16384)");
+  AddValue(h, "--cell", "SIZE", "buffer cell size, e.g. 256B (ieee model; default 1 B: no cell rounding)");
+  AddValue(h, "--response-time", "TIME|Nq", "the peer's pause response, as time (2us) or quanta (394q)");
+  AddValue(h, "--roce-mtu", "BYTES", "RoCE MTU whose frames fill whole cells (ieee model; 0: none)");
+  AddValue(h, "--model", "ieee|sonic-mellanox", "the IEEE 802.1Qbb sum (default) or SONiC's Mellanox formula");
+  AddValue(h, "--asic", "spectrumN", "sonic-mellanox: spectrum1 to spectrum5 (default spectrum2)");
+  AddValue(h, "--lossless-mtu", "BYTES", "sonic-mellanox: the lossless MTU (default 1024)");
+  AddValue(h, "--small-packet-percentage", "PCT", "sonic-mellanox: share of small packets (default 50)");
+  AddValue(h, "--gearbox-delay", "TIME", "sonic-mellanox: gearbox delay (default 0ns)");
+  AddFlag(h, "--shared-headroom-pool", "sonic-mellanox: the shared headroom pool is on");
+  AddValue(h, "--format", "text|sonic", "text (default), or SONiC config_db BUFFER_PROFILE and BUFFER_PG");
+  AddFlag(h, "--json", "the plan as JSON");
+  CLI::App* b = AddCommand(plan, "buffer", "Headroom and shared pool of every switch of a fabric", PlanBuffer,
+                           "FABRIC.yaml", 1, 1);
+  AddFlag(b, "--json", "the budgets as JSON");
+  CLI::App* e = AddCommand(plan, "ecn", "DCQCN ECN thresholds with SONiC and NIC configuration", PlanEcn);
+  AddValue(e, "--speed", "RATE", "port speed, e.g. 100G (required)");
+  AddValue(e, "--rtt", "TIME", "base round-trip time, e.g. 10us (required)");
+  AddValue(e, "--mtu", "BYTES", "RoCE MTU: 256, 512, 1024, 2048 or 4096 (default 4096)");
+  AddValue(e, "--ports", "N", "ports the SONiC config covers (default 32)");
+  AddValue(e, "--lossless", "PRIORITY", "the lossless priority (default 3)");
+  AddValue(e, "--cable", "LENGTH", "cable length for the lossless profile's headroom (default 5m)");
+  AddValue(e, "--asic", "spectrumN", "spectrum1 to spectrum5 (default spectrum2)");
+  AddFlag(e, "--json", "the plan as JSON");
 }
 
 }  // namespace rocelab

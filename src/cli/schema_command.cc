@@ -1,5 +1,6 @@
 // rocelab schema [--json]
 // Every key of the scenario file: unit, range, default and meaning (the README's key table).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "cli/cli.h"
@@ -7,11 +8,18 @@
 
 namespace rocelab {
 
-int SchemaCommand(const std::vector<std::string>& argv) {
-  Args a(argv, {}, {"--json"}, "schema");
-  if (!a.positional().empty()) throw UsageError("schema: unexpected argument '" + a.positional()[0] + "'");
+namespace {
+
+int Schema(const Args& a) {
   std::printf("%s", a.Has("--json") ? SchemaJson().c_str() : SchemaMarkdown().c_str());
-  return 0;
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddSchemaCommand(CLI::App* root) {
+  CLI::App* c = AddCommand(root, "schema", "Every scenario key: unit, range, default and meaning", Schema);
+  AddFlag(c, "--json", "as JSON instead of a Markdown table");
 }
 
 }  // namespace rocelab

@@ -60,6 +60,7 @@ class Fabric {
   Switch& sw(const std::string& name);
   const Switch& sw(const std::string& name) const;
   const EngineStats& engine() const { return engine_; }
+  void SetProgressListener(ProgressListener* listener) { ctx_.sim.SetProgressListener(listener); }
   uint64_t packets_in_flight() const { return ctx_.pool.InUse(); }
 
  private:

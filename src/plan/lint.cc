@@ -39,7 +39,8 @@ std::string PriorityList(uint8_t mask) {
 
 class Linter {
  public:
-  explicit Linter(const Scenario& sc) : sc_(sc), topo_(Topology::Build(sc.topology)) {
+  Linter(const Scenario& sc, const LintOptions& options)
+      : sc_(sc), options_(options), topo_(Topology::Build(sc.topology)) {
     // Only traffic the scenario means to be lossless needs the lossless checks: the TCP-like
     // background class is lossy on purpose.
     for (const FlowSpec& f : sc.flows)
@@ -348,6 +349,7 @@ class Linter {
             "remove the route overrides that send lossless traffic back up, or route with up*/down* only");
         return;
       }
+      if (!options_.single_link_failures) return;
       std::vector<FailureCycle> failures = dc.CheckSingleLinkFailures(3);
       report_.links_failed_and_checked = dc.links_checked();
       for (const FailureCycle& f : failures)
@@ -363,6 +365,7 @@ class Linter {
   }
 
   const Scenario& sc_;
+  const LintOptions options_;
   Topology topo_;
   std::set<uint8_t> roce_dscps_;
   LintReport report_;
@@ -370,6 +373,6 @@ class Linter {
 
 }  // namespace
 
-LintReport LintFabric(const Scenario& sc) { return Linter(sc).Run(); }
+LintReport LintFabric(const Scenario& sc, const LintOptions& options) { return Linter(sc, options).Run(); }
 
 }  // namespace rocelab

@@ -30,7 +30,13 @@ struct LintReport {
   int links_failed_and_checked = 0;
 };
 
-LintReport LintFabric(const Scenario& sc);
+struct LintOptions {
+  // Also check routing for deadlock cycles under every single link failure (the costly part on
+  // fabrics of thousands of links).
+  bool single_link_failures = true;
+};
+
+LintReport LintFabric(const Scenario& sc, const LintOptions& options = LintOptions());
 
 }  // namespace rocelab
 

@@ -156,7 +156,20 @@ void WriteNic(JsonWriter& w, const Nic& n) {
   w.EndObject();
 }
 
-void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo) {
+// Whether a port moved or lost a frame, or paused: what --counters nonzero keeps.
+bool SawTraffic(const PortCounters& c) {
+  if (c.rx_frames || c.tx_frames || c.rx_discards || c.crc_errors) return true;
+  for (int p = 0; p < kNumPriorities; ++p)
+    if (c.rx_pause[p] || c.tx_pause[p]) return true;
+  return false;
+}
+
+void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCounters counters) {
+  if (counters == DeviceCounters::kNonzero) {
+    bool any = s.ttl_expired() > 0;
+    for (int i = 0; i < s.num_ports() && !any; ++i) any = SawTraffic(s.port(i).counters);
+    if (!any) return;
+  }
   w.BeginObject(s.name().c_str());
   w.BeginObject("buffer");
   w.Uint("size_bytes", s.spec().buffer).Uint("shared_pool_bytes", s.shared_pool());
@@ -168,6 +181,7 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo) {
   const TopoNode& tn = topo.nodes()[topo.FindNode(s.name())];
   for (int i = 0; i < s.num_ports(); ++i) {
     const PortCounters& c = s.port(i).counters;
+    if (counters == DeviceCounters::kNonzero && !SawTraffic(c)) continue;
     w.BeginObject(SwitchPortAlias(i).c_str());
     w.String("peer", topo.nodes()[tn.ports[i].peer_node].name);
     w.Uint(kHeadroomBytes.name, s.headroom(i));
@@ -214,7 +228,16 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo) {
 
 }  // namespace
 
-std::string SummaryJson(const Experiment& x) {
+const char* DeviceCountersName(DeviceCounters c) {
+  switch (c) {
+    case DeviceCounters::kAll: return "all";
+    case DeviceCounters::kNonzero: return "nonzero";
+    case DeviceCounters::kNone: return "none";
+  }
+  return "all";
+}
+
+std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   const Fabric& f = x.fabric();
   JsonWriter w;
   const EngineStats& e = f.engine();
@@ -278,12 +301,16 @@ std::string SummaryJson(const Experiment& x) {
     w.EndObject();
   }
   w.EndArray();
-  w.BeginObject("hosts");
-  for (const auto& n : f.nics()) WriteNic(w, *n);
-  w.EndObject();
-  w.BeginObject("switches");
-  for (const auto& s : f.switches()) WriteSwitch(w, *s, f.topology());
-  w.EndObject();
+  w.String("device_counters", DeviceCountersName(counters));
+  if (counters != DeviceCounters::kNone) {
+    w.BeginObject("hosts");
+    for (const auto& n : f.nics())
+      if (counters == DeviceCounters::kAll || SawTraffic(n->port(0).counters)) WriteNic(w, *n);
+    w.EndObject();
+    w.BeginObject("switches");
+    for (const auto& s : f.switches()) WriteSwitch(w, *s, f.topology(), counters);
+    w.EndObject();
+  }
   w.EndObject();
   return w.str();
 }

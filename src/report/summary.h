@@ -35,7 +35,13 @@ std::vector<SlowdownRow> SlowdownTable(const Fabric& fabric);
 // Peak resident set size of this process, in KiB (0 where unknown).
 uint64_t PeakRssKb();
 
-std::string SummaryJson(const Experiment& run);
+// How much of each device summary.json carries: every host and switch port, only those that
+// saw traffic (a large fabric with a few flows), or none (the flows and totals only). The
+// "device_counters" key says which, so a reader knows a missing device counted nothing.
+enum class DeviceCounters { kAll, kNonzero, kNone };
+const char* DeviceCountersName(DeviceCounters c);
+
+std::string SummaryJson(const Experiment& run, DeviceCounters counters = DeviceCounters::kAll);
 
 }  // namespace rocelab
 

@@ -85,9 +85,20 @@ class EventQueue {
   uint64_t next_seq_ = 0;
 };
 
+// Told now and then how far a run has come (a progress line on a terminal).
+class ProgressListener {
+ public:
+  virtual ~ProgressListener() = default;
+  virtual void OnProgress(Time now, uint64_t events) = 0;
+};
+
 // The clock and the queue together: the one loop every component shares.
 class Simulator {
  public:
+  // Every kProgressEvents events the listener hears of it; it must not touch the simulation.
+  static constexpr uint64_t kProgressEvents = 1u << 16;
+  void SetProgressListener(ProgressListener* listener) { progress_ = listener; }
+
   Time Now() const { return now_; }
 
   void Schedule(Time at, EventSource* target, uint32_t kind, uint32_t arg = 0, Packet* pkt = nullptr) {
@@ -106,6 +117,7 @@ class Simulator {
       now_ = e.time;
       ++events_;
       e.target->HandleEvent(e.kind, e.arg, e.pkt);
+      if (progress_ && events_ % kProgressEvents == 0) progress_->OnProgress(now_, events_);
     }
     if (!stopped_ && now_ < until && until != kTimeNever) now_ = until;
   }
@@ -121,6 +133,7 @@ class Simulator {
   Time now_ = 0;
   uint64_t events_ = 0;
   bool stopped_ = false;
+  ProgressListener* progress_ = nullptr;
 };
 
 }  // namespace rocelab

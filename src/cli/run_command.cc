@@ -1,0 +1,239 @@
+// rocelab run SCENARIO.yaml --out DIR [--seed N] [--counters all|nonzero|none] [--max-memory SIZE] [--quiet]
+// rocelab run --ns3-config config.txt --out DIR
+// rocelab demo --out DIR [--quiet]
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+#include "cli/demo_scenario.h"
+#include "diagnose/diagnose.h"
+#include "interop/ns3.h"
+#include "report/summary.h"
+#include "run/experiment.h"
+#include "run/memory_estimate.h"
+#include "scenario/scenario.h"
+#include "util/units.h"
+
+namespace rocelab {
+namespace {
+
+std::string Ms(Time t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(t) / kMillisecond);
+  return buf;
+}
+
+// A line on the terminal that says how far a long run has come: simulated time done, events/s
+// and the time left. Only on a terminal, and only once the run has taken about two seconds.
+class ProgressLine : public ProgressListener {
+ public:
+  explicit ProgressLine(Time end) : end_(end), start_(Clock::now()), last_(start_) {}
+  ~ProgressLine() override {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+  }
+
+  void OnProgress(Time now, uint64_t events) override {
+    const Clock::time_point t = Clock::now();
+    const double elapsed = Seconds(t - start_);
+    if (elapsed < kAfterSeconds || Seconds(t - last_) < kEverySeconds) return;
+    const double rate = static_cast<double>(events - last_events_) / Seconds(t - last_);
+    last_ = t;
+    last_events_ = events;
+    const double done = end_ > 0 ? static_cast<double>(now) / static_cast<double>(end_) : 0;
+    char eta[32] = "?";
+    if (done > 0) std::snprintf(eta, sizeof eta, "%.0f s", elapsed * (1 - done) / done);
+    std::fprintf(stderr, "\r\033[Ksimulated %s of %s (%.0f %%)  %.2f M events/s  ETA %s (at most)",
+                 Ms(now).c_str(), Ms(end_).c_str(), 100 * done, rate / 1e6, eta);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static constexpr double kAfterSeconds = 2.0, kEverySeconds = 0.5;
+  static double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+  const Time end_;
+  const Clock::time_point start_;
+  Clock::time_point last_;
+  uint64_t last_events_ = 0;
+  bool shown_ = false;
+};
+
+void PrintReport(const Experiment& x) {
+  const Fabric& f = x.fabric();
+  const Totals t = ComputeTotals(f);
+  const EngineStats& e = f.engine();
+  int finished = 0, failed = 0;
+  size_t flows = 0;
+  double fct_sum = 0, fct_max = 0;
+  for (const QueuePair& qp : f.qps()) {
+    if (qp.open) continue;
+    ++flows;
+    if (qp.done) {
+      ++finished;
+      double fct = static_cast<double>(qp.finish - qp.start) / kMicrosecond;
+      fct_sum += fct;
+      if (fct > fct_max) fct_max = fct;
+    }
+    if (qp.failed) ++failed;
+  }
+  std::printf("scenario %s  seed %llu  simulated %.3f us\n", f.scenario().name.c_str(),
+              static_cast<unsigned long long>(f.scenario().seed), static_cast<double>(f.now()) / kMicrosecond);
+  std::printf("flows: %zu  finished %d  qp errors %d  mean FCT %.1f us  max FCT %.1f us\n", flows, finished,
+              failed, finished ? fct_sum / finished : 0.0, fct_max);
+  std::printf("delivered %llu B  lossless drops %llu  lossy drops %llu  PFC tx %llu rx %llu\n",
+              (unsigned long long)t.bytes_delivered, (unsigned long long)t.drops_lossless,
+              (unsigned long long)t.drops_lossy, (unsigned long long)t.pause_frames_tx,
+              (unsigned long long)t.pause_frames_rx);
+  std::printf("ECN marked %llu  CNP sent %llu handled %llu  retransmitted %llu  CRC errors %llu\n",
+              (unsigned long long)t.ecn_marked, (unsigned long long)t.cnp_sent, (unsigned long long)t.cnp_handled,
+              (unsigned long long)t.retransmitted_packets, (unsigned long long)t.crc_errors);
+  if (flows > 1 && finished > 0) {
+    std::printf("FCT slowdown   %-11s %7s %9s %9s %9s\n", "size", "flows", "p50", "p95", "p99");
+    for (const SlowdownRow& r : SlowdownTable(f))
+      if (r.count) std::printf("               %-11s %7zu %9.3f %9.3f %9.3f\n", r.bucket.c_str(), r.count, r.p50, r.p95, r.p99);
+  }
+  for (const auto& d : x.drivers()) std::printf("%s\n", d->ReportLine().c_str());
+  // Long flows still running: their rates over the last fifth of the run (converged shares).
+  const std::vector<uint64_t>& at_tail = x.delivered_at_tail();
+  const double tail_s = static_cast<double>(f.now() - x.tail_start()) / kSecond;
+  for (const QueuePair& qp : f.qps()) {
+    if (qp.open || qp.done || qp.failed || qp.id >= at_tail.size() || tail_s <= 0) continue;
+    const auto& names = f.topology();
+    std::printf("flow %u %s -> %s still running: %.2f Gb/s over the last fifth of the run (%.1f..%.1f ms)\n", qp.id,
+                names.nodes()[names.hosts()[qp.src]].name.c_str(), names.nodes()[names.hosts()[qp.dst]].name.c_str(),
+                static_cast<double>(qp.delivered - at_tail[qp.id]) * 8 / tail_s / 1e9,
+                static_cast<double>(x.tail_start()) / kMillisecond, static_cast<double>(f.now()) / kMillisecond);
+  }
+  const double sim_s = static_cast<double>(f.now()) / kSecond;
+  std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
+              "%.0f B per in-flight packet\n",
+              e.wall_s, e.wall_s > 0 ? e.packet_hops / e.wall_s / 1e6 : 0.0, e.wall_s > 0 ? e.events / e.wall_s / 1e6 : 0.0,
+              e.wall_s > 0 ? sim_s / e.wall_s : 0.0, (unsigned long long)PeakRssKb(), e.bytes_per_packet);
+}
+
+// The demo ends the way an operator would: by diagnosing what it just produced.
+void PrintDiagnosis(const std::string& out_dir) {
+  std::vector<Diagnosis> ds = Diagnose(LoadEvidence({out_dir}));
+  int problems = 0;
+  for (const Diagnosis& d : ds) {
+    if (d.severity == Severity::kInfo) continue;
+    ++problems;
+    std::printf("diagnosis: %s %s: %s (%s)\n", d.layer.c_str(), SeverityName(d.severity), d.title.c_str(), d.location.c_str());
+  }
+  if (!problems) std::printf("diagnosis: nothing wrong found (rocelab diagnose %s)\n", out_dir.c_str());
+}
+
+DeviceCounters CountersArg(const Args& a) {
+  const std::string v = a.Get("--counters", "all");
+  if (v == "all") return DeviceCounters::kAll;
+  if (v == "nonzero") return DeviceCounters::kNonzero;
+  if (v == "none") return DeviceCounters::kNone;
+  throw UsageError(a.command() + ": --counters is all, nonzero or none");
+}
+
+// Refuses, before anything is built or written, a run the machine cannot hold.
+void CheckMemory(const Args& a, const Scenario& sc) {
+  uint64_t limit = 0;
+  std::string what;
+  if (a.Has("--max-memory")) {
+    std::string err;
+    if (!ParseSize(a.Get("--max-memory"), &limit, &err)) throw UsageError(a.command() + ": --max-memory: " + err);
+    what = "--max-memory " + FormatBytes(limit);
+  } else {
+    limit = AvailableMemoryBytes();
+    what = "the " + FormatBytes(limit) + " available on this machine";
+  }
+  const MemoryEstimate m = EstimateMemory(sc, CountersArg(a) != DeviceCounters::kNone);
+  if (limit && m.total > limit)
+    throw UsageError(a.command() + ": " + sc.file + " needs an estimated " + FormatBytes(m.total) + " (" + m.Describe() +
+                     "), more than " + what + "; nothing was written. Use a smaller fabric" +
+                     (a.Has("--max-memory") ? "" : ", or --max-memory to set the limit"));
+}
+
+// Builds, runs and writes one scenario; `extra` writes more files beside summary.json.
+int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
+                const std::function<std::string(const Experiment&, const std::string&)>& extra = nullptr) {
+  const std::string out = a.Require("--out");
+  const DeviceCounters counters = CountersArg(a);
+  const bool quiet = a.Has("--quiet");
+  CheckMemory(a, sc);
+  Experiment run(sc);  // may throw ConfigError: nothing written yet
+  std::string err;
+  if (!MakeDirs(out, &err)) throw UsageError(a.command() + ": --out: " + err);
+  {
+    std::unique_ptr<ProgressLine> progress;
+    if (!quiet && isatty(STDERR_FILENO)) progress = std::make_unique<ProgressLine>(sc.duration);
+    run.fabric().SetProgressListener(progress.get());
+    run.Run();
+    run.fabric().SetProgressListener(nullptr);
+  }
+  WriteFileAtomically(out + "/summary.json", SummaryJson(run, counters));
+  const std::string also = extra ? extra(run, out) : "";
+  if (!quiet) {
+    PrintReport(run);
+    std::printf("wrote %s/summary.json%s\n", out.c_str(), also.c_str());
+    if (diagnose) PrintDiagnosis(out);
+  }
+  return kExitOk;
+}
+
+uint64_t SeedArg(const Args& a, uint64_t fallback) {
+  if (!a.Has("--seed")) return fallback;
+  int64_t s;
+  std::string err;
+  if (!ParseInteger(a.Get("--seed"), &s, &err) || s < 0)
+    throw UsageError(a.command() + ": --seed expects a non-negative whole number");
+  return static_cast<uint64_t>(s);
+}
+
+int Run(const Args& a) {
+  if (a.Has("--ns3-config")) {
+    if (!a.positional().empty()) throw UsageError("run: give a scenario file or --ns3-config, not both");
+    Ns3Run ns3 = LoadNs3Config(a.Get("--ns3-config"));
+    ns3.scenario.seed = SeedArg(a, ns3.scenario.seed);
+    return RunAndWrite(a, ns3.scenario, false, [&](const Experiment& x, const std::string& out) {
+      WriteFileAtomically(out + "/" + ns3.fct_file_name, Ns3FctText(x.fabric(), ns3));
+      return " and " + out + "/" + ns3.fct_file_name;
+    });
+  }
+  if (a.positional().empty()) throw UsageError("run: a scenario file is required (or --ns3-config)");
+  Scenario sc = LoadScenarioFile(a.positional()[0]);
+  sc.seed = SeedArg(a, sc.seed);
+  return RunAndWrite(a, sc, false);
+}
+
+int Demo(const Args& a) {
+  Scenario sc = ParseScenarioText(DemoScenarioYaml(), "<demo>");
+  return RunAndWrite(a, sc, true);
+}
+
+void AddOutputOptions(CLI::App* c) {
+  AddValue(c, "--out", "DIR", "the folder for summary.json (required; created if missing)");
+  AddValue(c, "--counters", "all|nonzero|none",
+           "per-device counters in summary.json: every device (default), devices and ports that saw traffic, or none");
+  AddValue(c, "--max-memory", "SIZE",
+           "refuse a fabric whose estimated memory exceeds this (default: the memory available on this machine)");
+  AddFlag(c, "--quiet", "print nothing; no progress line");
+}
+
+}  // namespace
+
+void AddRunCommands(CLI::App* root) {
+  CLI::App* run = AddCommand(root, "run", "Simulate a scenario and write summary.json", Run, "SCENARIO.yaml", 0, 1);
+  AddOutputOptions(run);
+  AddValue(run, "--seed", "N", "the random seed (default: the scenario's)");
+  AddValue(run, "--ns3-config", "FILE", "run the HPCC ns-3 simulator's config.txt and its inputs instead");
+  CLI::App* demo = AddCommand(root, "demo", "The built-in demo: a 15-to-1 incast under PFC and DCQCN, then its diagnosis", Demo);
+  AddOutputOptions(demo);
+}
+
+}  // namespace rocelab
