@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/rng.h"
+#include "sim/wire.h"
 
 namespace rocelab {
 
@@ -57,6 +58,56 @@ TEST(EventQueue, RunUntilStopsAtTheLimit) {
   EXPECT_EQ(sim.Now(), 10);
   sim.RunUntil(100);
   EXPECT_EQ(r.seen.size(), 2u);
+}
+
+// Frames held on a wire come out in exactly the order they would if each were queued on its
+// own: by time, ties by the order they were sent, interleaved with other events, including
+// frames that overtake the ones ahead and wires that empty and refill.
+struct WireReceiver : EventSource {
+  Simulator* sim = nullptr;
+  std::vector<std::pair<Time, uintptr_t>> seen;
+  void HandleEvent(uint32_t kind, uint32_t arg, Packet* p) override {
+    seen.push_back({sim->Now(), reinterpret_cast<uintptr_t>(p) * 64 + kind * 8 + arg});
+  }
+};
+
+struct WireSender : EventSource {
+  Simulator* sim = nullptr;
+  WireReceiver* rx = nullptr;
+  std::vector<Wire>* wires = nullptr;  // null: every frame queued as its own event
+  Rng rng{7, 9};
+  int left = 20000;
+  void HandleEvent(uint32_t, uint32_t, Packet*) override {
+    if (--left <= 0) return;
+    const uint32_t w = static_cast<uint32_t>(rng.Below(3));
+    const Time at = sim->Now() + 50 + static_cast<Time>(rng.Below(rng.Below(8) == 0 ? 40 : 4));
+    Packet* frame = reinterpret_cast<Packet*>(static_cast<uintptr_t>(left));
+    if (wires) (*wires)[w].Send(at, frame);
+    else sim->Schedule(at, rx, 1, w, frame);
+    sim->ScheduleIn(static_cast<Time>(rng.Below(3)), this, 0);  // ties with arrivals
+    if (rng.Below(4) == 0) sim->ScheduleIn(static_cast<Time>(rng.Below(60)), this, 0);
+  }
+};
+
+TEST(Wire, KeepsTheOrderOfIndividuallyQueuedEvents) {
+  auto run = [](bool on_wires) {
+    Simulator sim;
+    WireReceiver rx;
+    rx.sim = &sim;
+    std::vector<Wire> wires(3);
+    for (uint32_t i = 0; i < wires.size(); ++i) wires[i].Connect(&sim, &rx, 1, i);
+    WireSender tx;
+    tx.sim = &sim;
+    tx.rx = &rx;
+    tx.wires = on_wires ? &wires : nullptr;
+    sim.Schedule(0, &tx, 0);
+    sim.RunUntil(kTimeNever);
+    return std::make_pair(rx.seen, sim.EventsProcessed());
+  };
+  const auto held = run(true), alone = run(false);
+  ASSERT_GT(held.first.size(), 10000u);
+  EXPECT_EQ(held.first, alone.first);
+  EXPECT_EQ(held.second, alone.second);
 }
 
 TEST(Rng, StreamsAreIndependentAndRepeatable) {

@@ -24,6 +24,13 @@ void Node::Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time 
   p.delay = delay;
   p.ber = ber;
   p.ps_per_byte = (8000000000000ull % rate_bps == 0) ? static_cast<Time>(8000000000000ull / rate_bps) : 0;
+  p.wire.Connect(&ctx_->sim, peer, kArrive, static_cast<uint32_t>(peer_port));
+}
+
+size_t Node::WireBytes() const {
+  size_t bytes = 0;
+  for (const Port& p : ports_) bytes += p.wire.CapacityBytes();
+  return bytes;
 }
 
 void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
@@ -201,7 +208,7 @@ void Node::Transmit(int port, Packet* pkt) {
     if (ber_rng_.Uniform() < p_err) pkt->flags |= Packet::kFlagCorrupted;
   }
   ++ctx_->packet_hops;
-  ctx_->sim.Schedule(now + ser + p.delay, p.peer, kArrive, static_cast<uint32_t>(p.peer_port), pkt);
+  p.wire.Send(now + ser + p.delay, pkt);
   if (!p.control.empty() || HasBacklog(port)) {
     p.txdone_pending = true;
     ctx_->sim.Schedule(p.busy_until, this, kTxDone, static_cast<uint32_t>(port));

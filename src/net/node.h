@@ -14,6 +14,7 @@
 #include "sim/event_queue.h"
 #include "sim/packet.h"
 #include "sim/rng.h"
+#include "sim/wire.h"
 #include "telemetry/counters.h"
 
 namespace rocelab {
@@ -47,6 +48,7 @@ struct Port {
   Time xoff_began[kNumPriorities] = {};
   Time next_refresh[kNumPriorities] = {};
   PacketFifo control;  // PFC frames waiting for the wire; they bypass all queues
+  Wire wire;           // the frames this port has sent that have not yet arrived
   PortCounters counters;
 };
 
@@ -59,6 +61,7 @@ class Node : public EventSource {
   int num_ports() const { return static_cast<int>(ports_.size()); }
   Port& port(int i) { return ports_[i]; }
   const Port& port(int i) const { return ports_[i]; }
+  size_t WireBytes() const;  // memory of the frames-in-flight rings
 
   void Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time delay, double ber);
   // PFC is honoured (received) and generated only for these priorities.

@@ -1,7 +1,8 @@
-// The event queue: a binary min-heap of small plain structs. An event names
-// its target (an EventSource), a kind the target interprets, one integer
-// argument and optionally a packet. Ties in time break by insertion order,
-// which makes every run with the same inputs replay identically.
+// The event queue: a binary min-heap of small plain structs. An event names its
+// target (an EventSource), a kind the target interprets, one integer argument
+// and optionally a packet. Ties in time break by insertion order, which makes
+// every run with the same inputs replay identically. Frames in flight wait
+// beside the heap, on their wire (sim/wire.h), so it holds few events.
 #ifndef ROCELAB_SIM_EVENT_QUEUE_H_
 #define ROCELAB_SIM_EVENT_QUEUE_H_
 
@@ -34,7 +35,13 @@ struct Event {
 class EventQueue {
  public:
   void Push(Time time, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
-    heap_.push_back(Event{time, next_seq_++, target, pkt, kind, arg});
+    PushInOrder(time, next_seq_++, target, kind, arg, pkt);
+  }
+  // The sequence number the next Push would take; taking it keeps an event's place in the
+  // tie-break for when it is pushed later (Wire holds frames back this way).
+  uint64_t TakeSequence() { return next_seq_++; }
+  void PushInOrder(Time time, uint64_t seq, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
+    heap_.push_back(Event{time, seq, target, pkt, kind, arg});
     SiftUp(heap_.size() - 1);
   }
 
@@ -45,9 +52,9 @@ class EventQueue {
 
   Event Pop() {
     Event top = heap_.front();
-    heap_.front() = heap_.back();
+    const Event last = heap_.back();
     heap_.pop_back();
-    if (!heap_.empty()) SiftDown(0);
+    if (!heap_.empty()) FillHole(last);
     return top;
   }
 
@@ -67,18 +74,20 @@ class EventQueue {
     heap_[i] = e;
   }
 
-  void SiftDown(size_t i) {
+  // Floyd's pop: walks the hole at the root down to a leaf along the smaller children (one
+  // comparison a level, not two), then brings `last` up from there; it rarely climbs far.
+  void FillHole(const Event& last) {
     const size_t n = heap_.size();
-    Event e = heap_[i];
+    size_t i = 0;
     for (;;) {
       size_t child = 2 * i + 1;
       if (child >= n) break;
       if (child + 1 < n && Before(heap_[child + 1], heap_[child])) ++child;
-      if (!Before(heap_[child], e)) break;
       heap_[i] = heap_[child];
       i = child;
     }
-    heap_[i] = e;
+    heap_[i] = last;
+    SiftUp(i);
   }
 
   std::vector<Event> heap_;
@@ -107,6 +116,11 @@ class Simulator {
   void ScheduleIn(Time delay, EventSource* target, uint32_t kind, uint32_t arg = 0,
                   Packet* pkt = nullptr) {
     queue_.Push(now_ + delay, target, kind, arg, pkt);
+  }
+  // An event scheduled earlier in logical order (`seq` from TakeSequence) but queued only now.
+  uint64_t TakeSequence() { return queue_.TakeSequence(); }
+  void ScheduleInOrder(Time at, uint64_t seq, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
+    queue_.PushInOrder(at, seq, target, kind, arg, pkt);
   }
 
   // Runs events with time <= until, or until Stop() is called.
