@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/rng.h"
+#include "sim/timer.h"
 #include "sim/wire.h"
 
 namespace rocelab {
@@ -108,6 +109,60 @@ TEST(Wire, KeepsTheOrderOfIndividuallyQueuedEvents) {
   ASSERT_GT(held.first.size(), 10000u);
   EXPECT_EQ(held.first, alone.first);
   EXPECT_EQ(held.second, alone.second);
+}
+
+// A timer moved at random, later and earlier, fires at the same times and in the same order
+// among other events as the plain way: an event queued for every setting, the handler acting
+// on the first one that finds the deadline come.
+struct TimerOwner : EventSource {
+  Simulator* sim = nullptr;
+  bool coalesced = false;
+  Timer timer;
+  Time deadline = kTimeNever;  // the plain way's deadline
+  Rng rng{3, 4};
+  int left = 30000;
+  std::vector<std::pair<Time, int>> log;  // (time, what): 0 fired, 1 other event
+  void Move(Time at) {
+    if (coalesced) timer.Set(sim, at, this, 1, 0);
+    else sim->Schedule(at, this, 1, 0);
+    deadline = at;
+  }
+  void HandleEvent(uint32_t kind, uint32_t, Packet*) override {
+    if (kind == 1) {
+      if (coalesced ? !timer.Fire(sim, this, 1, 0) : deadline != sim->Now()) return;
+      deadline = kTimeNever;
+      log.push_back({sim->Now(), 0});
+      return;
+    }
+    log.push_back({sim->Now(), 1});
+    if (--left <= 0) return;
+    const uint64_t what = rng.Below(10);
+    if (what < 6) Move(sim->Now() + 1 + static_cast<Time>(rng.Below(200)));  // mostly later
+    else if (what < 7) Move(sim->Now() + static_cast<Time>(rng.Below(5)));    // sooner, even now
+    else if (what < 8) {
+      if (coalesced) timer.Cancel();
+      deadline = kTimeNever;
+    }
+    sim->ScheduleIn(static_cast<Time>(rng.Below(20)), this, 0);
+  }
+};
+
+TEST(Timer, FiresWhereAnEventPerSettingWould) {
+  auto run = [](bool coalesced) {
+    Simulator sim;
+    TimerOwner t;
+    t.sim = &sim;
+    t.coalesced = coalesced;
+    sim.Schedule(0, &t, 0);
+    sim.RunUntil(kTimeNever);
+    return std::make_pair(t.log, sim.EventsProcessed());
+  };
+  const auto plain = run(false), coalesced = run(true);
+  int fired = 0;
+  for (const auto& e : plain.first) fired += e.second == 0;
+  ASSERT_GT(fired, 1000);
+  EXPECT_EQ(plain.first, coalesced.first);
+  EXPECT_LT(coalesced.second, plain.second);  // fewer events for the same story
 }
 
 TEST(Rng, StreamsAreIndependentAndRepeatable) {

@@ -60,10 +60,10 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
       rc_.OnAckTimer((*qps_)[arg]);
       return;
     case kCcTimer:
-      rc_.OnCcTimer((*qps_)[arg]);
+      if ((*qps_)[arg].cc_timer.Fire(&ctx_->sim, this, kind, arg)) rc_.OnCcTimer((*qps_)[arg]);
       return;
     case kResponseCcTimer:
-      rc_.OnResponseCcTimer((*qps_)[arg]);
+      if ((*qps_)[arg].response_cc_timer.Fire(&ctx_->sim, this, kind, arg)) rc_.OnResponseCcTimer((*qps_)[arg]);
       return;
     default:
       return;
@@ -157,8 +157,17 @@ void Nic::SendControl(Packet* pkt) {
 }
 
 void Nic::ArmTimer(Timer timer, Time at, uint32_t qp) {
-  const uint32_t kind = timer == Timer::kAck ? kQpTimer : timer == Timer::kCc ? kCcTimer : kResponseCcTimer;
-  ctx_->sim.Schedule(at, this, kind, qp);
+  switch (timer) {
+    case Timer::kAck:
+      ctx_->sim.Schedule(at, this, kQpTimer, qp);
+      return;
+    case Timer::kCc:
+      (*qps_)[qp].cc_timer.Set(&ctx_->sim, at, this, kCcTimer, qp);
+      return;
+    case Timer::kResponseCc:
+      (*qps_)[qp].response_cc_timer.Set(&ctx_->sim, at, this, kResponseCcTimer, qp);
+      return;
+  }
 }
 
 void Nic::Responding(uint32_t qp) {

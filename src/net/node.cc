@@ -67,6 +67,7 @@ void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
     case kPauseExpire: {
       int port = static_cast<int>(arg / kNumPriorities), prio = static_cast<int>(arg % kNumPriorities);
       Port& p = ports_[port];
+      if (!p.pause_expiry[prio].Fire(&ctx_->sim, this, kind, arg)) return;
       if (p.paused[prio] && p.paused_until[prio] <= Now()) {
         Resume(port, prio);
         Kick(port);
@@ -76,11 +77,11 @@ void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
     case kPauseRefresh: {
       int port = static_cast<int>(arg / kNumPriorities), prio = static_cast<int>(arg % kNumPriorities);
       Port& p = ports_[port];
+      if (!p.refresh[prio].Fire(&ctx_->sim, this, kind, arg)) return;
       if (p.xoff_sent[prio] && p.next_refresh[prio] == Now()) {
         SendPauseFrame(port, prio, pause_quanta_);
-        const Time period = RefreshPeriod(p);
-        p.next_refresh[prio] = Now() + period;
-        ctx_->sim.ScheduleIn(period, this, kPauseRefresh, arg);
+        p.next_refresh[prio] = Now() + RefreshPeriod(p);
+        p.refresh[prio].Set(&ctx_->sim, p.next_refresh[prio], this, kPauseRefresh, arg);
       }
       return;
     }
@@ -121,8 +122,8 @@ void Node::ApplyPause(int port, Packet* pfc) {
       continue;
     }
     p.paused_until[prio] = Now() + QuantaTime(p, q);
-    ctx_->sim.Schedule(p.paused_until[prio], this, kPauseExpire,
-                       static_cast<uint32_t>(port * kNumPriorities + prio));
+    p.pause_expiry[prio].Set(&ctx_->sim, p.paused_until[prio], this, kPauseExpire,
+                             static_cast<uint32_t>(port * kNumPriorities + prio));
   }
   ctx_->pool.Put(pfc);
   Kick(port);
@@ -142,9 +143,9 @@ void Node::AssertPause(int port, int prio) {
   p.xoff_began[prio] = Now();
   SendPauseFrame(port, prio, pause_quanta_);
   if (!pause_expiry_) return;
-  const Time period = RefreshPeriod(p);
-  p.next_refresh[prio] = Now() + period;
-  ctx_->sim.ScheduleIn(period, this, kPauseRefresh, static_cast<uint32_t>(port * kNumPriorities + prio));
+  p.next_refresh[prio] = Now() + RefreshPeriod(p);
+  p.refresh[prio].Set(&ctx_->sim, p.next_refresh[prio], this, kPauseRefresh,
+                      static_cast<uint32_t>(port * kNumPriorities + prio));
 }
 
 void Node::ReleasePause(int port, int prio) {

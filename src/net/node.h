@@ -14,6 +14,7 @@
 #include "sim/event_queue.h"
 #include "sim/packet.h"
 #include "sim/rng.h"
+#include "sim/timer.h"
 #include "sim/wire.h"
 #include "telemetry/counters.h"
 
@@ -42,11 +43,13 @@ struct Port {
   // Received PFC state, per priority.
   bool paused[kNumPriorities] = {};
   Time paused_until[kNumPriorities] = {};
+  Timer pause_expiry[kNumPriorities];
   Time pause_began[kNumPriorities] = {};
   // Sent PFC state, per priority.
   bool xoff_sent[kNumPriorities] = {};
   Time xoff_began[kNumPriorities] = {};
   Time next_refresh[kNumPriorities] = {};
+  Timer refresh[kNumPriorities];
   PacketFifo control;  // PFC frames waiting for the wire; they bypass all queues
   Wire wire;           // the frames this port has sent that have not yet arrived
   PortCounters counters;

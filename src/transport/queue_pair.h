@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/timer.h"
 #include "cc/dcqcn.h"
 #include "sim/packet.h"
 #include "sim/time.h"
@@ -74,6 +75,7 @@ struct QueuePair {
   Time finish = -1;
   DcqcnRp rp;
   Time cc_timer_at = kTimeNever;  // when the pending rate-increase event fires
+  Timer cc_timer;                  // ...and the event waiting for it
   bool read_rewound = false;       // a gap in READ responses was seen and the request re-issued
 
   // Responder.
@@ -90,6 +92,7 @@ struct QueuePair {
   Time response_next_send = 0, response_last_send = 0;
   uint32_t response_last_wire = 0;
   Time response_cc_timer_at = kTimeNever;
+  Timer response_cc_timer;
   uint32_t expected_psn = 0;
   bool nak_outstanding = false;
   uint32_t last_nak_psn = UINT32_MAX;  // with nic.nak_interval: the PSN last NAKed and when
