@@ -76,7 +76,7 @@ TEST(Cli, BadInputExitsTwoNamesTheSpotAndWritesNothing) {
   std::string file = WriteScenario(dir, text);
   Result r = RunCli("run " + file + " --out " + dir);
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find(file + ":6: key 'workload[0].size': "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(file + ":6:36: key 'workload[0].size': "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("no unit"), std::string::npos) << r.output;
   EXPECT_FALSE(Exists(dir));
 }

@@ -63,33 +63,129 @@ TEST(Scenario, TheSchemaExampleParses) {
 TEST(Scenario, ErrorsNameFileLineAndKey) {
   struct Case {
     std::string text;
-    int line;
+    int line, column;  // an error about a key points at the key, one about a name at the name
     std::string key;
     std::string words;
   };
   const Case cases[] = {
-      {Mutate("buffer: 32MB", "buffer: 32"), 7, "switch.buffer", "no unit"},
-      {Mutate("buffer: 32MB", "bufer: 32MB"), 7, "switch.bufer", "unknown key"},
-      {Mutate("kmax: 400KB", "kmax: 10KB"), 10, "switch.ecn.kmax", "kmax"},
-      {Mutate("dst: h8", "dst: h99"), 13, "workload[0].dst", "no host named 'h99'"},
-      {Mutate("dst: h8", "dst: leaf1"), 13, "workload[0].dst", "is a switch"},
-      {Mutate("mtu: 4096", "mtu: 3000"), 11, "nic.mtu", "256, 512"},
-      {Mutate("pmax: 0.2", "pmax: 2"), 10, "switch.ecn.pmax", "out of range"},
-      {Mutate("delay: 1us},", "delay: 1 parsec},"), 5, "topology.host_link.delay", "unknown time unit"},
-      {Mutate("type: spine-leaf", "type: torus"), 4, "topology.type", "torus"},
-      {Mutate("cc: dcqcn", "cc: bbr"), 11, "nic.cc", "bbr"},
-      {Mutate("size: 10MB", "size: 0B"), 13, "workload[0].size", "out of range"},
-      {Mutate("priority: 3", "priority: 3, dscp: 26"), 13, "workload[0].dscp", "not both"},
-      {Mutate("seed: 7", "seed: -1"), 2, "seed", "out of range"},
-      {Mutate("hosts_per_leaf: 8", "hosts_per_leaf: 8}"), 4, "", "unexpected text"},
+      {Mutate("buffer: 32MB", "buffer: 32"), 7, 3, "switch.buffer", "no unit"},
+      {Mutate("buffer: 32MB", "bufer: 32MB"), 7, 3, "switch.bufer", "unknown key"},
+      {Mutate("kmax: 400KB", "kmax: 10KB"), 10, 37, "switch.ecn.kmax", "kmax"},
+      {Mutate("dst: h8", "dst: h99"), 13, 32, "workload[0].dst", "no host named 'h99'"},
+      {Mutate("dst: h8", "dst: leaf1"), 13, 32, "workload[0].dst", "is a switch"},
+      {Mutate("mtu: 4096", "mtu: 3000"), 11, 7, "nic.mtu", "256, 512"},
+      {Mutate("pmax: 0.2", "pmax: 2"), 10, 50, "switch.ecn.pmax", "out of range"},
+      {Mutate("delay: 1us},", "delay: 1 parsec},"), 5, 36, "topology.host_link.delay", "unknown time unit"},
+      {Mutate("type: spine-leaf", "type: torus"), 4, 12, "topology.type", "torus"},
+      {Mutate("cc: dcqcn", "cc: bbr"), 11, 18, "nic.cc", "bbr"},
+      {Mutate("size: 10MB", "size: 0B"), 13, 36, "workload[0].size", "out of range"},
+      {Mutate("priority: 3", "priority: 3, dscp: 26"), 13, 73, "workload[0].dscp", "not both"},
+      {Mutate("seed: 7", "seed: -1"), 2, 1, "seed", "out of range"},
+      {Mutate("hosts_per_leaf: 8", "hosts_per_leaf: 8}"), 4, 70, "", "end of map not found"},
+      {Mutate("seed: 7", "seed: 7\nseed: 8"), 3, 1, "", "key 'seed' written twice in one mapping (first on line 2)"},
   };
   for (const Case& c : cases) {
     ConfigError e = ErrorOf(c.text);
     EXPECT_EQ(e.file(), "bad.yaml");
     EXPECT_EQ(e.line(), c.line) << e.what();
+    EXPECT_EQ(e.column(), c.column) << e.what();
     EXPECT_EQ(e.key(), c.key) << e.what();
     EXPECT_NE(std::string(e.what()).find(c.words), std::string::npos) << e.what();
-    EXPECT_EQ(std::string(e.what()).rfind("bad.yaml:" + std::to_string(c.line) + ": ", 0), 0u) << e.what();
+    const std::string at = "bad.yaml:" + std::to_string(c.line) + ":" + std::to_string(c.column) + ": ";
+    EXPECT_EQ(std::string(e.what()).rfind(at, 0), 0u) << e.what();
+  }
+}
+
+// Positions a YAML node does not give keep the old form: file:line: and file:.
+TEST(Scenario, ErrorsWithoutAColumn) {
+  EXPECT_STREQ(ConfigError("f.yaml", 3, "k", "m").what(), "f.yaml:3: key 'k': m");
+  EXPECT_STREQ(ConfigError("f.yaml", 3, 9, "", "m").what(), "f.yaml:3:9: m");
+  EXPECT_STREQ(ConfigError("f.yaml", 0, 9, "", "m").what(), "f.yaml: m");
+  ConfigError empty = ErrorOf("# nothing\n");
+  EXPECT_STREQ(empty.what(), "bad.yaml:1: the file is empty");
+}
+
+// tests/data/yaml-features.yaml: a byte-order mark, a block scalar, a comment after a value,
+// a trailing comma, anchors, aliases and merge keys, all reading as intended.
+TEST(Scenario, YamlFeaturesReadAsIntended) {
+  const Scenario sc = LoadScenarioFile(std::string(ROCELAB_SOURCE_DIR) + "/tests/data/yaml-features.yaml");
+  EXPECT_EQ(sc.name, "yaml features");
+  EXPECT_EQ(sc.seed, 3u);
+  EXPECT_EQ(sc.topology.leaves, 2);
+  EXPECT_EQ(sc.topology.fabric_link.rate_bps, 50000000000ull);  // *link
+  EXPECT_EQ(sc.topology.fabric_link.delay, 2 * kMicrosecond);
+  EXPECT_EQ(sc.sw.lossless_mask, (1u << 3) | (1u << 4));  // [3, 4,]
+  EXPECT_EQ(sc.sw.ecn.kmax, 200u * 1024);
+  EXPECT_EQ(sc.nic.processing_delay, 1 * kMicrosecond);
+  const SwitchSpec& leaf1 = SwitchSpecFor(sc, "leaf1");  // <<: *ecn, kmax: 300KB
+  EXPECT_EQ(leaf1.ecn.kmin, 50u * 1024);
+  EXPECT_EQ(leaf1.ecn.kmax, 300u * 1024);
+  EXPECT_EQ(SwitchSpecFor(sc, "leaf0").ecn.kmax, 200u * 1024);
+  const NicSpec& h1 = NicSpecFor(sc, "h1");
+  EXPECT_EQ(h1.rx_drain_rate, 25000000000ull);
+  EXPECT_EQ(h1.mtu, 1024u);
+  const NicSpec& h2 = NicSpecFor(sc, "h2");  // <<: [*slow, *nic], processing_delay: 2us
+  EXPECT_EQ(h2.rx_drain_rate, 25000000000ull);
+  EXPECT_EQ(h2.mtu, 1024u);  // *slow comes first
+  EXPECT_EQ(h2.processing_delay, 2 * kMicrosecond);
+  ASSERT_EQ(sc.flows.size(), 2u);
+  EXPECT_EQ(sc.flows[0].src.name, "h0");
+  EXPECT_EQ(sc.flows[1].src.name, "h1");  // {<<: *flow, src: h1, start: 10us}
+  EXPECT_EQ(sc.flows[1].dst.name, "h3");
+  EXPECT_EQ(sc.flows[1].size, 64u * 1024);
+  EXPECT_EQ(sc.flows[1].start, 10 * kMicrosecond);
+  ASSERT_EQ(sc.incasts.size(), 1u);
+  ASSERT_EQ(sc.incasts[0].senders.size(), 2u);
+  EXPECT_EQ(sc.incasts[0].senders[1].name, "h2");
+  ASSERT_EQ(sc.all_to_alls.size(), 1u);
+  ASSERT_EQ(sc.all_to_alls[0].hosts.size(), 2u);  // *senders
+  EXPECT_EQ(sc.all_to_alls[0].hosts[0].name, "h1");
+  EXPECT_NO_THROW(Experiment x(sc));
+}
+
+// An alias is a copy of its anchor: what is wrong inside it is reported where the anchor wrote it.
+TEST(Scenario, AnErrorInsideAnAliasPointsAtTheAnchor) {
+  ConfigError e = ErrorOf(
+      "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2}\n"
+      "switch:\n"
+      "  ecn: &ecn {enabled: true, kmin: 50KB}\n"
+      "devices:\n"
+      "  h1: *ecn\n");
+  EXPECT_EQ(e.key(), "devices.h1.enabled");  // a NIC has no ECN settings
+  EXPECT_EQ(e.line(), 3);
+  EXPECT_EQ(e.column(), 14);
+  EXPECT_NE(std::string(e.what()).find("unknown key"), std::string::npos) << e.what();
+  // A name from an alias, the same.
+  ConfigError name = ErrorOf(
+      "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2}\n"
+      "workload:\n"
+      "  - {type: all-to-all, hosts: &ring [h0, h9], size: 1KB}\n"
+      "  - {type: allreduce, hosts: *ring, size: 1KB}\n");
+  EXPECT_EQ(name.line(), 3);
+  EXPECT_EQ(name.column(), 42);
+  EXPECT_NE(std::string(name.what()).find("no host named 'h9'"), std::string::npos) << name.what();
+}
+
+TEST(Scenario, YamlRefusalsNameTheSpot) {
+  struct Case {
+    std::string text;
+    int line, column;
+    std::string words;
+  };
+  const Case cases[] = {
+      {std::string(kGood) + "---\nname: two\n", 14, 1, "a second YAML document"},
+      {Mutate("nic: {mtu: 4096", "nic: {mtu: *mtu"), 11, 12, "unknown alias '*mtu'"},
+      {Mutate("seed: 7", "seed: !!int 7"), 2, 7, "tag '!!int'"},
+      // The 63rd '[' is the 65th level, under the top mapping and switch.
+      {Mutate("buffer: 32MB", "buffer: " + std::string(70, '[') + std::string(70, ']')), 7, 11 + 62,
+       "nesting deeper than 64 levels"},
+  };
+  for (const Case& c : cases) {
+    ConfigError e = ErrorOf(c.text);
+    EXPECT_EQ(e.line(), c.line) << e.what();
+    EXPECT_EQ(e.column(), c.column) << e.what();
+    EXPECT_EQ(e.key(), "") << e.what();
+    EXPECT_NE(std::string(e.what()).find(c.words), std::string::npos) << e.what();
   }
 }
 
@@ -97,6 +193,7 @@ TEST(Scenario, RouteOverridePortsAreChecked) {
   std::string text = std::string(kGood) + "routes:\n  - {switch: leaf0, dst: h8, port: Ethernet99}\n";
   ConfigError e = ErrorOf(text);
   EXPECT_EQ(e.line(), 15);
+  EXPECT_EQ(e.column(), 36);
   EXPECT_EQ(e.key(), "routes.port");
 }
 
@@ -150,6 +247,7 @@ TEST(Scenario, DeviceOverridesApplyPerDevice) {
   EXPECT_EQ(f.nic("h2").spec().rx_drain_rate, 0u);
   ConfigError e = ErrorOf(std::string(kGood) + "devices:\n  leaf7: {buffer: 1MB}\n");
   EXPECT_EQ(e.line(), 15);
+  EXPECT_EQ(e.column(), 3);
   EXPECT_NE(std::string(e.what()).find("no device named 'leaf7'"), std::string::npos);
 }
 

@@ -19,7 +19,7 @@ Topology BuildTopology(const Scenario& sc) {
     if (!e.file().empty()) throw;
     std::string msg = e.what();
     size_t cut = msg.find("': ");
-    throw ConfigError(sc.file, e.line(), e.key(), cut == std::string::npos ? msg : msg.substr(cut + 3));
+    throw ConfigError(sc.file, e.line(), e.column(), e.key(), cut == std::string::npos ? msg : msg.substr(cut + 3));
   }
 }
 

@@ -12,7 +12,7 @@ namespace rocelab {
 ConfigReader::ConfigReader(const std::string& file, const YamlNode& node, const std::string& path)
     : file_(file), node_(node), path_(path) {
   if (!node.IsMap()) {
-    throw ConfigError(file, node.line, path, node.IsNull() ? "expected a mapping, found nothing"
+    throw ConfigError(file, node.line, node.column, path, node.IsNull() ? "expected a mapping, found nothing"
                                                            : "expected a mapping of 'key: value'");
   }
 }
@@ -32,14 +32,11 @@ const YamlNode* ConfigReader::Find(const Option& o, Unit unit) {
   return Get(o);
 }
 
-int ConfigReader::LineOf(const char* key) const {
-  for (const auto& e : node_.map)
-    if (e.key == key) return e.line;
-  return node_.line;
-}
-
 void ConfigReader::Fail(const char* key, const std::string& message) const {
-  throw ConfigError(file_, LineOf(key), PathOf(key), message);
+  // At the key where it is written, else at the mapping that lacks it.
+  for (const auto& e : node_.map)
+    if (e.key == key) throw ConfigError(file_, e.line, e.column, PathOf(key), message);
+  throw ConfigError(file_, node_.line, node_.column, PathOf(key), message);
 }
 
 void ConfigReader::Fail(const Option& o, const std::string& message) const { Fail(o.leaf(), message); }
@@ -50,8 +47,8 @@ void ConfigReader::FailRequired(const Option& o) const {
   Fail(o, what.empty() ? "is required" : "is required (" + what + ")");
 }
 
-void ConfigReader::FailAt(int line, const std::string& key_path, const std::string& message) const {
-  throw ConfigError(file_, line, key_path, message);
+void ConfigReader::FailAt(int line, int column, const std::string& key_path, const std::string& message) const {
+  throw ConfigError(file_, line, column, key_path, message);
 }
 
 const YamlNode& ConfigReader::Scalar(const Option& o, const YamlNode* n) const {
@@ -165,6 +162,7 @@ bool ConfigReader::Name(const Option& o, NameRef* out) {
   if (!n) return false;
   out->name = Scalar(o, n).scalar;
   out->line = n->line;
+  out->column = n->column;
   out->key = PathOf(o);
   return true;
 }
@@ -174,8 +172,8 @@ bool ConfigReader::Names(const Option& o, std::vector<NameRef>* out) {
   if (!n) return false;
   if (!n->IsSeq()) Fail(o, "expected a list of host names");
   for (const YamlNode& h : n->seq) {
-    if (!h.IsScalar()) FailAt(h.line, PathOf(o), "expected host names");
-    out->push_back({h.scalar, h.line, PathOf(o)});
+    if (!h.IsScalar()) FailAt(h.line, h.column, PathOf(o), "expected host names");
+    out->push_back({h.scalar, h.line, PathOf(o), h.column});
   }
   return true;
 }
@@ -222,9 +220,9 @@ bool ConfigReader::DscpMap(const Option& o, std::array<uint8_t, 64>* map) {
     int64_t dscp, prio;
     const std::string path = PathOf(o) + "." + e.key;
     if (!ParseInteger(e.key, &dscp, &err) || dscp < 0 || dscp > 63)
-      FailAt(e.line, path, "DSCP must be a whole number from 0 to 63");
+      FailAt(e.line, e.column, path, "DSCP must be a whole number from 0 to 63");
     if (!e.value.IsScalar() || !ParseInteger(e.value.scalar, &prio, &err) || prio < 0 || prio > 7)
-      FailAt(e.line, path, "priority must be a whole number from 0 to 7");
+      FailAt(e.line, e.column, path, "priority must be a whole number from 0 to 7");
     (*map)[dscp] = static_cast<uint8_t>(prio);
   }
   return true;
@@ -240,7 +238,7 @@ bool ConfigReader::IsWord(const Option& o) {
 void ConfigReader::Finish() const {
   for (const auto& e : node_.map) {
     if (std::find(used_.begin(), used_.end(), e.key) == used_.end())
-      throw ConfigError(file_, e.line, PathOf(e.key), "unknown key");
+      throw ConfigError(file_, e.line, e.column, PathOf(e.key), "unknown key");
   }
 }
 

@@ -1,8 +1,9 @@
 // Typed, unit-checked access to one YAML mapping. Every read names an Option of
 // options.h, which gives the key, the unit and the range; every key read is
 // marked, and Finish() rejects the keys nobody asked for, so a typo never passes
-// silently. Errors name the file, the line and the key path as written
-// ("devices.leaf1.pfc.alpha").
+// silently. Errors name the file, the line and column and the key path as
+// written ("devices.leaf1.pfc.alpha"). An error about a key points at the key;
+// one about a name or a list item, at the name or the item.
 #ifndef ROCELAB_SCENARIO_CONFIG_READER_H_
 #define ROCELAB_SCENARIO_CONFIG_READER_H_
 
@@ -55,15 +56,15 @@ class ConfigReader {
   void Finish() const;  // throws on unknown keys
   [[noreturn]] void Fail(const Option& o, const std::string& message) const;
   [[noreturn]] void FailRequired(const Option& o) const;
-  [[noreturn]] void FailAt(int line, const std::string& key_path, const std::string& message) const;
+  [[noreturn]] void FailAt(int line, int column, const std::string& key_path, const std::string& message) const;
 
   const std::string& file() const { return file_; }
   const std::string& path() const { return path_; }
   int line() const { return node_.line; }
+  int column() const { return node_.column; }
 
  private:
   std::string PathOf(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-  int LineOf(const char* key) const;
   [[noreturn]] void Fail(const char* key, const std::string& message) const;
   // Checks that `o` is a listed option of `unit`, then Get.
   const YamlNode* Find(const Option& o, Unit unit);

@@ -198,9 +198,10 @@ void ReadExplicit(ConfigReader& r, TopologySpec* t) {
     if (!list) return;
     if (!list->IsSeq()) r.Fail(key, "expected a list of names");
     for (const auto& item : list->seq) {
-      if (!item.IsScalar()) r.FailAt(item.line, r.PathOf(key), "expected a name");
-      if (!names.insert(item.scalar).second) r.FailAt(item.line, r.PathOf(key), "duplicate node '" + item.scalar + "'");
-      t->nodes.push_back({item.scalar, is_switch, item.line});
+      if (!item.IsScalar()) r.FailAt(item.line, item.column, r.PathOf(key), "expected a name");
+      if (!names.insert(item.scalar).second)
+        r.FailAt(item.line, item.column, r.PathOf(key), "duplicate node '" + item.scalar + "'");
+      t->nodes.push_back({item.scalar, is_switch, item.line, item.column});
     }
   };
   add_names(opt::kTopologyHosts, false);
@@ -214,12 +215,14 @@ void ReadExplicit(ConfigReader& r, TopologySpec* t) {
     TopologySpec::Link link;
     link.spec = defaults;
     link.line = item.line;
+    link.column = item.column;
     l.Name(opt::kTopologyLinksA, &link.a);
     l.Name(opt::kTopologyLinksB, &link.b);
     ReadLinkKeys(l, &link.spec, /*with_length=*/false);
     for (const NameRef* e : {&link.a, &link.b})
-      if (!names.count(e->name)) throw ConfigError(r.file(), e->line, e->key, "no node named '" + e->name + "'");
-    if (link.a.name == link.b.name) throw ConfigError(r.file(), link.line, l.path(), "a link needs two different nodes");
+      if (!names.count(e->name)) throw ConfigError(r.file(), e->line, e->column, e->key, "no node named '" + e->name + "'");
+    if (link.a.name == link.b.name)
+      throw ConfigError(r.file(), link.line, link.column, l.path(), "a link needs two different nodes");
     t->links.push_back(link);
   }
   if (t->nodes.empty()) r.Fail(opt::kTopologyHosts, "an explicit topology needs hosts and switches");
@@ -383,8 +386,8 @@ void ReadWorkload(ConfigReader& top, Scenario* sc) {
 void CheckHost(const Scenario& sc, const NameRef& ref) {
   bool is_switch;
   if (!SpecHasNode(sc.topology, ref.name, &is_switch))
-    throw ConfigError(sc.file, ref.line, ref.key, "no host named '" + ref.name + "' in the topology");
-  if (is_switch) throw ConfigError(sc.file, ref.line, ref.key, "'" + ref.name + "' is a switch, not a host");
+    throw ConfigError(sc.file, ref.line, ref.column, ref.key, "no host named '" + ref.name + "' in the topology");
+  if (is_switch) throw ConfigError(sc.file, ref.line, ref.column, ref.key, "'" + ref.name + "' is a switch, not a host");
 }
 
 void CheckWorkloadHosts(const Scenario& sc) {
@@ -397,7 +400,8 @@ void CheckWorkloadHosts(const Scenario& sc) {
     CheckHost(sc, in.dst);
     for (const NameRef& h : in.senders) {
       CheckHost(sc, h);
-      if (h.name == in.dst.name) throw ConfigError(sc.file, h.line, h.key, "the receiver cannot also be a sender");
+      if (h.name == in.dst.name)
+        throw ConfigError(sc.file, h.line, h.column, h.key, "the receiver cannot also be a sender");
     }
   }
   for (const auto& a : sc.all_to_alls)
@@ -409,7 +413,8 @@ void CheckWorkloadHosts(const Scenario& sc) {
     for (const NameRef& h : st.targets) {
       CheckHost(sc, h);
       for (const NameRef& c : st.clients)
-        if (c.name == h.name) throw ConfigError(sc.file, h.line, h.key, "'" + h.name + "' is both a client and a target");
+        if (c.name == h.name)
+          throw ConfigError(sc.file, h.line, h.column, h.key, "'" + h.name + "' is both a client and a target");
     }
   }
   for (const auto& a : sc.allreduces) {
@@ -417,7 +422,8 @@ void CheckWorkloadHosts(const Scenario& sc) {
       CheckHost(sc, a.hosts[i]);
       for (size_t j = 0; j < i; ++j)
         if (a.hosts[j].name == a.hosts[i].name)
-          throw ConfigError(sc.file, a.hosts[i].line, a.hosts[i].key, "'" + a.hosts[i].name + "' appears twice in the ring");
+          throw ConfigError(sc.file, a.hosts[i].line, a.hosts[i].column, a.hosts[i].key,
+                            "'" + a.hosts[i].name + "' appears twice in the ring");
     }
   }
 }
@@ -435,7 +441,7 @@ void ReadRoutes(ConfigReader& top, Scenario* sc) {
     r.Finish();
     bool is_switch = false;
     if (!SpecHasNode(sc->topology, ro.sw.name, &is_switch) || !is_switch)
-      throw ConfigError(sc->file, ro.sw.line, ro.sw.key, "no switch named '" + ro.sw.name + "'");
+      throw ConfigError(sc->file, ro.sw.line, ro.sw.column, ro.sw.key, "no switch named '" + ro.sw.name + "'");
     CheckHost(*sc, ro.dst);
     sc->routes.push_back(ro);
   }
@@ -449,10 +455,10 @@ void ReadDevices(ConfigReader& top, Scenario* sc) {
     bool is_switch;
     std::string path = top.PathOf(opt::kDevices) + "." + e.key;
     if (!SpecHasNode(sc->topology, e.key, &is_switch))
-      throw ConfigError(sc->file, e.line, path, "no device named '" + e.key + "' in the topology");
+      throw ConfigError(sc->file, e.line, e.column, path, "no device named '" + e.key + "' in the topology");
     ConfigReader r(sc->file, e.value, path);
     DeviceOverride o;
-    o.device = {e.key, e.line, path};
+    o.device = {e.key, e.line, path, e.column};
     // Which settings the entry writes, so findings can cite what the user wrote.
     std::function<void(const YamlNode&, const std::string&)> collect = [&](const YamlNode& n, const std::string& at) {
       if (!n.IsMap()) {
@@ -492,7 +498,7 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
   try {
     root = ParseYaml(text);
   } catch (const YamlError& e) {
-    throw ConfigError(file_label, e.line(), "", e.what());
+    throw ConfigError(file_label, e.line(), e.column(), "", e.what());
   }
   if (root.IsNull()) throw ConfigError(file_label, 1, "", "the file is empty");
   ConfigReader top(file_label, root, "");

@@ -1,6 +1,7 @@
 // The scenario: everything a run needs, read from one YAML file and checked
-// before anything is simulated. Every value keeps the line it came from so a
-// later check (a host name that does not exist, say) can still point at it.
+// before anything is simulated. Every value keeps the line it came from (and a
+// name its column) so a later check (a host name that does not exist, say) can
+// still point at it.
 // The keys of the file, their units, ranges and defaults are in options.h; the
 // defaults below come from there.
 #ifndef ROCELAB_SCENARIO_SCENARIO_H_
@@ -32,6 +33,7 @@ struct NameRef {
   std::string name;
   int line = 0;
   std::string key;
+  int column = 0;
 };
 
 struct TopologySpec {
@@ -44,12 +46,12 @@ struct TopologySpec {
   struct Node {
     std::string name;
     bool is_switch = false;
-    int line = 0;
+    int line = 0, column = 0;
   };
   struct Link {
     NameRef a, b;
     LinkSpec spec;
-    int line = 0;
+    int line = 0, column = 0;  // of its entry in links
   };
   std::vector<Node> nodes;  // explicit
   std::vector<Link> links;  // explicit

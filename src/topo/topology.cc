@@ -133,7 +133,7 @@ Topology Topology::Build(const TopologySpec& spec) {
   } else {
     for (const auto& n : spec.nodes) {
       const std::string problem = DeviceNameProblem(n.name);
-      if (!problem.empty()) throw ConfigError("", n.line, "topology", "'" + n.name + "': " + problem);
+      if (!problem.empty()) throw ConfigError("", n.line, n.column, "topology", "'" + n.name + "': " + problem);
     }
     for (const auto& n : spec.nodes)
       if (!n.is_switch) t.AddNode(n.name, false);
@@ -143,13 +143,13 @@ Topology Topology::Build(const TopologySpec& spec) {
       int a = t.FindNode(l.a.name), b = t.FindNode(l.b.name);
       for (const TopoPort& p : t.nodes_[a].ports)
         if (p.peer_node == b)
-          throw ConfigError("", l.line, "topology.links",
+          throw ConfigError("", l.line, l.column, "topology.links",
                             "a second link " + LinkName(l.a.name, l.b.name) +
                                 ": parallel links are not supported (a link and its ports are named by their two devices)");
       if (!t.nodes_[a].is_switch && !t.nodes_[a].ports.empty())
-        throw ConfigError("", l.line, "topology.links", "host '" + l.a.name + "' already has a link (hosts have one NIC port)");
+        throw ConfigError("", l.line, l.column, "topology.links", "host '" + l.a.name + "' already has a link (hosts have one NIC port)");
       if (!t.nodes_[b].is_switch && !t.nodes_[b].ports.empty())
-        throw ConfigError("", l.line, "topology.links", "host '" + l.b.name + "' already has a link (hosts have one NIC port)");
+        throw ConfigError("", l.line, l.column, "topology.links", "host '" + l.b.name + "' already has a link (hosts have one NIC port)");
       t.AddLink(a, b, l.spec);
     }
   }
@@ -260,7 +260,7 @@ std::vector<StaticRoute> ResolveRoutes(const Topology& topo, const Scenario& sc)
                  PortName(r.sw.name, peer) + "')";
         }
       }
-      throw ConfigError(sc.file, r.port.line, r.port.key, msg);
+      throw ConfigError(sc.file, r.port.line, r.port.column, r.port.key, msg);
     }
     routes.push_back({node, topo.nodes()[topo.FindNode(r.dst.name)].kind_index, port});
   }
