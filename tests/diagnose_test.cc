@@ -485,4 +485,51 @@ TEST(DiagnoseSimulation, BitErrorsAreAPhysicalFinding) {
   EXPECT_EQ(d->layer, "physical");
 }
 
+// summary.json and manifests come from other machines and hand edits: a value of the wrong
+// type is an error naming the file and the key, a syntax error one naming the line.
+TEST(DiagnoseSamples, BadJsonNamesFileAndKeyOrLine) {
+  const std::string dir = TempDir();
+  struct Case {
+    std::string file, text, words;
+    int line;
+  };
+  const std::string sw = R"("switches": {"leaf0": {"ports": {"Ethernet0": {"peer": "h0", "queues": {"UC3": {"SAI_QUEUE_STAT_PACKETS": 5}}}}}})";
+  const Case cases[] = {
+      {"s1/summary.json", R"({"sim_time_ns": "soon", "hosts": {}, )" + sw + "}", "key 'sim_time_ns': expected a number, found string", 0},
+      {"s2/summary.json", R"({"hosts": [], )" + sw + "}", "key 'hosts': expected an object, found array", 0},
+      {"s3/summary.json", R"({"hosts": {"h0": {"ethtool": {"rx_bytes_phy": "12"}}}, "switches": {}})", "key 'hosts.h0.ethtool.rx_bytes_phy': expected a number", 0},
+      {"s4/summary.json", R"({"hosts": {"h0": {"config": {"pfc_priorities": [9]}}}, "switches": {}})", "key 'hosts.h0.config.pfc_priorities[0]': expected a whole number from 0 to 7", 0},
+      {"s5/summary.json", R"({"flows": [{"state": 3}], "hosts": {}, "switches": {}})", "key 'flows[0].state': expected a string, found number", 0},
+      {"s6/summary.json", R"({"hosts": {}, "switches": {"leaf0": {"ports": {"Ethernet0": {"queues": {"UC3": []}}}}}})", "key 'switches.leaf0.ports.Ethernet0.queues.UC3': expected an object", 0},
+      {"s7/summary.json", "{\"hosts\": {},\n \"switches\": {\n", "unexpected end of input", 3},
+      {"s8/summary.json", "{\"hosts\": {},\n \"switches\": {}},\n", "syntax error", 2},
+      {"s9/summary.json", "[1, 2]", "not a rocelab summary.json", 0},
+      {"b1/manifest.json", R"({"samples": 1, "devices": {"x": 1}})", "key 'devices': expected a list, found object", 0},
+      {"b2/manifest.json", R"({"samples": 1.5, "devices": []})", "key 'samples': expected a whole number", 0},
+      {"b3/manifest.json", R"({"samples": 1, "devices": [{"counter_files": ["../../etc/passwd"]}]})", "key 'devices[0].counter_files[0]': '../../etc/passwd' is not a file inside the bundle", 0},
+      {"b4/manifest.json", R"({"samples": 1, "devices": [{"cc_params": {"roce_np/enable/3": [1]}}]})", "key 'devices[0].cc_params.roce_np/enable/3': expected a string or a number", 0},
+  };
+  for (const Case& c : cases) {
+    const std::string path = dir + "/" + c.file;
+    Write(path, c.text);
+    try {
+      LoadEvidence({path.substr(0, path.rfind('/'))});
+      ADD_FAILURE() << "no error for " << c.text;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.file(), path);
+      EXPECT_EQ(e.line(), c.line) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.words), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Bytes that are not UTF-8 (a scenario name written in Latin-1) do not make a summary unreadable.
+TEST(DiagnoseSamples, SummaryWithLatin1NameIsRead) {
+  const std::string dir = TempDir();
+  Write(dir + "/summary.json", "{\"scenario\": \"caf\xe9\", \"sim_time_ns\": 1000, \"hosts\": {\"h0\": {\"ethtool\": "
+                               "{\"rx_crc_errors_phy\": 7}}}, \"switches\": {}}\n");
+  std::vector<Diagnosis> ds = Diagnose(LoadEvidence({dir}));
+  EXPECT_NE(Find(ds, "bit errors on the link"), nullptr) << Dump(ds);
+}
+
 }  // namespace rocelab

@@ -341,6 +341,7 @@ class Rules {
         const double pk = At(c, kSaiQueuePackets.name);
         if (dp <= 0 || q.size() < 3 || q.compare(0, 2, "UC") != 0) continue;
         const int queue = std::atoi(q.c_str() + 2);
+        if (queue < 0 || queue > 7) continue;  // UC0..UC7; a summary.json may say anything
         const bool lossless = p.pfc_enabled ? (*p.pfc_enabled)[queue] : (queue == 3 || queue == 4);
         if (lossless) {
           Add("network", Severity::kError, "drops in a lossless queue", Where(p) + " " + q,
