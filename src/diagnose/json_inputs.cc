@@ -184,12 +184,27 @@ void ReadCounters(const Node& block, CounterMap* into) {
     if (v.present()) (*into)[k] = v.Number();
 }
 
+// summary.json writes a priority's counters as a group: for each priority with PFC on, and for
+// any other that carried traffic or pause. `--counters nonzero` leaves out the zeros of a
+// group; put them back, so that a rule asking whether a counter is shown at all (mlx5 and SAI
+// show the pause rows only for PFC priorities) sees what the full summary would show.
+void CompleteGroups(PortEvidence* p, std::initializer_list<const PriorityCounter*> group, const PriorityCounter* pfc_only) {
+  for (int prio = 0; prio < 8; ++prio) {
+    const bool pfc = p->pfc_enabled && (*p->pfc_enabled)[prio];
+    bool shown = pfc;
+    for (const PriorityCounter* c : group) shown |= p->counters.count(c->Name(prio)) > 0;
+    if (!shown) continue;
+    for (const PriorityCounter* c : group) p->counters.emplace(c->Name(prio), 0.0);
+    if (pfc && pfc_only) p->counters.emplace(pfc_only->Name(prio), 0.0);
+  }
+}
+
 }  // namespace
 
 void ParseSummaryJson(const std::string& text, const std::string& file, Evidence* ev) {
   const Json doc = ParseDocument(text, file);
-  if (!doc.is_object() || !doc.contains("hosts") || !doc.contains("switches"))
-    throw ParseError(file, 0, "not a rocelab summary.json (no hosts and switches)");
+  if (!doc.is_object() || !(doc.contains("sim_time_ns") || doc.contains("hosts") || doc.contains("switches")))
+    throw ParseError(file, 0, "not a rocelab summary.json (no sim_time_ns, hosts or switches)");
   const Node root(&doc, file, "");
   ev->origin = "simulation " + file;
   ev->interval_s = root["sim_time_ns"].Number() * 1e-9;
@@ -211,12 +226,19 @@ void ParseSummaryJson(const std::string& text, const std::string& file, Evidence
     ev->collectives.push_back(c);
   }
 
+  bool host_counters = false, switch_counters = false;
   for (const auto& [host, h] : root["hosts"].Members()) {
     PortEvidence p;
     p.device = host;
     p.port = "mlx5_0/eth0";
     for (const char* block : {kEthtoolBlock, kHwCountersBlock}) ReadCounters(h[block], &p.counters);
+    // Counters at all? The rocelab block counts too: its receive thresholds are never zero.
+    host_counters |= !p.counters.empty() || !h[kRocelabBlock].Members().empty();
     ReadConfig(h["config"], &p);
+    CompleteGroups(&p,
+                   {&kRxPrioBytes, &kRxPrioPackets, &kTxPrioBytes, &kTxPrioPackets, &kRxPrioDiscards, &kRxPrioPause,
+                    &kRxPrioPauseDuration, &kTxPrioPause, &kTxPrioPauseDuration},
+                   &kRxPrioPauseTransition);
     p.deltas = p.counters;
     p.sources.push_back(file);
     ev->ports.push_back(std::move(p));
@@ -233,12 +255,17 @@ void ParseSummaryJson(const std::string& text, const std::string& file, Evidence
         if (v.IsNumber()) p.counters[k] = v.Number();
       for (const auto& [block, into] : {std::pair{kQueuesBlock, &p.queues}, std::pair{kPriorityGroupsBlock, &p.pgs}})
         for (const auto& [q, m] : port[block].Members()) ReadCounters(m, &(*into)[q]);
+      switch_counters |= !p.counters.empty() || !p.queues.empty() || !p.pgs.empty();
       ReadConfig(s["config"], &p);
-        p.deltas = p.counters;
+      CompleteGroups(&p, {&kSaiPortPfcRxPkts, &kSaiPortPfcTxPkts, &kSaiPortPfcRxPauseDurationUs, &kSaiPortPfcTxPauseDurationUs},
+                     nullptr);
+      p.deltas = p.counters;
       p.sources.push_back(file);
       ev->ports.push_back(std::move(p));
     }
   }
+  if (!host_counters) ev->sections_without_counters.push_back("hosts");
+  if (!switch_counters) ev->sections_without_counters.push_back("switches");
 }
 
 // --- manifest.json ------------------------------------------------------------------------------

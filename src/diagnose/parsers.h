@@ -57,7 +57,9 @@ std::vector<PortEvidence> ParseRdmaStatistic(const std::string& text, const std:
 std::vector<PerftestRow> ParsePerftest(const std::string& text, const std::string& file);
 
 // A run's summary.json: every host and switch port with its counters and QoS configuration,
-// the flows' states, the collectives.
+// the flows' states, the collectives. A counter summary.json leaves out is zero; a per-device
+// section without counters (`rocelab run --counters none`) is noted in
+// Evidence::sections_without_counters.
 void ParseSummaryJson(const std::string& text, const std::string& file, Evidence* ev);
 
 // A bundle's manifest.json (rocelab collect): what was sampled, and which files of the bundle
