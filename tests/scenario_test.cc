@@ -153,4 +153,31 @@ TEST(Scenario, DeviceOverridesApplyPerDevice) {
   EXPECT_NE(std::string(e.what()).find("no device named 'leaf7'"), std::string::npos);
 }
 
+// An explicit topology's links take a cable length as the other link mappings do: it sets the
+// propagation delay (5 ns/m) and so the PFC headroom an auto port reserves for the cable.
+TEST(Scenario, ExplicitLinksTakeACableLength) {
+  auto topo = [](const std::string& uplink) {
+    return "topology: {type: explicit, hosts: [h0, h1], switches: [s0, s1], link: {rate: 100G, length: 20m},\n"
+           "           links: [{a: h0, b: s0, length: 3m}, {a: h1, b: s1, delay: 15ns},\n"
+           "                   {a: s0, b: s1, " + uplink + "}]}\n";
+  };
+  Scenario sc = ParseScenarioText(topo("length: 2km"), "x.yaml");
+  ASSERT_EQ(sc.topology.links.size(), 3u);
+  EXPECT_EQ(sc.topology.links[0].spec.delay, 15 * kNanosecond);
+  EXPECT_EQ(sc.topology.links[1].spec.delay, 15 * kNanosecond);
+  EXPECT_EQ(sc.topology.links[2].spec.delay, 10 * kMicrosecond);
+  EXPECT_EQ(ParseScenarioText(topo("rate: 400G"), "x.yaml").topology.links[2].spec.delay, 100 * kNanosecond);  // from link
+  // 2 km of cable and 10 us of delay are the same link, down to the headroom; 5 m needs less.
+  Fabric km(sc), us(ParseScenarioText(topo("delay: 10us"), "y.yaml")), near(ParseScenarioText(topo("length: 5m"), "z.yaml"));
+  const Switch& s0 = km.sw("s0");
+  ASSERT_EQ(s0.num_ports(), 2);
+  for (int p = 0; p < 2; ++p) EXPECT_EQ(s0.headroom(p), us.sw("s0").headroom(p)) << p;
+  EXPECT_EQ(s0.headroom(0), near.sw("s0").headroom(0));  // the host link is the same
+  EXPECT_GT(s0.headroom(1), near.sw("s0").headroom(1) + 100000);  // 2 km: about 250 KB more at 100G
+  ConfigError both = ErrorOf(topo("length: 2km, delay: 10us"));
+  EXPECT_EQ(both.key(), "topology.links.length");
+  EXPECT_NE(std::string(both.what()).find("either delay or length"), std::string::npos) << both.what();
+  EXPECT_EQ(ErrorOf(topo("length: 200km")).key(), "topology.links.length");
+}
+
 }  // namespace rocelab

@@ -31,28 +31,27 @@ void ReadSection(ConfigReader& parent, const Option& key, Read read) {
   }
 }
 
-// The keys of one link mapping; `length` (instead of delay) where `with_length`.
-void ReadLinkKeys(ConfigReader& r, LinkSpec* link, bool with_length) {
+// The keys of one link mapping, the same in host_link, fabric_link, link and each entry of
+// links. A cable's length sets its propagation delay, and so the PFC headroom an auto port
+// reserves for it.
+void ReadLinkKeys(ConfigReader& r, LinkSpec* link) {
   r.Rate(opt::kLinkRate, &link->rate_bps);
-  if (with_length && r.Has(opt::kLinkDelay) && r.Has(opt::kLinkLength))
-    r.Fail(opt::kLinkLength, "give either delay or length, not both");
+  if (r.Has(opt::kLinkDelay) && r.Has(opt::kLinkLength)) r.Fail(opt::kLinkLength, "give either delay or length, not both");
   r.Duration(opt::kLinkDelay, &link->delay);
-  if (with_length) {
-    if (const YamlNode* len = r.Get(opt::kLinkLength)) {
-      std::string err;
-      double meters = 0;
-      if (!len->IsScalar()) r.Fail(opt::kLinkLength, "expected a length such as 5m");
-      if (!ParseLength(len->scalar, &meters, &err)) r.Fail(opt::kLinkLength, err);
-      // Light in fibre and copper: about 2e8 m/s, i.e. 5 ns per meter.
-      link->delay = static_cast<Time>(meters * 5.0 * kNanosecond + 0.5);
-    }
+  if (const YamlNode* len = r.Get(opt::kLinkLength)) {
+    std::string err;
+    double meters = 0;
+    if (!len->IsScalar()) r.Fail(opt::kLinkLength, "expected a length such as 5m");
+    if (!ParseLength(len->scalar, &meters, &err)) r.Fail(opt::kLinkLength, err);
+    // Light in fibre and copper: about 2e8 m/s, i.e. 5 ns per meter.
+    link->delay = static_cast<Time>(meters * 5.0 * kNanosecond + 0.5);
   }
   r.Number(opt::kLinkBer, &link->ber);
   r.Finish();
 }
 
 void ReadLink(ConfigReader& parent, const Option& key, LinkSpec* link) {
-  ReadSection(parent, key, [&](ConfigReader& r) { ReadLinkKeys(r, link, /*with_length=*/true); });
+  ReadSection(parent, key, [&](ConfigReader& r) { ReadLinkKeys(r, link); });
 }
 
 void ReadTrust(ConfigReader& r, const Option& key, bool* trust_dscp) {
@@ -208,7 +207,7 @@ void ReadExplicit(ConfigReader& r, TopologySpec* t) {
   LinkSpec defaults;
   ReadLink(r, opt::kTopologyLink, &defaults);
   const YamlNode* links = r.Get(opt::kTopologyLinks);
-  if (!links || !links->IsSeq()) r.Fail(opt::kTopologyLinks, "expected a list of {a, b, rate, delay}");
+  if (!links || !links->IsSeq()) r.Fail(opt::kTopologyLinks, "expected a list of {a, b, rate, delay or length, ber}");
   for (const auto& item : links->seq) {
     ConfigReader l(r.file(), item, r.PathOf(opt::kTopologyLinks));
     TopologySpec::Link link;
@@ -216,7 +215,7 @@ void ReadExplicit(ConfigReader& r, TopologySpec* t) {
     link.line = item.line;
     l.Name(opt::kTopologyLinksA, &link.a);
     l.Name(opt::kTopologyLinksB, &link.b);
-    ReadLinkKeys(l, &link.spec, /*with_length=*/false);
+    ReadLinkKeys(l, &link.spec);
     for (const NameRef* e : {&link.a, &link.b})
       if (!names.count(e->name)) throw ConfigError(r.file(), e->line, e->key, "no node named '" + e->name + "'");
     if (link.a.name == link.b.name) throw ConfigError(r.file(), link.line, l.path(), "a link needs two different nodes");
