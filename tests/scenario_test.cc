@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "run/experiment.h"
+#include "util/units.h"
 
 namespace rocelab {
 
@@ -178,6 +181,43 @@ TEST(Scenario, ExplicitLinksTakeACableLength) {
   EXPECT_EQ(both.key(), "topology.links.length");
   EXPECT_NE(std::string(both.what()).find("either delay or length"), std::string::npos) << both.what();
   EXPECT_EQ(ErrorOf(topo("length: 200km")).key(), "topology.links.length");
+}
+
+// An out-of-range value's message gives the bounds as the file would write them, in units the
+// reader takes, so either bound can be pasted back.
+TEST(Scenario, RangeErrorsGiveBoundsThatReadBack) {
+  struct Case {
+    std::string from, to, range;
+    std::function<bool(const std::string&)> reads;
+  };
+  std::string err;
+  auto size = [&](const std::string& v) { uint64_t b; return ParseSize(v, &b, &err); };
+  auto time = [&](const std::string& v) { Time t; return ParseTime(v, &t, &err); };
+  auto rate = [&](const std::string& v) { uint64_t r; return ParseRate(v, &r, &err); };
+  auto length = [&](const std::string& v) { double m; return ParseLength(v, &m, &err); };
+  auto number = [&](const std::string& v) { double x; return ParseNumber(v, &x, &err); };
+  const Case cases[] = {
+      {"duration: 2ms", "duration: 0s", "1ns to 3600s", time},
+      {"duration: 2ms", "duration: 7200s", "0s to 3600s", time},
+      {"buffer: 32MB", "buffer: 1KB", "64KB to 16GB", size},
+      {"kmax: 400KB", "kmax: 2000000GB", "0B to 1048576GB", size},
+      {"headroom: auto", "headroom: 65MB", "0B to 64MB, or auto", size},
+      {"pmax: 0.2", "pmax: 2", "0 to 1", number},
+      {"enabled: true, headroom: auto", "alpha: 0.0001", "0.0009765625 to 64", number},
+      {"rate: 400G", "rate: 20T", "1bps to 10T", rate},
+      {"delay: 1us},", "length: 200km},", "0m to 100km", length},
+  };
+  for (const Case& c : cases) {
+    ConfigError e = ErrorOf(Mutate(c.from, c.to));
+    const std::string what = e.what();
+    EXPECT_NE(what.find("is out of range (" + c.range + ")"), std::string::npos) << what;
+    const std::string bounds = c.range.substr(0, c.range.find(", or"));
+    const size_t to = bounds.find(" to ");
+    ASSERT_NE(to, std::string::npos) << c.range;
+    for (const std::string& b : {bounds.substr(0, to), bounds.substr(to + 4)}) EXPECT_TRUE(c.reads(b)) << b << ": " << err;
+  }
+  // The bounds of the alpha range are the option's own, not rounded (0.000976562 is below the minimum).
+  EXPECT_NO_THROW(ParseScenarioText(Mutate("enabled: true, headroom: auto", "alpha: 0.0009765625"), "ok.yaml"));
 }
 
 }  // namespace rocelab

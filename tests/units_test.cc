@@ -56,4 +56,24 @@ TEST(Units, SerializationTimeIsExactAtCommonSpeeds) {
   EXPECT_EQ(SerializationTime(1, 3000000000ull), 2667);  // rounded up
 }
 
+// The parsers' own limits are written in units they read back.
+TEST(Units, RangeMessagesUseUnitsTheParsersTake) {
+  std::string err;
+  uint64_t b;
+  Time t;
+  double m;
+  EXPECT_FALSE(ParseSize("2000000GB", &b, &err));
+  EXPECT_NE(err.find("(0B to 1048576GB)"), std::string::npos) << err;
+  EXPECT_TRUE(ParseSize("1048576GB", &b, &err)) << err;
+  EXPECT_FALSE(ParseRate("20T", &b, &err));
+  EXPECT_NE(err.find("(1bps to 10T)"), std::string::npos) << err;
+  EXPECT_TRUE(ParseRate("10T", &b, &err) && ParseRate("1bps", &b, &err)) << err;
+  EXPECT_FALSE(ParseTime("7200s", &t, &err));
+  EXPECT_NE(err.find("(0s to 3600s)"), std::string::npos) << err;
+  EXPECT_TRUE(ParseTime("3600s", &t, &err)) << err;
+  EXPECT_FALSE(ParseLength("101km", &m, &err));
+  EXPECT_NE(err.find("(0m to 100km)"), std::string::npos) << err;
+  EXPECT_TRUE(ParseLength("100km", &m, &err)) << err;
+}
+
 }  // namespace rocelab

@@ -96,9 +96,10 @@ bool ParseSize(const std::string& text, uint64_t* bytes, std::string* error) {
                           : "'" + text + "' has an unknown size unit '" + unit + "' (use B, KB, MB or GB)";
     return false;
   }
+  // 2^50 bytes: a bound that is whole in the units above, to print as the user writes it.
   double b = v * mult;
-  if (b < 0 || b > 1.0e15) {
-    *error = "'" + text + "' is out of range (0 B to 1 PB)";
+  if (b < 0 || b > 1024.0 * 1024 * 1024 * 1024 * 1024) {
+    *error = "'" + text + "' is out of range (0B to 1048576GB)";
     return false;
   }
   if (b != std::floor(b)) {
@@ -126,7 +127,7 @@ bool ParseRate(const std::string& text, uint64_t* bps, std::string* error) {
   }
   double r = std::round(v * mult);
   if (r < 1 || r > 1.0e13) {
-    *error = "'" + text + "' is out of range (1 bps to 10 Tbps)";
+    *error = "'" + text + "' is out of range (1bps to 10T)";
     return false;
   }
   *bps = static_cast<uint64_t>(r);
@@ -150,7 +151,7 @@ bool ParseTime(const std::string& text, Time* t, std::string* error) {
   }
   double ps = std::round(v * mult);
   if (ps < 0 || ps > 3.6e15) {
-    *error = "'" + text + "' is out of range (0 to 1 hour)";
+    *error = "'" + text + "' is out of range (0s to 3600s)";
     return false;
   }
   *t = static_cast<Time>(ps);
@@ -172,7 +173,7 @@ bool ParseLength(const std::string& text, double* meters, std::string* error) {
   }
   double m = v * mult;
   if (m < 0 || m > 100000) {
-    *error = "'" + text + "' is out of range (0 to 100 km)";
+    *error = "'" + text + "' is out of range (0m to 100km)";
     return false;
   }
   *meters = m;
