@@ -220,4 +220,39 @@ TEST(Scenario, RangeErrorsGiveBoundsThatReadBack) {
   EXPECT_NO_THROW(ParseScenarioText(Mutate("enabled: true, headroom: auto", "alpha: 0.0009765625"), "ok.yaml"));
 }
 
+namespace {
+
+std::string Replace(std::string s, const std::string& from, const std::string& to) {
+  const size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? s : s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+// A blank between number and unit is read the same for every kind of quantity.
+TEST(Scenario, QuantitiesTakeABlankBeforeTheUnit) {
+  std::string spaced = kGood;
+  for (const char* q : {"2ms", "100G", "400G", "1us", "32MB", "100KB", "400KB", "10MB", "0us"})
+    for (size_t at = spaced.find(q); at != std::string::npos; at = spaced.find(q, at)) {
+      size_t unit = at;
+      while (std::isdigit(static_cast<unsigned char>(spaced[unit]))) ++unit;
+      spaced.insert(unit, " ");
+      at = unit + 1;
+    }
+  ASSERT_NE(spaced.find("delay: 1 us"), std::string::npos) << spaced;
+  ASSERT_NE(spaced.find("size: 10 MB"), std::string::npos) << spaced;
+  const Scenario a = ParseScenarioText(kGood, "a.yaml"), b = ParseScenarioText(Replace(spaced, "cc: dcqcn}", "cc: dcqcn, rx_drain_rate: 50 G}"), "b.yaml");
+  EXPECT_EQ(b.duration, a.duration);
+  EXPECT_EQ(b.topology.host_link.rate_bps, a.topology.host_link.rate_bps);
+  EXPECT_EQ(b.topology.fabric_link.rate_bps, a.topology.fabric_link.rate_bps);
+  EXPECT_EQ(b.topology.host_link.delay, a.topology.host_link.delay);
+  EXPECT_EQ(b.sw.buffer, a.sw.buffer);
+  EXPECT_EQ(b.sw.ecn.kmin, a.sw.ecn.kmin);
+  EXPECT_EQ(b.sw.ecn.kmax, a.sw.ecn.kmax);
+  EXPECT_EQ(b.flows[0].size, a.flows[0].size);
+  EXPECT_EQ(b.nic.rx_drain_rate, 50000000000ull);
+  EXPECT_EQ(ParseScenarioText(Mutate("delay: 1us},", "length: 200 m},"), "c.yaml").topology.host_link.delay, kMicrosecond);
+}
+
 }  // namespace rocelab

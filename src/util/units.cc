@@ -8,8 +8,15 @@ namespace rocelab {
 
 namespace {
 
-// Splits "12.5us" into 12.5 and "us". The number must be a plain decimal.
-bool SplitNumber(const std::string& text, double* value, std::string* unit, std::string* error) {
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+// Splits "12.5us" into 12.5 and "us". The number must be a plain decimal. Blanks around the
+// value and between number and unit are allowed everywhere: "1 us", "100 G", " 32MB ".
+bool SplitNumber(const std::string& quantity, double* value, std::string* unit, std::string* error) {
+  size_t first = 0, last = quantity.size();
+  while (first < last && IsBlank(quantity[first])) ++first;
+  while (last > first && IsBlank(quantity[last - 1])) --last;
+  const std::string text = quantity.substr(first, last - first);
   size_t i = 0;
   const size_t n = text.size();
   bool digits = false;
@@ -29,19 +36,19 @@ bool SplitNumber(const std::string& text, double* value, std::string* unit, std:
     }
   }
   if (!digits) {
-    *error = "'" + text + "' is not a number";
+    *error = "'" + quantity + "' is not a number";
     return false;
   }
   std::string num = text.substr(0, i);
   char* end = nullptr;
   double v = std::strtod(num.c_str(), &end);
   if (end == nullptr || *end != '\0' || !std::isfinite(v)) {
-    *error = "'" + text + "' is not a number";
+    *error = "'" + quantity + "' is not a number";
     return false;
   }
   *value = v;
   size_t u = i;
-  while (u < n && text[u] == ' ') ++u;
+  while (u < n && IsBlank(text[u])) ++u;
   *unit = text.substr(u);
   return true;
 }
