@@ -1,8 +1,12 @@
 #include "scenario/scenario.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
 
+#include <fstream>
 #include <functional>
+#include <sstream>
 
 #include "run/experiment.h"
 #include "util/units.h"
@@ -222,6 +226,13 @@ TEST(Scenario, RangeErrorsGiveBoundsThatReadBack) {
 
 namespace {
 
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 std::string Replace(std::string s, const std::string& from, const std::string& to) {
   const size_t at = s.find(from);
   EXPECT_NE(at, std::string::npos) << from;
@@ -253,6 +264,33 @@ TEST(Scenario, QuantitiesTakeABlankBeforeTheUnit) {
   EXPECT_EQ(b.flows[0].size, a.flows[0].size);
   EXPECT_EQ(b.nic.rx_drain_rate, 50000000000ull);
   EXPECT_EQ(ParseScenarioText(Mutate("delay: 1us},", "length: 200 m},"), "c.yaml").topology.host_link.delay, kMicrosecond);
+}
+
+// Paths in a scenario start at the scenario's folder: a scenario copied elsewhere with its CDF
+// beside it runs from any working folder; a missing CDF is an error at load time (so lint sees
+// it) naming the key and the path as resolved.
+TEST(Scenario, PathsStartAtTheScenarioFolder) {
+  char tmpl[] = "/tmp/rocelab-paths-XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  std::string yaml = ReadAll(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/websearch-k4.yaml");
+  yaml = Replace(yaml, "../../shared/data/cdf/WebSearch_distribution.txt", "websearch.cdf");
+  yaml = Replace(Replace(yaml, "duration: 50ms", "duration: 300us"), "duration: 5ms", "duration: 200us");
+  std::ofstream(dir + "/ws.yaml") << yaml;
+  std::ofstream(dir + "/websearch.cdf") << ReadAll(std::string(ROCELAB_SHARED_DATA) + "/cdf/WebSearch_distribution.txt");
+  Experiment x(LoadScenarioFile(dir + "/ws.yaml"));
+  x.Run();
+  EXPECT_GT(x.fabric().qps().size(), 0u);
+
+  ::unlink((dir + "/websearch.cdf").c_str());
+  try {
+    LoadScenarioFile(dir + "/ws.yaml");
+    ADD_FAILURE() << "no error for a missing CDF";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.file(), dir + "/ws.yaml");
+    EXPECT_EQ(e.line(), 9);
+    EXPECT_EQ(e.key(), "workload[0].cdf");
+    EXPECT_NE(std::string(e.what()).find("'" + dir + "/websearch.cdf': no such file"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace rocelab

@@ -307,12 +307,19 @@ void ReadAllToAll(ConfigReader& r, const Scenario&, AllToAllSpec* a) {
   r.Size(opt::kWorkloadSize, &a->size);
 }
 
+// A path in the scenario is relative to the scenario file's folder, not to where rocelab runs:
+// a scenario and its CDF copied together elsewhere still work.
+std::string BesideScenario(const std::string& scenario_file, const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  const size_t slash = scenario_file.find_last_of('/');
+  return slash == std::string::npos ? path : scenario_file.substr(0, slash + 1) + path;
+}
+
 void ReadTrace(ConfigReader& r, const Scenario& sc, TraceSpec* t) {
+  if (const YamlNode* cdf = r.Get(opt::kTraceCdf)) t->cdf_line = cdf->line;
   r.Text(opt::kTraceCdf, &t->cdf_path);
-  if (!t->cdf_path.empty() && t->cdf_path[0] != '/') {
-    size_t slash = sc.file.find_last_of('/');
-    if (slash != std::string::npos) t->cdf_path = sc.file.substr(0, slash + 1) + t->cdf_path;
-  }
+  t->cdf_path = BesideScenario(sc.file, t->cdf_path);
+  t->cdf_key = r.PathOf(opt::kTraceCdf);
   r.Number(opt::kTraceLoad, &t->load);
   r.Duration(opt::kTraceDuration, &t->duration);
   r.Names(opt::kWorkloadHosts, &t->hosts);
@@ -421,6 +428,18 @@ void CheckWorkloadHosts(const Scenario& sc) {
   }
 }
 
+// Every file the scenario names can be read, checked with the rest (so lint sees it too); the
+// error gives the path as resolved. Their content is checked where it is read.
+void CheckFiles(const Scenario& sc) {
+  for (const TraceSpec& t : sc.traces) {
+    std::string text, err;
+    if (!ReadTextFile(t.cdf_path, &text, &err, 64ull << 20))  // FlowSizeCdf::Load's limit
+      throw ConfigError(sc.file, t.cdf_line, t.cdf_key,
+                        "the flow-size CDF '" + t.cdf_path + "': " + err +
+                            (t.cdf_path.empty() || t.cdf_path[0] != '/' ? " (a relative path starts at the scenario's folder)" : ""));
+  }
+}
+
 void ReadRoutes(ConfigReader& top, Scenario* sc) {
   const YamlNode* rs = top.Get(opt::kRoutes);
   if (!rs) return;
@@ -513,6 +532,7 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
   if (!sc.sw.pfc.enabled && !(nic && nic->Find(opt::kNicPfc.leaf()))) sc.nic.pfc_enabled = false;
   ReadWorkload(top, &sc);
   CheckWorkloadHosts(sc);
+  CheckFiles(sc);
   ReadRoutes(top, &sc);
   ReadDevices(top, &sc);
   top.Finish();
