@@ -1,13 +1,13 @@
-// Feeds arbitrary bytes to every command-output parser behind `rocelab
-// diagnose` and to the JSON reader. Bad input must end in ParseError or
-// JsonError, never a crash, a hang or a sanitizer report.
+// Feeds arbitrary bytes to every parser behind `rocelab diagnose`: the command
+// outputs, summary.json (then the rules over what it gave) and a bundle's
+// manifest.json. Bad input must end in ParseError, never a crash, a hang, a
+// sanitizer report or an exception of nlohmann's own.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "diagnose/diagnose.h"
 #include "diagnose/parsers.h"
-#include "util/json_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rocelab;
@@ -16,7 +16,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
       f();
     } catch (const ParseError&) {
-    } catch (const JsonError&) {
     }
   };
   guard([&] { ParseCounterList(text, "f"); });
@@ -39,7 +38,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ev.perftest = ParsePerftest(text, "f");
     Diagnose(ev);
   });
-  guard([&] { ParseJson(text); });
+  guard([&] {
+    Evidence ev;
+    ParseSummaryJson(text, "f", &ev);
+    Diagnose(ev);
+  });
+  guard([&] { ParseManifest(text, "f"); });
   (void)DetectOutputKind(text);
   return 0;
 }

@@ -288,6 +288,21 @@ TEST(CommandLine, CountersAllNonzeroOrNone) {
   EXPECT_EQ(from_flows(all), from_flows(none));
 }
 
+// diagnose reads a nonzero summary as the full one, and says when there are no counters.
+TEST(CommandLine, DiagnoseFollowsTheCountersOption) {
+  const std::string dir = TempDir();
+  const std::string incast = std::string(ROCELAB_SOURCE_DIR) + "/scenarios/incast-15to1.yaml";
+  for (const char* mode : {"all", "nonzero", "none"})
+    ASSERT_EQ(Rocelab("run " + incast + " --quiet --counters " + mode + " --out " + dir + "/" + mode).status, 0);
+  auto findings = [](std::string s) { return s.substr(s.find('\n')); };  // past the line naming the file
+  const Result all = Rocelab("diagnose " + dir + "/all"), nonzero = Rocelab("diagnose " + dir + "/nonzero");
+  EXPECT_EQ(findings(all.output), findings(nonzero.output));
+  EXPECT_EQ(all.status, nonzero.status);
+  const Result none = Rocelab("diagnose " + dir + "/none");
+  EXPECT_NE(none.output.find("no per-device counters (written with --counters none)"), std::string::npos) << none.output;
+  EXPECT_EQ(none.output.find("nothing wrong found"), std::string::npos) << none.output;
+}
+
 TEST(CommandLine, LintNoFailuresSkipsTheLinkFailureAnalysis) {
   const std::string dir = TempDir();
   const std::string file = Write(dir + "/ft.yaml", kFatTreeOneFlow);

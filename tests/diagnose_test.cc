@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <nlohmann/json.hpp>
+
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -364,6 +366,37 @@ std::vector<Diagnosis> DiagnoseRun(const std::string& yaml) {
 
 const std::string kNone = "{mtu: 4096, cc: none, timeout: 10}";
 
+// The summary.json of a run, as JSON to edit before it is diagnosed.
+nlohmann::ordered_json RunSummary(const std::string& yaml) {
+  auto f = RunYaml(yaml);
+  return nlohmann::ordered_json::parse(SummaryJson(*f.run));
+}
+
+std::vector<Diagnosis> DiagnoseSummary(const nlohmann::ordered_json& summary, const std::string& dir = TempDir()) {
+  Write(dir + "/summary.json", summary.dump(2));
+  return Diagnose(LoadEvidence({dir}));
+}
+
+// What `rocelab run --counters nonzero` writes: every zero counter of the per-device sections
+// left out (the configuration stays).
+void DropZeroCounters(nlohmann::ordered_json* block) {
+  for (auto it = block->begin(); it != block->end();) {
+    if (it->is_number() && it->get<double>() == 0) it = block->erase(it);
+    else ++it;
+  }
+}
+nlohmann::ordered_json WithoutZeroCounters(nlohmann::ordered_json s) {
+  for (auto& [name, h] : s["hosts"].items())
+    for (const char* b : {"ethtool", "hw_counters", "rocelab"}) DropZeroCounters(&h[b]);
+  for (auto& [name, sw] : s["switches"].items())
+    for (auto& [port, p] : sw["ports"].items()) {
+      DropZeroCounters(&p);
+      for (const char* b : {"queues", "priority_groups"})
+        for (auto& [q, c] : p[b].items()) DropZeroCounters(&c);
+    }
+  return s;
+}
+
 }  // namespace
 
 TEST(DiagnoseSimulation, HealthyIncastHasNothingWrong) {
@@ -483,6 +516,117 @@ TEST(DiagnoseSimulation, BitErrorsAreAPhysicalFinding) {
   const Diagnosis* d = Find(ds, "bit errors on the link");
   ASSERT_NE(d, nullptr) << Dump(ds);
   EXPECT_EQ(d->layer, "physical");
+}
+
+// A summary written without its per-device counters (`rocelab run --counters none`) cannot
+// show a healthy fabric: diagnose says there is nothing to look at, and still reports flows.
+TEST(DiagnoseSimulation, SummaryWithoutDeviceCountersSaysSoInsteadOfHealthy) {
+  const nlohmann::ordered_json full = RunSummary("duration: 300us\n" + ExampleFabric("", "{mtu: 4096, cc: dcqcn}") +
+                                                 "workload:\n  - {type: flow, src: h1, dst: h9, size: 10MB}\n");
+  nlohmann::ordered_json absent = full, empty = full, config_only = full, empty_blocks = full;
+  absent.erase("hosts");
+  absent.erase("switches");
+  empty["hosts"] = nlohmann::ordered_json::object();
+  empty["switches"] = nlohmann::ordered_json::object();
+  for (auto& [name, h] : config_only["hosts"].items())
+    for (const char* b : {"ethtool", "hw_counters", "rocelab"}) h.erase(b);
+  for (auto& [name, sw] : config_only["switches"].items()) sw.erase("ports");
+  for (auto& [name, h] : empty_blocks["hosts"].items())
+    for (const char* b : {"ethtool", "hw_counters", "rocelab"}) h[b] = nlohmann::ordered_json::object();
+  for (auto& [name, sw] : empty_blocks["switches"].items())
+    for (auto& [port, p] : sw["ports"].items()) p = {{"peer", p["peer"]}, {"queues", nlohmann::ordered_json::object()}};
+  for (const auto* s : {&absent, &empty, &config_only, &empty_blocks}) {
+    std::vector<Diagnosis> ds = DiagnoseSummary(*s);
+    const Diagnosis* d = Find(ds, "summary.json has no per-device counters (written with --counters none)");
+    ASSERT_NE(d, nullptr) << Dump(ds);
+    EXPECT_EQ(d->severity, Severity::kWarning);  // so the command does not end in "nothing wrong found"
+    EXPECT_EQ(d->layer, "evidence");
+    EXPECT_EQ(&ds.front(), d) << Dump(ds);  // before anything else
+    EXPECT_NE(Find(ds, "flows did not finish"), nullptr) << Dump(ds);  // the flows are still read
+  }
+  // Only the switches missing: said of them alone.
+  nlohmann::ordered_json no_switches = full;
+  no_switches.erase("switches");
+  std::vector<Diagnosis> ds = DiagnoseSummary(no_switches);
+  const Diagnosis* d = Find(ds, "summary.json has no counters for its switches");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_EQ(Find(DiagnoseSummary(full), "summary.json has no"), nullptr);
+}
+
+// `--counters nonzero` leaves out zero counters: the diagnosis must not change, a missing
+// counter being zero (also for the rules that ask whether a device shows a counter at all).
+TEST(DiagnoseSimulation, MissingCountersCountAsZero) {
+  const std::vector<std::string> runs = {
+      IncastScenario("{mtu: 4096, cc: dcqcn}", ""),
+      IncastScenario("{mtu: 4096, cc: dcqcn}", "devices:\n  leaf0: {ecn: {enabled: false}}\n"),
+      IncastScenario(kNone, "devices:\n  leaf0: {dscp_to_priority: {26: 1}}\n"),
+      IncastScenario(kNone, "devices:\n  spine0: {pfc: {enabled: false}}\n"),
+      IncastScenario(kNone, "devices:\n  leaf0: {pfc: {headroom: 6KB}}\n"),
+      IncastScenario(kNone, "devices:\n  spine1: {mtu: 1500}\n"),
+  };
+  for (const std::string& yaml : runs) {
+    const nlohmann::ordered_json full = RunSummary(yaml);
+    const nlohmann::ordered_json sparse = WithoutZeroCounters(full);
+    ASSERT_LT(sparse.dump().size(), full.dump().size());
+    const std::string dir = TempDir();  // the same origin in both
+    EXPECT_EQ(Dump(DiagnoseSummary(sparse, dir)), Dump(DiagnoseSummary(full, dir))) << yaml;
+  }
+  // A switch port that received a few pause frames, held less than a microsecond in all:
+  // its pause-duration counter is 0 and left out, yet the port shows durations (SAI does), so
+  // the frame-count-only finding of pfcstat must not appear.
+  nlohmann::ordered_json s = nlohmann::ordered_json::parse(R"({"sim_time_ns": 1000000, "hosts": {}, "switches": {
+    "leaf0": {"config": {"pfc_priorities": [3], "trust": "dscp", "dscp_to_priority": {"26": 3, "48": 6}},
+              "ports": {"Ethernet0": {"peer": "h0", "SAI_PORT_STAT_PFC_3_RX_PKTS": 4, "SAI_PORT_STAT_PFC_3_TX_PKTS": 0,
+                                      "SAI_PORT_STAT_PFC_3_RX_PAUSE_DURATION_US": 0, "SAI_PORT_STAT_PFC_3_TX_PAUSE_DURATION_US": 0}}}}})");
+  EXPECT_EQ(Find(DiagnoseSummary(s), "receives pause"), nullptr);
+  EXPECT_EQ(Find(DiagnoseSummary(WithoutZeroCounters(s)), "receives pause"), nullptr) << Dump(DiagnoseSummary(WithoutZeroCounters(s)));
+}
+
+// summary.json and manifests come from other machines and hand edits: a value of the wrong
+// type is an error naming the file and the key, a syntax error one naming the line.
+TEST(DiagnoseSamples, BadJsonNamesFileAndKeyOrLine) {
+  const std::string dir = TempDir();
+  struct Case {
+    std::string file, text, words;
+    int line;
+  };
+  const std::string sw = R"("switches": {"leaf0": {"ports": {"Ethernet0": {"peer": "h0", "queues": {"UC3": {"SAI_QUEUE_STAT_PACKETS": 5}}}}}})";
+  const Case cases[] = {
+      {"s1/summary.json", R"({"sim_time_ns": "soon", "hosts": {}, )" + sw + "}", "key 'sim_time_ns': expected a number, found string", 0},
+      {"s2/summary.json", R"({"hosts": [], )" + sw + "}", "key 'hosts': expected an object, found array", 0},
+      {"s3/summary.json", R"({"hosts": {"h0": {"ethtool": {"rx_bytes_phy": "12"}}}, "switches": {}})", "key 'hosts.h0.ethtool.rx_bytes_phy': expected a number", 0},
+      {"s4/summary.json", R"({"hosts": {"h0": {"config": {"pfc_priorities": [9]}}}, "switches": {}})", "key 'hosts.h0.config.pfc_priorities[0]': expected a whole number from 0 to 7", 0},
+      {"s5/summary.json", R"({"flows": [{"state": 3}], "hosts": {}, "switches": {}})", "key 'flows[0].state': expected a string, found number", 0},
+      {"s6/summary.json", R"({"hosts": {}, "switches": {"leaf0": {"ports": {"Ethernet0": {"queues": {"UC3": []}}}}}})", "key 'switches.leaf0.ports.Ethernet0.queues.UC3': expected an object", 0},
+      {"s7/summary.json", "{\"hosts\": {},\n \"switches\": {\n", "unexpected end of input", 3},
+      {"s8/summary.json", "{\"hosts\": {},\n \"switches\": {}},\n", "syntax error", 2},
+      {"s9/summary.json", "[1, 2]", "not a rocelab summary.json", 0},
+      {"b1/manifest.json", R"({"samples": 1, "devices": {"x": 1}})", "key 'devices': expected a list, found object", 0},
+      {"b2/manifest.json", R"({"samples": 1.5, "devices": []})", "key 'samples': expected a whole number", 0},
+      {"b3/manifest.json", R"({"samples": 1, "devices": [{"counter_files": ["../../etc/passwd"]}]})", "key 'devices[0].counter_files[0]': '../../etc/passwd' is not a file inside the bundle", 0},
+      {"b4/manifest.json", R"({"samples": 1, "devices": [{"cc_params": {"roce_np/enable/3": [1]}}]})", "key 'devices[0].cc_params.roce_np/enable/3': expected a string or a number", 0},
+  };
+  for (const Case& c : cases) {
+    const std::string path = dir + "/" + c.file;
+    Write(path, c.text);
+    try {
+      LoadEvidence({path.substr(0, path.rfind('/'))});
+      ADD_FAILURE() << "no error for " << c.text;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.file(), path);
+      EXPECT_EQ(e.line(), c.line) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.words), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Bytes that are not UTF-8 (a scenario name written in Latin-1) do not make a summary unreadable.
+TEST(DiagnoseSamples, SummaryWithLatin1NameIsRead) {
+  const std::string dir = TempDir();
+  Write(dir + "/summary.json", "{\"scenario\": \"caf\xe9\", \"sim_time_ns\": 1000, \"hosts\": {\"h0\": {\"ethtool\": "
+                               "{\"rx_crc_errors_phy\": 7}}}, \"switches\": {}}\n");
+  std::vector<Diagnosis> ds = Diagnose(LoadEvidence({dir}));
+  EXPECT_NE(Find(ds, "bit errors on the link"), nullptr) << Dump(ds);
 }
 
 }  // namespace rocelab

@@ -1,10 +1,11 @@
 // Headroom, buffer and ECN planning against hand-checked numbers.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "plan/buffer_plan.h"
 #include "plan/ecn_plan.h"
 #include "scenario/scenario.h"
-#include "util/json_reader.h"
 #include "plan/headroom.h"
 #include "plan/sonic_headroom.h"
 
@@ -161,35 +162,32 @@ TEST(EcnPlan, SonicConfigDefinesEverythingItReferences) {
   TemplateInput t;
   t.ecn = PlanDcqcnEcn(100000000000ull, 10 * kMicrosecond, 4096);
   t.ports = 2;
-  const JsonValue cfg = ParseJson(SonicQosTemplate(t));
-  auto defined = [&](const char* table, const std::string& name) {
-    const JsonValue* tab = cfg.Get(table);
-    return tab && tab->Get(name) != nullptr;
-  };
-  for (const auto& [key, profile] : cfg.Get("BUFFER_PROFILE")->members)
-    EXPECT_TRUE(defined("BUFFER_POOL", profile.Get("pool")->text)) << key;
-  for (const auto& [key, pg] : cfg.Get("BUFFER_PG")->members)
-    EXPECT_TRUE(defined("BUFFER_PROFILE", pg.Get("profile")->text)) << key;
+  const nlohmann::ordered_json cfg = nlohmann::ordered_json::parse(SonicQosTemplate(t));
+  auto defined = [&](const char* table, const std::string& name) { return cfg.contains(table) && cfg[table].contains(name); };
+  for (const auto& [key, profile] : cfg.at("BUFFER_PROFILE").items())
+    EXPECT_TRUE(defined("BUFFER_POOL", profile.at("pool").get<std::string>())) << key;
+  for (const auto& [key, pg] : cfg.at("BUFFER_PG").items())
+    EXPECT_TRUE(defined("BUFFER_PROFILE", pg.at("profile").get<std::string>())) << key;
   int queues = 0;
-  for (const auto& [key, q] : cfg.Get("QUEUE")->members) {
+  for (const auto& [key, q] : cfg.at("QUEUE").items()) {
     ++queues;
-    EXPECT_TRUE(defined("SCHEDULER", q.Get("scheduler")->text)) << key;
-    if (const JsonValue* w = q.Get("wred_profile")) {
-      EXPECT_TRUE(defined("WRED_PROFILE", w->text)) << key;
+    EXPECT_TRUE(defined("SCHEDULER", q.at("scheduler").get<std::string>())) << key;
+    if (q.contains("wred_profile")) {
+      EXPECT_TRUE(defined("WRED_PROFILE", q.at("wred_profile").get<std::string>())) << key;
     }
   }
   EXPECT_EQ(queues, 16);  // 8 queues on each of 2 ports
-  EXPECT_EQ(cfg.Get("SCHEDULER")->Get("scheduler.strict")->Get("type")->text, "STRICT");
-  EXPECT_EQ(cfg.Get("QUEUE")->Get("Ethernet0|3")->Get("scheduler")->text, "scheduler.dwrr40");
-  for (const auto& [port, m] : cfg.Get("PORT_QOS_MAP")->members) {
-    EXPECT_TRUE(defined("DSCP_TO_TC_MAP", m.Get("dscp_to_tc_map")->text)) << port;
-    EXPECT_TRUE(defined("TC_TO_PRIORITY_GROUP_MAP", m.Get("tc_to_pg_map")->text)) << port;
-    EXPECT_TRUE(defined("TC_TO_QUEUE_MAP", m.Get("tc_to_queue_map")->text)) << port;
-    EXPECT_TRUE(defined("MAP_PFC_PRIORITY_TO_QUEUE", m.Get("pfc_to_queue_map")->text)) << port;
+  EXPECT_EQ(cfg.at("SCHEDULER").at("scheduler.strict").at("type"), "STRICT");
+  EXPECT_EQ(cfg.at("QUEUE").at("Ethernet0|3").at("scheduler"), "scheduler.dwrr40");
+  for (const auto& [port, m] : cfg.at("PORT_QOS_MAP").items()) {
+    EXPECT_TRUE(defined("DSCP_TO_TC_MAP", m.at("dscp_to_tc_map").get<std::string>())) << port;
+    EXPECT_TRUE(defined("TC_TO_PRIORITY_GROUP_MAP", m.at("tc_to_pg_map").get<std::string>())) << port;
+    EXPECT_TRUE(defined("TC_TO_QUEUE_MAP", m.at("tc_to_queue_map").get<std::string>())) << port;
+    EXPECT_TRUE(defined("MAP_PFC_PRIORITY_TO_QUEUE", m.at("pfc_to_queue_map").get<std::string>())) << port;
   }
-  const JsonValue* map = cfg.Get("DSCP_TO_TC_MAP")->Get("ROCE");
+  const auto& map = cfg.at("DSCP_TO_TC_MAP").at("ROCE");
   const std::array<uint8_t, 64> sim = DefaultDscpMap();
-  for (int d = 0; d < 64; ++d) EXPECT_EQ(map->Get(std::to_string(d))->text, std::to_string(sim[d])) << "DSCP " << d;
+  for (int d = 0; d < 64; ++d) EXPECT_EQ(map.at(std::to_string(d)), std::to_string(sim[d])) << "DSCP " << d;
 }
 
 }  // namespace rocelab

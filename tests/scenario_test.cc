@@ -1,8 +1,15 @@
 #include "scenario/scenario.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <functional>
+#include <sstream>
 
 #include "run/experiment.h"
+#include "util/units.h"
 
 namespace rocelab {
 
@@ -249,6 +256,139 @@ TEST(Scenario, DeviceOverridesApplyPerDevice) {
   EXPECT_EQ(e.line(), 15);
   EXPECT_EQ(e.column(), 3);
   EXPECT_NE(std::string(e.what()).find("no device named 'leaf7'"), std::string::npos);
+}
+
+// An explicit topology's links take a cable length as the other link mappings do: it sets the
+// propagation delay (5 ns/m) and so the PFC headroom an auto port reserves for the cable.
+TEST(Scenario, ExplicitLinksTakeACableLength) {
+  auto topo = [](const std::string& uplink) {
+    return "topology: {type: explicit, hosts: [h0, h1], switches: [s0, s1], link: {rate: 100G, length: 20m},\n"
+           "           links: [{a: h0, b: s0, length: 3m}, {a: h1, b: s1, delay: 15ns},\n"
+           "                   {a: s0, b: s1, " + uplink + "}]}\n";
+  };
+  Scenario sc = ParseScenarioText(topo("length: 2km"), "x.yaml");
+  ASSERT_EQ(sc.topology.links.size(), 3u);
+  EXPECT_EQ(sc.topology.links[0].spec.delay, 15 * kNanosecond);
+  EXPECT_EQ(sc.topology.links[1].spec.delay, 15 * kNanosecond);
+  EXPECT_EQ(sc.topology.links[2].spec.delay, 10 * kMicrosecond);
+  EXPECT_EQ(ParseScenarioText(topo("rate: 400G"), "x.yaml").topology.links[2].spec.delay, 100 * kNanosecond);  // from link
+  // 2 km of cable and 10 us of delay are the same link, down to the headroom; 5 m needs less.
+  Fabric km(sc), us(ParseScenarioText(topo("delay: 10us"), "y.yaml")), near(ParseScenarioText(topo("length: 5m"), "z.yaml"));
+  const Switch& s0 = km.sw("s0");
+  ASSERT_EQ(s0.num_ports(), 2);
+  for (int p = 0; p < 2; ++p) EXPECT_EQ(s0.headroom(p), us.sw("s0").headroom(p)) << p;
+  EXPECT_EQ(s0.headroom(0), near.sw("s0").headroom(0));  // the host link is the same
+  EXPECT_GT(s0.headroom(1), near.sw("s0").headroom(1) + 100000);  // 2 km: about 250 KB more at 100G
+  ConfigError both = ErrorOf(topo("length: 2km, delay: 10us"));
+  EXPECT_EQ(both.key(), "topology.links.length");
+  EXPECT_NE(std::string(both.what()).find("either delay or length"), std::string::npos) << both.what();
+  EXPECT_EQ(ErrorOf(topo("length: 200km")).key(), "topology.links.length");
+}
+
+// An out-of-range value's message gives the bounds as the file would write them, in units the
+// reader takes, so either bound can be pasted back.
+TEST(Scenario, RangeErrorsGiveBoundsThatReadBack) {
+  struct Case {
+    std::string from, to, range;
+    std::function<bool(const std::string&)> reads;
+  };
+  std::string err;
+  auto size = [&](const std::string& v) { uint64_t b; return ParseSize(v, &b, &err); };
+  auto time = [&](const std::string& v) { Time t; return ParseTime(v, &t, &err); };
+  auto rate = [&](const std::string& v) { uint64_t r; return ParseRate(v, &r, &err); };
+  auto length = [&](const std::string& v) { double m; return ParseLength(v, &m, &err); };
+  auto number = [&](const std::string& v) { double x; return ParseNumber(v, &x, &err); };
+  const Case cases[] = {
+      {"duration: 2ms", "duration: 0s", "1ns to 3600s", time},
+      {"duration: 2ms", "duration: 7200s", "0s to 3600s", time},
+      {"buffer: 32MB", "buffer: 1KB", "64KB to 16GB", size},
+      {"kmax: 400KB", "kmax: 2000000GB", "0B to 1048576GB", size},
+      {"headroom: auto", "headroom: 65MB", "0B to 64MB, or auto", size},
+      {"pmax: 0.2", "pmax: 2", "0 to 1", number},
+      {"enabled: true, headroom: auto", "alpha: 0.0001", "0.0009765625 to 64", number},
+      {"rate: 400G", "rate: 20T", "1bps to 10T", rate},
+      {"delay: 1us},", "length: 200km},", "0m to 100km", length},
+  };
+  for (const Case& c : cases) {
+    ConfigError e = ErrorOf(Mutate(c.from, c.to));
+    const std::string what = e.what();
+    EXPECT_NE(what.find("is out of range (" + c.range + ")"), std::string::npos) << what;
+    const std::string bounds = c.range.substr(0, c.range.find(", or"));
+    const size_t to = bounds.find(" to ");
+    ASSERT_NE(to, std::string::npos) << c.range;
+    for (const std::string& b : {bounds.substr(0, to), bounds.substr(to + 4)}) EXPECT_TRUE(c.reads(b)) << b << ": " << err;
+  }
+  // The bounds of the alpha range are the option's own, not rounded (0.000976562 is below the minimum).
+  EXPECT_NO_THROW(ParseScenarioText(Mutate("enabled: true, headroom: auto", "alpha: 0.0009765625"), "ok.yaml"));
+}
+
+namespace {
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string Replace(std::string s, const std::string& from, const std::string& to) {
+  const size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? s : s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+// A blank between number and unit is read the same for every kind of quantity.
+TEST(Scenario, QuantitiesTakeABlankBeforeTheUnit) {
+  std::string spaced = kGood;
+  for (const char* q : {"2ms", "100G", "400G", "1us", "32MB", "100KB", "400KB", "10MB", "0us"})
+    for (size_t at = spaced.find(q); at != std::string::npos; at = spaced.find(q, at)) {
+      size_t unit = at;
+      while (std::isdigit(static_cast<unsigned char>(spaced[unit]))) ++unit;
+      spaced.insert(unit, " ");
+      at = unit + 1;
+    }
+  ASSERT_NE(spaced.find("delay: 1 us"), std::string::npos) << spaced;
+  ASSERT_NE(spaced.find("size: 10 MB"), std::string::npos) << spaced;
+  const Scenario a = ParseScenarioText(kGood, "a.yaml"), b = ParseScenarioText(Replace(spaced, "cc: dcqcn}", "cc: dcqcn, rx_drain_rate: 50 G}"), "b.yaml");
+  EXPECT_EQ(b.duration, a.duration);
+  EXPECT_EQ(b.topology.host_link.rate_bps, a.topology.host_link.rate_bps);
+  EXPECT_EQ(b.topology.fabric_link.rate_bps, a.topology.fabric_link.rate_bps);
+  EXPECT_EQ(b.topology.host_link.delay, a.topology.host_link.delay);
+  EXPECT_EQ(b.sw.buffer, a.sw.buffer);
+  EXPECT_EQ(b.sw.ecn.kmin, a.sw.ecn.kmin);
+  EXPECT_EQ(b.sw.ecn.kmax, a.sw.ecn.kmax);
+  EXPECT_EQ(b.flows[0].size, a.flows[0].size);
+  EXPECT_EQ(b.nic.rx_drain_rate, 50000000000ull);
+  EXPECT_EQ(ParseScenarioText(Mutate("delay: 1us},", "length: 200 m},"), "c.yaml").topology.host_link.delay, kMicrosecond);
+}
+
+// Paths in a scenario start at the scenario's folder: a scenario copied elsewhere with its CDF
+// beside it runs from any working folder; a missing CDF is an error at load time (so lint sees
+// it) naming the key and the path as resolved.
+TEST(Scenario, PathsStartAtTheScenarioFolder) {
+  char tmpl[] = "/tmp/rocelab-paths-XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  std::string yaml = ReadAll(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/websearch-k4.yaml");
+  yaml = Replace(yaml, "../../shared/data/cdf/WebSearch_distribution.txt", "websearch.cdf");
+  yaml = Replace(Replace(yaml, "duration: 50ms", "duration: 300us"), "duration: 5ms", "duration: 200us");
+  std::ofstream(dir + "/ws.yaml") << yaml;
+  std::ofstream(dir + "/websearch.cdf") << ReadAll(std::string(ROCELAB_SHARED_DATA) + "/cdf/WebSearch_distribution.txt");
+  Experiment x(LoadScenarioFile(dir + "/ws.yaml"));
+  x.Run();
+  EXPECT_GT(x.fabric().qps().size(), 0u);
+
+  ::unlink((dir + "/websearch.cdf").c_str());
+  try {
+    LoadScenarioFile(dir + "/ws.yaml");
+    ADD_FAILURE() << "no error for a missing CDF";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.file(), dir + "/ws.yaml");
+    EXPECT_EQ(e.line(), 9);
+    EXPECT_EQ(e.key(), "workload[0].cdf");
+    EXPECT_NE(std::string(e.what()).find("'" + dir + "/websearch.cdf': no such file"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace rocelab

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
@@ -13,7 +14,6 @@
 
 #include "scenario/options.h"
 #include "scenario/scenario.h"
-#include "util/json_reader.h"
 
 namespace rocelab {
 namespace {
@@ -109,15 +109,16 @@ TEST(Schema, TheReadmeKeyTableIsTheSchema) {
 }
 
 TEST(Schema, JsonListsTheSameKeysAndDefaults) {
-  const JsonValue json = ParseJson(RocelabOutput("schema --json"));
+  const nlohmann::json json = nlohmann::json::parse(RocelabOutput("schema --json"));
   const std::vector<const Option*>& options = ScenarioOptions();
-  ASSERT_EQ(json.items.size(), options.size());
+  ASSERT_TRUE(json.is_array());
+  ASSERT_EQ(json.size(), options.size());
   for (size_t i = 0; i < options.size(); ++i) {
-    const JsonValue& o = json.items[i];
-    ASSERT_TRUE(o.IsObject());
-    EXPECT_EQ(o.Get("key")->text, options[i]->key);
-    EXPECT_EQ(o.Get("default")->text, DefaultText(*options[i])) << options[i]->key;
-    EXPECT_EQ(o.Get("required")->boolean, options[i]->required != nullptr) << options[i]->key;
+    const nlohmann::json& o = json[i];
+    ASSERT_TRUE(o.is_object());
+    EXPECT_EQ(o.value("key", ""), options[i]->key);
+    EXPECT_EQ(o.value("default", ""), DefaultText(*options[i])) << options[i]->key;
+    EXPECT_EQ(o.value("required", false), options[i]->required != nullptr) << options[i]->key;
   }
 }
 

@@ -56,4 +56,58 @@ TEST(Units, SerializationTimeIsExactAtCommonSpeeds) {
   EXPECT_EQ(SerializationTime(1, 3000000000ull), 2667);  // rounded up
 }
 
+// A blank (space or tab) between number and unit, or around the value, reads the same
+// everywhere: "1 us" is 1us for every quantity, never accepted by one key and refused by another.
+TEST(Units, BlanksBetweenAndAroundReadTheSame) {
+  std::string err;
+  for (const char* t : {"1 us", "1\tus", " 1us", "1us ", "1  us", "\t1 us\t"}) {
+    Time v = 0;
+    EXPECT_TRUE(ParseTime(t, &v, &err)) << "'" << t << "': " << err;
+    EXPECT_EQ(v, kMicrosecond) << t;
+  }
+  for (const char* t : {"1 MB", "1\tMB", " 1MB ", "1 MiB"}) {
+    uint64_t v = 0;
+    EXPECT_TRUE(ParseSize(t, &v, &err)) << "'" << t << "': " << err;
+    EXPECT_EQ(v, 1u << 20) << t;
+  }
+  for (const char* t : {"100 G", "100\tGbps", " 100G "}) {
+    uint64_t v = 0;
+    EXPECT_TRUE(ParseRate(t, &v, &err)) << "'" << t << "': " << err;
+    EXPECT_EQ(v, 100000000000ull) << t;
+  }
+  for (const char* t : {"5 m", "0.005 km", " 5m\t"}) {
+    double v = 0;
+    EXPECT_TRUE(ParseLength(t, &v, &err)) << "'" << t << "': " << err;
+    EXPECT_DOUBLE_EQ(v, 5) << t;
+  }
+  double x = 0;
+  int64_t i = 0;
+  EXPECT_TRUE(ParseNumber(" 0.5 ", &x, &err)) << err;
+  EXPECT_TRUE(ParseInteger("\t7", &i, &err)) << err;
+  EXPECT_EQ(i, 7);
+  Time t;
+  EXPECT_FALSE(ParseTime("1 u s", &t, &err));  // a blank inside the unit is not a unit
+  EXPECT_FALSE(ParseTime(" ", &t, &err));
+}
+
+// The parsers' own limits are written in units they read back.
+TEST(Units, RangeMessagesUseUnitsTheParsersTake) {
+  std::string err;
+  uint64_t b;
+  Time t;
+  double m;
+  EXPECT_FALSE(ParseSize("2000000GB", &b, &err));
+  EXPECT_NE(err.find("(0B to 1048576GB)"), std::string::npos) << err;
+  EXPECT_TRUE(ParseSize("1048576GB", &b, &err)) << err;
+  EXPECT_FALSE(ParseRate("20T", &b, &err));
+  EXPECT_NE(err.find("(1bps to 10T)"), std::string::npos) << err;
+  EXPECT_TRUE(ParseRate("10T", &b, &err) && ParseRate("1bps", &b, &err)) << err;
+  EXPECT_FALSE(ParseTime("7200s", &t, &err));
+  EXPECT_NE(err.find("(0s to 3600s)"), std::string::npos) << err;
+  EXPECT_TRUE(ParseTime("3600s", &t, &err)) << err;
+  EXPECT_FALSE(ParseLength("101km", &m, &err));
+  EXPECT_NE(err.find("(0m to 100km)"), std::string::npos) << err;
+  EXPECT_TRUE(ParseLength("100km", &m, &err)) << err;
+}
+
 }  // namespace rocelab

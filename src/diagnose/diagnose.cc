@@ -40,6 +40,7 @@ class Rules {
   explicit Rules(const Evidence& ev) : ev_(ev) {}
 
   std::vector<Diagnosis> Run() {
+    Coverage();
     for (const PortEvidence& p : ev_.ports) {
       Configuration(p);
       Physical(p);
@@ -129,10 +130,11 @@ class Rules {
 
  private:
   static int Order(const std::string& layer) {
-    static const char* kLayers[] = {"physical", "link", "network", "transport", "application"};
-    for (int i = 0; i < 5; ++i)
+    // "evidence": what the input cannot show, before anything it does show.
+    static const char* kLayers[] = {"evidence", "physical", "link", "network", "transport", "application"};
+    for (int i = 0; i < 6; ++i)
       if (layer == kLayers[i]) return i;
-    return 5;
+    return 6;
   }
 
   void Add(const std::string& layer, Severity s, const std::string& title, const std::string& where,
@@ -164,6 +166,24 @@ class Rules {
   bool Lossless(const PortEvidence& p, int prio) const {
     if (p.pfc_enabled) return (*p.pfc_enabled)[prio];
     return Has(p, kRxPrioPauseTransition.Name(prio));
+  }
+
+  // A summary.json whose per-device sections hold no counters shows nothing about the devices:
+  // say so, rather than let the absence of findings read as a healthy fabric.
+  void Coverage() {
+    const auto& without = ev_.sections_without_counters;
+    if (without.empty()) return;
+    const bool hosts = std::count(without.begin(), without.end(), "hosts") > 0;
+    const bool switches = std::count(without.begin(), without.end(), "switches") > 0;
+    const std::string which = hosts && switches ? "hosts and switches" : hosts ? "hosts" : "switches";
+    Add("evidence", Severity::kWarning,
+        hosts && switches ? "summary.json has no per-device counters (written with --counters none): nothing to diagnose at "
+                            "the device level"
+                          : "summary.json has no counters for its " + which + " (written with --counters none?): nothing to "
+                            "diagnose on them",
+        ev_.origin, "its " + which + (hosts && switches ? " sections are" : " section is") +
+                        " absent, empty or without counter blocks; the flow and collective findings still apply",
+        "run again with --counters all (or nonzero) to diagnose the NICs and switch ports");
   }
 
   // What the NIC's QoS and congestion-control configuration says (reported for real hosts).
@@ -341,6 +361,7 @@ class Rules {
         const double pk = At(c, kSaiQueuePackets.name);
         if (dp <= 0 || q.size() < 3 || q.compare(0, 2, "UC") != 0) continue;
         const int queue = std::atoi(q.c_str() + 2);
+        if (queue < 0 || queue > 7) continue;  // UC0..UC7; a summary.json may say anything
         const bool lossless = p.pfc_enabled ? (*p.pfc_enabled)[queue] : (queue == 3 || queue == 4);
         if (lossless) {
           Add("network", Severity::kError, "drops in a lossless queue", Where(p) + " " + q,

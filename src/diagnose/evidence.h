@@ -73,6 +73,10 @@ struct Evidence {
   int flows = 0, flows_finished = 0, flows_failed = 0;
   std::vector<int> lossless_priorities;  // known for a simulation
   std::vector<CollectiveResult> collectives;
+  // The per-device sections of a summary.json ("hosts", "switches") without a single counter:
+  // absent, empty, or devices with empty counter blocks, as `rocelab run --counters none`
+  // writes them. Silence there is not health.
+  std::vector<std::string> sections_without_counters;
 };
 
 }  // namespace rocelab

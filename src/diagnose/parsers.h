@@ -1,20 +1,27 @@
-// Parsers for the command outputs operators already collect. Each takes the
+// Parsers for the command outputs operators already collect, and for the JSON
+// files rocelab writes (summary.json, a bundle's manifest.json). Each takes the
 // text and the file name, fills the evidence, and throws ParseError naming the
-// file and line on input it cannot read (truncated or garbled) — never guesses.
+// file and line (or, in JSON, the key) on input it cannot read (truncated,
+// garbled, a value of the wrong type) — never guesses.
 #ifndef ROCELAB_DIAGNOSE_PARSERS_H_
 #define ROCELAB_DIAGNOSE_PARSERS_H_
 
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "diagnose/evidence.h"
 
 namespace rocelab {
 
+// `line` 0: the file as a whole (a JSON value of the wrong type, whose line nlohmann does not keep).
 class ParseError : public std::runtime_error {
  public:
   ParseError(const std::string& file, int line, const std::string& what)
-      : std::runtime_error(file + ":" + std::to_string(line) + ": " + what), file_(file), line_(line) {}
+      : std::runtime_error(file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + what),
+        file_(file), line_(line) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }
 
@@ -48,6 +55,32 @@ std::vector<PortEvidence> ParsePfcCounters(const std::string& text, const std::s
 std::vector<PortEvidence> ParseRdmaStatistic(const std::string& text, const std::string& file);
 // perftest (ib_write_bw, ib_send_lat, ...) result tables.
 std::vector<PerftestRow> ParsePerftest(const std::string& text, const std::string& file);
+
+// A run's summary.json: every host and switch port with its counters and QoS configuration,
+// the flows' states, the collectives. A counter summary.json leaves out is zero; a per-device
+// section without counters (`rocelab run --counters none`) is noted in
+// Evidence::sections_without_counters.
+void ParseSummaryJson(const std::string& text, const std::string& file, Evidence* ev);
+
+// A bundle's manifest.json (rocelab collect): what was sampled, and which files of the bundle
+// hold each device's counters and configuration. Absent names read as "host" and "?".
+struct BundleDevice {
+  std::string rdma_device = "?", netdev = "?";
+  double speed_mbps = 0;
+  int mtu = 0;
+  // In each sampleN/ folder. Absent: the device was not sampled (it is left out).
+  std::optional<std::vector<std::string>> counter_files;
+  std::map<std::string, std::string> cc_params;  // roce_np/..., roce_rp/... as text
+  std::string mlnx_qos;                          // "" when not collected
+};
+struct BundleManifest {
+  std::string host = "host";
+  double interval_s = 0;
+  int samples = 0;
+  std::vector<BundleDevice> devices;
+};
+// File names are checked to stay inside the bundle (relative, no "..").
+BundleManifest ParseManifest(const std::string& text, const std::string& file);
 
 }  // namespace rocelab
 

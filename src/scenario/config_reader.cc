@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 #include "util/units.h"
@@ -47,6 +46,13 @@ void ConfigReader::FailRequired(const Option& o) const {
   Fail(o, what.empty() ? "is required" : "is required (" + what + ")");
 }
 
+// The bounds as the schema prints them (64KB to 16GB, 1ns to 3600s, 0.0009765625 to 64): a
+// form the reader takes back, so the user can paste a bound into the file.
+void ConfigReader::FailRange(const Option& o, const std::string& value) const {
+  const std::string range = RangeText(o);
+  Fail(o, "'" + value + "' is out of range" + (range.empty() ? "" : " (" + range + ")"));
+}
+
 void ConfigReader::FailAt(int line, int column, const std::string& key_path, const std::string& message) const {
   throw ConfigError(file_, line, column, key_path, message);
 }
@@ -63,12 +69,7 @@ bool ConfigReader::Size(const Option& o, uint64_t* out) {
   uint64_t v;
   if (!ParseSize(Scalar(o, n).scalar, &v, &err)) Fail(o, err);
   const double b = static_cast<double>(v);
-  if (b < o.min || b > o.max) {
-    const std::string min = std::to_string(static_cast<uint64_t>(o.min));
-    Fail(o, "'" + n->scalar + "' is out of range (" +
-                (o.max == kNoLimit ? "at least " + min : min + " to " + std::to_string(static_cast<uint64_t>(o.max))) +
-                " bytes)");
-  }
+  if (b < o.min || b > o.max) FailRange(o, n->scalar);
   *out = v;
   return true;
 }
@@ -88,7 +89,7 @@ bool ConfigReader::Duration(const Option& o, Time* out) {
   Time v;
   if (!ParseTime(Scalar(o, n).scalar, &v, &err)) Fail(o, err);
   const double ps = static_cast<double>(v);
-  if (ps < o.min || ps > o.max) Fail(o, "'" + n->scalar + "' is out of range");
+  if (ps < o.min || ps > o.max) FailRange(o, n->scalar);
   *out = v;
   return true;
 }
@@ -107,10 +108,7 @@ bool ConfigReader::Integer(const Option& o, int64_t* out) {
   std::string err;
   int64_t v;
   if (!ParseInteger(Scalar(o, n).scalar, &v, &err)) Fail(o, err);
-  if (static_cast<double>(v) < o.min || static_cast<double>(v) > o.max) {
-    Fail(o, "'" + n->scalar + "' is out of range (" + std::to_string(static_cast<int64_t>(o.min)) + " to " +
-                std::to_string(static_cast<int64_t>(o.max)) + ")");
-  }
+  if (static_cast<double>(v) < o.min || static_cast<double>(v) > o.max) FailRange(o, n->scalar);
   *out = v;
   return true;
 }
@@ -121,11 +119,7 @@ bool ConfigReader::Number(const Option& o, double* out) {
   std::string err;
   double v;
   if (!ParseNumber(Scalar(o, n).scalar, &v, &err)) Fail(o, err);
-  if (!(v >= o.min && v <= o.max)) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "'%s' is out of range (%g to %g)", n->scalar.c_str(), o.min, o.max);
-    Fail(o, buf);
-  }
+  if (!(v >= o.min && v <= o.max)) FailRange(o, n->scalar);
   *out = v;
   return true;
 }
@@ -194,10 +188,7 @@ bool ConfigReader::Integers(const Option& o, std::vector<int64_t>* out) {
     std::string err;
     int64_t v;
     if (!i->IsScalar() || !ParseInteger(i->scalar, &v, &err)) Fail(o, "expected a list of whole numbers");
-    if (static_cast<double>(v) < o.min || static_cast<double>(v) > o.max) {
-      Fail(o, std::to_string(v) + " is out of range (" + std::to_string(static_cast<int64_t>(o.min)) + " to " +
-                  std::to_string(static_cast<int64_t>(o.max)) + ")");
-    }
+    if (static_cast<double>(v) < o.min || static_cast<double>(v) > o.max) FailRange(o, std::to_string(v));
     out->push_back(v);
   }
   return true;

@@ -57,6 +57,7 @@ class ConfigReader {
   [[noreturn]] void Fail(const Option& o, const std::string& message) const;
   [[noreturn]] void FailRequired(const Option& o) const;
   [[noreturn]] void FailAt(int line, int column, const std::string& key_path, const std::string& message) const;
+  [[noreturn]] void FailRange(const Option& o, const std::string& value) const;
 
   const std::string& file() const { return file_; }
   const std::string& path() const { return path_; }

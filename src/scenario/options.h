@@ -171,7 +171,7 @@ inline constexpr Option kTopologyLink =
 inline constexpr Option kTopologyHosts = Other("topology.hosts", Unit::kNames, "", "explicit: the host names");
 inline constexpr Option kTopologySwitches = Other("topology.switches", Unit::kNames, "", "explicit: the switch names");
 inline constexpr Option kTopologyLinks =
-    Other("topology.links", Unit::kList, "", "explicit: the links, each {a, b, rate, delay, ber}; a host has one");
+    Other("topology.links", Unit::kList, "", "explicit: the links, each {a, b, rate, delay or length, ber}; a host has one");
 inline constexpr Option kTopologyLinksA =
     Other("topology.links[].a", Unit::kName, "", "one end of the link").Required();
 inline constexpr Option kTopologyLinksB = Other("topology.links[].b", Unit::kName, "", "the other end").Required();
@@ -179,7 +179,7 @@ inline constexpr Option kLinkRate = Rate("topology.<link>.rate", 100e9, "line ra
 inline constexpr Option kLinkDelay =
     Duration("topology.<link>.delay", kMicrosecond, 0, kSecond, "one-way propagation delay");
 inline constexpr Option kLinkLength = Make("topology.<link>.length", Unit::kLength, 0, 0, 100000,
-                                           "cable length instead of delay, at 5 ns/m (not in links)")
+                                           "cable length instead of delay, at 5 ns/m")
                                           .DefaultIs("");
 inline constexpr Option kLinkBer = Number("topology.<link>.ber", 0, 0, 1e-3, "bit-error rate");
 

@@ -31,28 +31,27 @@ void ReadSection(ConfigReader& parent, const Option& key, Read read) {
   }
 }
 
-// The keys of one link mapping; `length` (instead of delay) where `with_length`.
-void ReadLinkKeys(ConfigReader& r, LinkSpec* link, bool with_length) {
+// The keys of one link mapping, the same in host_link, fabric_link, link and each entry of
+// links. A cable's length sets its propagation delay, and so the PFC headroom an auto port
+// reserves for it.
+void ReadLinkKeys(ConfigReader& r, LinkSpec* link) {
   r.Rate(opt::kLinkRate, &link->rate_bps);
-  if (with_length && r.Has(opt::kLinkDelay) && r.Has(opt::kLinkLength))
-    r.Fail(opt::kLinkLength, "give either delay or length, not both");
+  if (r.Has(opt::kLinkDelay) && r.Has(opt::kLinkLength)) r.Fail(opt::kLinkLength, "give either delay or length, not both");
   r.Duration(opt::kLinkDelay, &link->delay);
-  if (with_length) {
-    if (const YamlNode* len = r.Get(opt::kLinkLength)) {
-      std::string err;
-      double meters = 0;
-      if (!len->IsScalar()) r.Fail(opt::kLinkLength, "expected a length such as 5m");
-      if (!ParseLength(len->scalar, &meters, &err)) r.Fail(opt::kLinkLength, err);
-      // Light in fibre and copper: about 2e8 m/s, i.e. 5 ns per meter.
-      link->delay = static_cast<Time>(meters * 5.0 * kNanosecond + 0.5);
-    }
+  if (const YamlNode* len = r.Get(opt::kLinkLength)) {
+    std::string err;
+    double meters = 0;
+    if (!len->IsScalar()) r.Fail(opt::kLinkLength, "expected a length such as 5m");
+    if (!ParseLength(len->scalar, &meters, &err)) r.Fail(opt::kLinkLength, err);
+    // Light in fibre and copper: about 2e8 m/s, i.e. 5 ns per meter.
+    link->delay = static_cast<Time>(meters * 5.0 * kNanosecond + 0.5);
   }
   r.Number(opt::kLinkBer, &link->ber);
   r.Finish();
 }
 
 void ReadLink(ConfigReader& parent, const Option& key, LinkSpec* link) {
-  ReadSection(parent, key, [&](ConfigReader& r) { ReadLinkKeys(r, link, /*with_length=*/true); });
+  ReadSection(parent, key, [&](ConfigReader& r) { ReadLinkKeys(r, link); });
 }
 
 void ReadTrust(ConfigReader& r, const Option& key, bool* trust_dscp) {
@@ -209,7 +208,7 @@ void ReadExplicit(ConfigReader& r, TopologySpec* t) {
   LinkSpec defaults;
   ReadLink(r, opt::kTopologyLink, &defaults);
   const YamlNode* links = r.Get(opt::kTopologyLinks);
-  if (!links || !links->IsSeq()) r.Fail(opt::kTopologyLinks, "expected a list of {a, b, rate, delay}");
+  if (!links || !links->IsSeq()) r.Fail(opt::kTopologyLinks, "expected a list of {a, b, rate, delay or length, ber}");
   for (const auto& item : links->seq) {
     ConfigReader l(r.file(), item, r.PathOf(opt::kTopologyLinks));
     TopologySpec::Link link;
@@ -218,7 +217,7 @@ void ReadExplicit(ConfigReader& r, TopologySpec* t) {
     link.column = item.column;
     l.Name(opt::kTopologyLinksA, &link.a);
     l.Name(opt::kTopologyLinksB, &link.b);
-    ReadLinkKeys(l, &link.spec, /*with_length=*/false);
+    ReadLinkKeys(l, &link.spec);
     for (const NameRef* e : {&link.a, &link.b})
       if (!names.count(e->name)) throw ConfigError(r.file(), e->line, e->column, e->key, "no node named '" + e->name + "'");
     if (link.a.name == link.b.name)
@@ -311,12 +310,19 @@ void ReadAllToAll(ConfigReader& r, const Scenario&, AllToAllSpec* a) {
   r.Size(opt::kWorkloadSize, &a->size);
 }
 
+// A path in the scenario is relative to the scenario file's folder, not to where rocelab runs:
+// a scenario and its CDF copied together elsewhere still work.
+std::string BesideScenario(const std::string& scenario_file, const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  const size_t slash = scenario_file.find_last_of('/');
+  return slash == std::string::npos ? path : scenario_file.substr(0, slash + 1) + path;
+}
+
 void ReadTrace(ConfigReader& r, const Scenario& sc, TraceSpec* t) {
+  if (const YamlNode* cdf = r.Get(opt::kTraceCdf)) t->cdf_line = cdf->line;
   r.Text(opt::kTraceCdf, &t->cdf_path);
-  if (!t->cdf_path.empty() && t->cdf_path[0] != '/') {
-    size_t slash = sc.file.find_last_of('/');
-    if (slash != std::string::npos) t->cdf_path = sc.file.substr(0, slash + 1) + t->cdf_path;
-  }
+  t->cdf_path = BesideScenario(sc.file, t->cdf_path);
+  t->cdf_key = r.PathOf(opt::kTraceCdf);
   r.Number(opt::kTraceLoad, &t->load);
   r.Duration(opt::kTraceDuration, &t->duration);
   r.Names(opt::kWorkloadHosts, &t->hosts);
@@ -428,6 +434,18 @@ void CheckWorkloadHosts(const Scenario& sc) {
   }
 }
 
+// Every file the scenario names can be read, checked with the rest (so lint sees it too); the
+// error gives the path as resolved. Their content is checked where it is read.
+void CheckFiles(const Scenario& sc) {
+  for (const TraceSpec& t : sc.traces) {
+    std::string text, err;
+    if (!ReadTextFile(t.cdf_path, &text, &err, 64ull << 20))  // FlowSizeCdf::Load's limit
+      throw ConfigError(sc.file, t.cdf_line, t.cdf_key,
+                        "the flow-size CDF '" + t.cdf_path + "': " + err +
+                            (t.cdf_path.empty() || t.cdf_path[0] != '/' ? " (a relative path starts at the scenario's folder)" : ""));
+  }
+}
+
 void ReadRoutes(ConfigReader& top, Scenario* sc) {
   const YamlNode* rs = top.Get(opt::kRoutes);
   if (!rs) return;
@@ -520,6 +538,7 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
   if (!sc.sw.pfc.enabled && !(nic && nic->Find(opt::kNicPfc.leaf()))) sc.nic.pfc_enabled = false;
   ReadWorkload(top, &sc);
   CheckWorkloadHosts(sc);
+  CheckFiles(sc);
   ReadRoutes(top, &sc);
   ReadDevices(top, &sc);
   top.Finish();

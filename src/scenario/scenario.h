@@ -189,6 +189,8 @@ struct AllToAllSpec {
 // to uniformly random other hosts, for `duration` from `start`.
 struct TraceSpec {
   std::string cdf_path;  // resolved against the scenario file's folder
+  int cdf_line = 0;      // where the file names it, for an error about the CDF file itself
+  std::string cdf_key;
   double load = 0;  // required, as duration
   Time start = opt::kWorkloadStart.def, duration = 0;
   std::vector<NameRef> hosts;  // empty: all hosts

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -10,7 +12,7 @@ namespace rocelab {
 bool ReadTextFile(const std::string& path, std::string* text, std::string* error, uint64_t max_bytes) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
-    *error = "cannot open the file";
+    *error = errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot open the file (" + std::string(std::strerror(errno)) + ")";
     return false;
   }
   if (!S_ISREG(st.st_mode)) {

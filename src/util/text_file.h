@@ -11,7 +11,8 @@ namespace rocelab {
 
 constexpr uint64_t kMaxInputFileBytes = 256ull << 20;
 
-// Returns false with `error` ("cannot open", "not a regular file", "larger than N MB").
+// Returns false with `error` ("no such file", "cannot open the file (why)", "not a regular
+// file", "larger than N MB").
 bool ReadTextFile(const std::string& path, std::string* text, std::string* error,
                   uint64_t max_bytes = kMaxInputFileBytes);
 

@@ -8,8 +8,15 @@ namespace rocelab {
 
 namespace {
 
-// Splits "12.5us" into 12.5 and "us". The number must be a plain decimal.
-bool SplitNumber(const std::string& text, double* value, std::string* unit, std::string* error) {
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+// Splits "12.5us" into 12.5 and "us". The number must be a plain decimal. Blanks around the
+// value and between number and unit are allowed everywhere: "1 us", "100 G", " 32MB ".
+bool SplitNumber(const std::string& quantity, double* value, std::string* unit, std::string* error) {
+  size_t first = 0, last = quantity.size();
+  while (first < last && IsBlank(quantity[first])) ++first;
+  while (last > first && IsBlank(quantity[last - 1])) --last;
+  const std::string text = quantity.substr(first, last - first);
   size_t i = 0;
   const size_t n = text.size();
   bool digits = false;
@@ -29,19 +36,19 @@ bool SplitNumber(const std::string& text, double* value, std::string* unit, std:
     }
   }
   if (!digits) {
-    *error = "'" + text + "' is not a number";
+    *error = "'" + quantity + "' is not a number";
     return false;
   }
   std::string num = text.substr(0, i);
   char* end = nullptr;
   double v = std::strtod(num.c_str(), &end);
   if (end == nullptr || *end != '\0' || !std::isfinite(v)) {
-    *error = "'" + text + "' is not a number";
+    *error = "'" + quantity + "' is not a number";
     return false;
   }
   *value = v;
   size_t u = i;
-  while (u < n && text[u] == ' ') ++u;
+  while (u < n && IsBlank(text[u])) ++u;
   *unit = text.substr(u);
   return true;
 }
@@ -96,9 +103,10 @@ bool ParseSize(const std::string& text, uint64_t* bytes, std::string* error) {
                           : "'" + text + "' has an unknown size unit '" + unit + "' (use B, KB, MB or GB)";
     return false;
   }
+  // 2^50 bytes: a bound that is whole in the units above, to print as the user writes it.
   double b = v * mult;
-  if (b < 0 || b > 1.0e15) {
-    *error = "'" + text + "' is out of range (0 B to 1 PB)";
+  if (b < 0 || b > 1024.0 * 1024 * 1024 * 1024 * 1024) {
+    *error = "'" + text + "' is out of range (0B to 1048576GB)";
     return false;
   }
   if (b != std::floor(b)) {
@@ -126,7 +134,7 @@ bool ParseRate(const std::string& text, uint64_t* bps, std::string* error) {
   }
   double r = std::round(v * mult);
   if (r < 1 || r > 1.0e13) {
-    *error = "'" + text + "' is out of range (1 bps to 10 Tbps)";
+    *error = "'" + text + "' is out of range (1bps to 10T)";
     return false;
   }
   *bps = static_cast<uint64_t>(r);
@@ -150,7 +158,7 @@ bool ParseTime(const std::string& text, Time* t, std::string* error) {
   }
   double ps = std::round(v * mult);
   if (ps < 0 || ps > 3.6e15) {
-    *error = "'" + text + "' is out of range (0 to 1 hour)";
+    *error = "'" + text + "' is out of range (0s to 3600s)";
     return false;
   }
   *t = static_cast<Time>(ps);
@@ -172,7 +180,7 @@ bool ParseLength(const std::string& text, double* meters, std::string* error) {
   }
   double m = v * mult;
   if (m < 0 || m > 100000) {
-    *error = "'" + text + "' is out of range (0 to 100 km)";
+    *error = "'" + text + "' is out of range (0m to 100km)";
     return false;
   }
   *meters = m;

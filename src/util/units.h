@@ -1,7 +1,9 @@
 // Quantities with explicit units, as every scenario value must carry one.
 // Sizes are powers of 1024 (2MB = 2097152 bytes; KiB/MiB/GiB accepted too),
-// rates powers of 1000 in bits per second, times in ps/ns/us/ms/s.
-// Each parser returns false and fills `error` with the reason on bad input.
+// rates powers of 1000 in bits per second, times in ps/ns/us/ms/s, lengths in
+// m/km. Every parser takes blanks between number and unit ("1 us", "100 G")
+// and around the value. Each returns false and fills `error` with the reason
+// on bad input; a range it gives is written in units it takes back.
 #ifndef ROCELAB_UTIL_UNITS_H_
 #define ROCELAB_UTIL_UNITS_H_
 

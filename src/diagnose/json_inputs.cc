@@ -1,0 +1,317 @@
+// The JSON inputs of `rocelab diagnose`: a run's summary.json and a bundle's
+// manifest.json, read with nlohmann::json. Both may come from another machine,
+// another version or a hand edit, so nothing in them is trusted: a syntax
+// error names the file and the line, a value of the wrong type names the file
+// and the key, and no input ever reaches nlohmann's own type_error.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "diagnose/parsers.h"
+#include "telemetry/counter_names.h"
+
+namespace rocelab {
+
+namespace {
+
+// Objects keep the order of the file: summary.json lists hosts and switches in the order the
+// fabric built them, and findings name ports in that order.
+using Json = nlohmann::ordered_json;
+
+// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629 section 4), 0 if there is none.
+size_t Utf8SequenceAt(const std::string& s, size_t i) {
+  auto byte = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+  auto tail = [&](size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) { return byte(k) >= lo && byte(k) <= hi; };
+  const unsigned c = byte(0);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return tail(1) ? 2 : 0;
+  if (c == 0xE0) return tail(1, 0xA0) && tail(2) ? 3 : 0;
+  if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) return tail(1) && tail(2) ? 3 : 0;
+  if (c == 0xED) return tail(1, 0x80, 0x9F) && tail(2) ? 3 : 0;  // no UTF-16 surrogates
+  if (c == 0xF0) return tail(1, 0x90) && tail(2) && tail(3) ? 4 : 0;
+  if (c >= 0xF1 && c <= 0xF3) return tail(1) && tail(2) && tail(3) ? 4 : 0;
+  if (c == 0xF4) return tail(1, 0x80, 0x8F) && tail(2) && tail(3) ? 4 : 0;
+  return 0;
+}
+
+// nlohmann refuses a whole document for one ill-formed UTF-8 byte, while JsonWriter copies the
+// bytes it is given (a Latin-1 scenario name, a host name). Each byte that starts no
+// well-formed sequence becomes '?', one byte for one, so error lines stay right.
+std::string WellFormedUtf8(const std::string& s) {
+  std::string out = s;
+  for (size_t i = 0; i < out.size();) {
+    const size_t n = Utf8SequenceAt(out, i);
+    if (n == 0) out[i++] = '?';
+    else i += n;
+  }
+  return out;
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 3,
+// column 5: " prefix: the line is ParseError's to say.
+std::string Reason(const nlohmann::json::exception& e) {
+  std::string what = e.what();
+  const size_t colon = what.find(": ");
+  if (what.rfind("[json.exception.", 0) == 0 && colon != std::string::npos) what = what.substr(colon + 2);
+  if (what.find("unexpected end of input") != std::string::npos) what += " (truncated file?)";
+  return what;
+}
+
+Json ParseDocument(const std::string& text, const std::string& file) {
+  try {
+    return Json::parse(WellFormedUtf8(text));
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is 1-based: the byte the parser stopped at.
+    const size_t upto = std::min(text.size(), e.byte > 0 ? static_cast<size_t>(e.byte - 1) : size_t{0});
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upto), '\n'));
+    throw ParseError(file, line, Reason(e));
+  } catch (const nlohmann::json::exception& e) {
+    throw ParseError(file, 0, Reason(e));  // a number too large for a double: no position given
+  }
+}
+
+// A value of the document with its key path ("hosts.h0.ethtool"). Every read checks the type
+// first, so a wrong one is a ParseError naming file and key. An absent member and null read
+// alike: as absent (0, "", nothing to iterate).
+class Node {
+ public:
+  Node(const Json* v, const std::string& file, std::string key)
+      : v_(v && !v->is_null() ? v : nullptr), file_(&file), key_(std::move(key)) {}
+
+  bool present() const { return v_ != nullptr; }
+  bool IsNumber() const { return v_ && v_->is_number(); }
+
+  // The member `name` of an object.
+  Node operator[](const std::string& name) const {
+    if (!v_) return Child(nullptr, name);
+    if (!v_->is_object()) Expected("an object");
+    const auto it = v_->find(name);
+    return Child(it == v_->end() ? nullptr : &*it, name);
+  }
+
+  std::vector<std::pair<std::string, Node>> Members() const {
+    std::vector<std::pair<std::string, Node>> out;
+    if (!v_) return out;
+    if (!v_->is_object()) Expected("an object");
+    for (const auto& [k, v] : v_->items()) out.emplace_back(k, Child(&v, k));
+    return out;
+  }
+
+  std::vector<Node> Items() const {
+    std::vector<Node> out;
+    if (!v_) return out;
+    if (!v_->is_array()) Expected("a list");
+    for (size_t i = 0; i < v_->size(); ++i) out.emplace_back(&(*v_)[i], *file_, key_ + "[" + std::to_string(i) + "]");
+    return out;
+  }
+
+  double Number() const {
+    if (!v_) return 0;
+    if (!v_->is_number()) Expected("a number");
+    return v_->get<double>();
+  }
+
+  int Int(int lo, int hi) const {
+    const double d = Number();
+    if (d != std::floor(d) || d < lo || d > hi)
+      Fail("expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", found " + v_->dump());
+    return static_cast<int>(d);
+  }
+
+  std::string String() const {
+    if (!v_) return "";
+    if (!v_->is_string()) Expected("a string");
+    return v_->get<std::string>();
+  }
+
+  bool Bool() const {
+    if (!v_) return false;
+    if (!v_->is_boolean()) Expected("true or false");
+    return v_->get<bool>();
+  }
+
+  // A setting as text: a string as it is, a number or boolean as JSON writes it. Whole numbers
+  // read back as written; others in nlohmann's shortest form (1e5 becomes 100000.0).
+  std::string Text() const {
+    if (!v_) return "";
+    if (v_->is_string()) return v_->get<std::string>();
+    if (v_->is_number() || v_->is_boolean()) return v_->dump();
+    Expected("a string or a number");
+  }
+
+  [[noreturn]] void Fail(const std::string& what) const { throw ParseError(*file_, 0, "key '" + key_ + "': " + what); }
+
+ private:
+  Node Child(const Json* v, const std::string& name) const { return Node(v, *file_, key_.empty() ? name : key_ + "." + name); }
+  [[noreturn]] void Expected(const char* what) const { Fail(std::string("expected ") + what + ", found " + v_->type_name()); }
+
+  const Json* v_;
+  const std::string* file_;
+  std::string key_;
+};
+
+// --- summary.json -------------------------------------------------------------------------------
+
+int DscpOf(const std::string& key) {
+  if (key.empty() || key.size() > 2 || !std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return -1;
+  const int d = std::stoi(key);
+  return d <= 63 ? d : -1;
+}
+
+// The QoS configuration summary.json keeps beside a device's counters.
+void ReadConfig(const Node& cfg, PortEvidence* p) {
+  if (!cfg.present()) return;
+  std::array<bool, 8> pfc{};
+  for (const Node& x : cfg["pfc_priorities"].Items()) pfc[x.Int(0, 7)] = true;
+  p->pfc_enabled = pfc;
+  p->trust = cfg["trust"].String();
+  std::array<int, 64> map{};
+  for (const auto& [k, v] : cfg["dscp_to_priority"].Members()) {
+    const int d = DscpOf(k);
+    if (d < 0) v.Fail("not a DSCP (0 to 63)");
+    map[d] = v.Int(0, 7);
+  }
+  p->dscp_to_priority = map;
+  if (const Node e = cfg["ecn_enabled"]; e.present()) p->cc_params["ecn_enabled"] = e.Bool() ? "true" : "false";
+  if (const Node e = cfg["ecn_kmin"]; e.present()) p->cc_params["ecn_kmin"] = e.Text();
+  if (const Node c = cfg["congestion_control"]; c.present()) p->cc_params["congestion_control"] = c.String();
+}
+
+void ReadCounters(const Node& block, CounterMap* into) {
+  for (const auto& [k, v] : block.Members())
+    if (v.present()) (*into)[k] = v.Number();
+}
+
+// summary.json writes a priority's counters as a group: for each priority with PFC on, and for
+// any other that carried traffic or pause. `--counters nonzero` leaves out the zeros of a
+// group; put them back, so that a rule asking whether a counter is shown at all (mlx5 and SAI
+// show the pause rows only for PFC priorities) sees what the full summary would show.
+void CompleteGroups(PortEvidence* p, std::initializer_list<const PriorityCounter*> group, const PriorityCounter* pfc_only) {
+  for (int prio = 0; prio < 8; ++prio) {
+    const bool pfc = p->pfc_enabled && (*p->pfc_enabled)[prio];
+    bool shown = pfc;
+    for (const PriorityCounter* c : group) shown |= p->counters.count(c->Name(prio)) > 0;
+    if (!shown) continue;
+    for (const PriorityCounter* c : group) p->counters.emplace(c->Name(prio), 0.0);
+    if (pfc && pfc_only) p->counters.emplace(pfc_only->Name(prio), 0.0);
+  }
+}
+
+}  // namespace
+
+void ParseSummaryJson(const std::string& text, const std::string& file, Evidence* ev) {
+  const Json doc = ParseDocument(text, file);
+  if (!doc.is_object() || !(doc.contains("sim_time_ns") || doc.contains("hosts") || doc.contains("switches")))
+    throw ParseError(file, 0, "not a rocelab summary.json (no sim_time_ns, hosts or switches)");
+  const Node root(&doc, file, "");
+  ev->origin = "simulation " + file;
+  ev->interval_s = root["sim_time_ns"].Number() * 1e-9;
+  for (const Node& f : root["flows"].Items()) {
+    ++ev->flows;
+    const std::string state = f["state"].String();
+    if (state == "finished") ++ev->flows_finished;
+    if (state == "qp_error") ++ev->flows_failed;
+  }
+  constexpr int kMaxInt = std::numeric_limits<int>::max();
+  for (const Node& w : root["workloads"].Items()) {
+    if (w["type"].String() != "allreduce") continue;
+    CollectiveResult c;
+    c.ranks = w["ranks"].Int(0, kMaxInt);
+    c.iterations = w["iterations"].Int(0, kMaxInt);
+    c.iterations_done = w["iterations_done"].Int(0, kMaxInt);
+    c.busbw_gbps = w["busbw_gbps"].Number();
+    c.host_link_gbps = w["host_link_gbps"].Number();
+    ev->collectives.push_back(c);
+  }
+
+  bool host_counters = false, switch_counters = false;
+  for (const auto& [host, h] : root["hosts"].Members()) {
+    PortEvidence p;
+    p.device = host;
+    p.port = "mlx5_0/eth0";
+    for (const char* block : {kEthtoolBlock, kHwCountersBlock}) ReadCounters(h[block], &p.counters);
+    // Counters at all? The rocelab block counts too: its receive thresholds are never zero.
+    host_counters |= !p.counters.empty() || !h[kRocelabBlock].Members().empty();
+    ReadConfig(h["config"], &p);
+    CompleteGroups(&p,
+                   {&kRxPrioBytes, &kRxPrioPackets, &kTxPrioBytes, &kTxPrioPackets, &kRxPrioDiscards, &kRxPrioPause,
+                    &kRxPrioPauseDuration, &kTxPrioPause, &kTxPrioPauseDuration},
+                   &kRxPrioPauseTransition);
+    p.deltas = p.counters;
+    p.sources.push_back(file);
+    ev->ports.push_back(std::move(p));
+  }
+  for (const auto& [sw, s] : root["switches"].Members()) {
+    for (const auto& [name, port] : s["ports"].Members()) {
+      PortEvidence p;
+      p.device = sw;
+      p.port = name;
+      p.is_switch = true;
+      p.peer = port["peer"].String();
+      // The port's own counters are its numbers; peer, queues and priority groups are not.
+      for (const auto& [k, v] : port.Members())
+        if (v.IsNumber()) p.counters[k] = v.Number();
+      for (const auto& [block, into] : {std::pair{kQueuesBlock, &p.queues}, std::pair{kPriorityGroupsBlock, &p.pgs}})
+        for (const auto& [q, m] : port[block].Members()) ReadCounters(m, &(*into)[q]);
+      switch_counters |= !p.counters.empty() || !p.queues.empty() || !p.pgs.empty();
+      ReadConfig(s["config"], &p);
+      CompleteGroups(&p, {&kSaiPortPfcRxPkts, &kSaiPortPfcTxPkts, &kSaiPortPfcRxPauseDurationUs, &kSaiPortPfcTxPauseDurationUs},
+                     nullptr);
+      p.deltas = p.counters;
+      p.sources.push_back(file);
+      ev->ports.push_back(std::move(p));
+    }
+  }
+  if (!host_counters) ev->sections_without_counters.push_back("hosts");
+  if (!switch_counters) ev->sections_without_counters.push_back("switches");
+}
+
+// --- manifest.json ------------------------------------------------------------------------------
+
+namespace {
+
+// A file the manifest names must lie inside the bundle: a relative path without "..".
+std::string FileInBundle(const Node& n) {
+  const std::string f = n.String();
+  bool up = false;
+  for (size_t a = 0; a <= f.size();) {
+    const size_t b = std::min(f.find('/', a), f.size());
+    up |= f.compare(a, b - a, "..") == 0 && b - a == 2;
+    a = b + 1;
+  }
+  if (f.empty() || f[0] == '/' || up) n.Fail("'" + f + "' is not a file inside the bundle");
+  return f;
+}
+
+}  // namespace
+
+BundleManifest ParseManifest(const std::string& text, const std::string& file) {
+  const Json doc = ParseDocument(text, file);
+  if (!doc.is_object()) throw ParseError(file, 0, "not a bundle manifest (expected a JSON object)");
+  const Node root(&doc, file, "");
+  BundleManifest m;
+  if (const Node host = root["host"]; host.present()) m.host = host.String();
+  m.interval_s = root["interval_s"].Number();
+  m.samples = root["samples"].Int(0, 1000000);
+  const Node devices = root["devices"];
+  if (!devices.present()) throw ParseError(file, 0, "no devices in the manifest");
+  for (const Node& d : devices.Items()) {
+    BundleDevice b;
+    if (const Node r = d["rdma_device"]; r.present()) b.rdma_device = r.String();
+    if (const Node n = d["netdev"]; n.present()) b.netdev = n.String();
+    b.speed_mbps = d["speed_mbps"].Number();
+    b.mtu = d["mtu"].Int(0, 1000000);
+    if (const Node files = d["counter_files"]; files.present()) {
+      b.counter_files.emplace();
+      for (const Node& f : files.Items()) b.counter_files->push_back(FileInBundle(f));
+    }
+    for (const auto& [k, v] : d["cc_params"].Members()) b.cc_params[k] = v.Text();
+    if (const Node q = d["mlnx_qos"]; q.present()) b.mlnx_qos = FileInBundle(q);
+    m.devices.push_back(std::move(b));
+  }
+  return m;
+}
+
+}  // namespace rocelab
