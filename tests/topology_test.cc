@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "run/memory_estimate.h"
+
 namespace rocelab {
 
 TEST(Topology, SpineLeafNamesPortsAndRoutes) {
@@ -100,6 +102,14 @@ TEST(Topology, GeneratedRoutingStateIsPerPortNotPerHost) {
   const Topology t = Topology::Build(s);
   EXPECT_LT(t.RouteBytes(), 320u * 17 * 4 + 320u * 64);
   EXPECT_GT(Topology::Build(s, Topology::Routing::kTables).RouteBytes(), 320u * 1024 * 4);
+}
+
+TEST(Topology, MemoryEstimateFollowsTheRoutingState) {
+  // 65,536 hosts: per-port routing state only, so the run fits a few GB.
+  const MemoryEstimate k64 =
+      EstimateMemory(ParseScenarioText("topology: {type: fat-tree, k: 64, link: {rate: 100G, delay: 1us}}\n", "k64.yaml"));
+  EXPECT_LT(k64.routes, 2u << 20);
+  EXPECT_LT(k64.total, 2ull << 30);
 }
 
 TEST(Topology, DownPortsLeaveTheEcmpGroupsInOrder) {
