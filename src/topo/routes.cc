@@ -1,8 +1,9 @@
 // Next hops: the address rule of generated fabrics, the shortest-path tables of
 // explicit ones, the exceptions over both and the port state that prunes them.
-#include <deque>
-
 #include "topo/topology.h"
+
+#include <algorithm>
+#include <deque>
 
 namespace rocelab {
 
