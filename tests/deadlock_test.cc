@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace rocelab {
 
 namespace {
@@ -31,9 +34,28 @@ TopologySpec WithoutLink(const Topology& t, int node, int port) {
   return s;
 }
 
-void ExpectRepairMatchesRebuild(const TopologySpec& spec) {
+// A static route: switch `sw` sends traffic for host `host` toward the device `peer`.
+struct Route {
+  std::string sw;
+  int host;
+  std::string peer;
+};
+
+// Applies `routes` to `t` by names (a rebuilt fabric numbers its ports differently); a route
+// whose link is gone leaves that destination with no next hop.
+void ApplyRoutes(Topology* t, const std::vector<Route>& routes) {
+  for (const Route& r : routes) {
+    const int node = t->FindNode(r.sw);
+    const int port = ResolvePort(*t, node, r.peer);
+    if (port >= 0) t->OverrideRoute(node, r.host, port);
+    else t->SetRoute(node, r.host, {});
+  }
+}
+
+void ExpectRepairMatchesRebuild(const TopologySpec& spec, const std::vector<Route>& routes = {}) {
   Topology t = Topology::Build(spec);
-  DeadlockChecker dc(t, {});
+  ApplyRoutes(&t, routes);
+  DeadlockChecker dc(t);
   const std::vector<std::string> base = dc.Edges();
   ASSERT_FALSE(base.empty());
   int checked = 0;
@@ -42,7 +64,8 @@ void ExpectRepairMatchesRebuild(const TopologySpec& spec) {
       const TopoPort& tp = t.nodes()[a].ports[p];
       if (!t.nodes()[tp.peer_node].is_switch || tp.peer_node < a) continue;
       Topology rebuilt = Topology::Build(WithoutLink(t, a, static_cast<int>(p)));
-      DeadlockChecker fresh(rebuilt, {});
+      ApplyRoutes(&rebuilt, routes);
+      DeadlockChecker fresh(rebuilt);
       EXPECT_EQ(dc.EdgesWithFailedLink(a, static_cast<int>(p)), fresh.Edges())
           << "failed link " << t.nodes()[a].name << " - " << t.nodes()[tp.peer_node].name;
       ++checked;
@@ -59,6 +82,14 @@ TEST(Deadlock, FatTreeRepairMatchesRebuild) {
   s.type = TopologySpec::Type::kFatTree;
   s.k = 4;
   ExpectRepairMatchesRebuild(s);
+}
+
+TEST(Deadlock, RepairWithStaticRoutesMatchesRebuild) {
+  TopologySpec s;
+  s.type = TopologySpec::Type::kFatTree;
+  s.k = 4;
+  // agg0 sends h9 (pod 2) through core1 only; edge2 (pod 1) sends h0 through agg3 only.
+  ExpectRepairMatchesRebuild(s, {{"agg0", 9, "core1"}, {"edge2", 0, "agg3"}});
 }
 
 TEST(Deadlock, SpineLeafRepairMatchesRebuild) {
@@ -86,7 +117,7 @@ TEST(Deadlock, RingIsCyclicAndUpDownIsNot) {
     ring.links.push_back(link("s" + std::to_string(i), "s" + std::to_string((i + 1) % 5)));
   }
   Topology t = Topology::Build(ring);
-  DeadlockChecker dc(t, {});
+  DeadlockChecker dc(t);
   std::vector<BufferRef> cycle = dc.FindCycle();
   ASSERT_FALSE(cycle.empty());
   EXPECT_EQ(cycle.size(), 5u) << dc.Describe(cycle);
@@ -94,7 +125,7 @@ TEST(Deadlock, RingIsCyclicAndUpDownIsNot) {
   ft.type = TopologySpec::Type::kFatTree;
   ft.k = 4;
   Topology f = Topology::Build(ft);
-  EXPECT_TRUE(DeadlockChecker(f, {}).FindCycle().empty());
+  EXPECT_TRUE(DeadlockChecker(f).FindCycle().empty());
 }
 
 }  // namespace rocelab

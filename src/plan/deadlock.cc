@@ -33,15 +33,16 @@ void ForEachBit(const uint64_t* w, int words, F f) {
 }
 }  // namespace
 
-DeadlockChecker::DeadlockChecker(const Topology& topo, const std::vector<StaticRoute>& routes)
+DeadlockChecker::DeadlockChecker(const Topology& topo)
     : topo_(topo),
       nodes_(static_cast<int>(topo.nodes().size())),
       hosts_(static_cast<int>(topo.hosts().size())) {
   const auto& nodes = topo.nodes();
   const size_t switches = topo.switches().size();
+  if (switches + 2 >= kUnreachable) throw std::invalid_argument("more than 65,000 switches");  // distances are 16-bit
   count_base_.resize(switches);
   edge_base_.resize(switches);
-  size_t cb = 0, eb = 0;
+  size_t cb = 0, eb = 0, most_ports = 1;
   for (size_t s = 0; s < switches; ++s) {
     const size_t ports = nodes[topo.switches()[s]].ports.size();
     if (ports > static_cast<size_t>(kMaxPorts))
@@ -50,30 +51,47 @@ DeadlockChecker::DeadlockChecker(const Topology& topo, const std::vector<StaticR
     edge_base_[s] = eb;
     cb += ports * ports;
     eb += ports;
+    most_ports = std::max(most_ports, ports);
   }
+  words_ = static_cast<int>((most_ports + 63) / 64);
   count_.assign(cb, 0);
   edges_.assign(eb, Mask{});
-  override_.assign(switches * hosts_, -1);
-  for (const StaticRoute& r : routes) override_[Slot(nodes[r.node].kind_index, r.host)] = r.port;
-  dist_.assign(static_cast<size_t>(hosts_) * nodes_, -1);
-  next_.assign(switches * hosts_, Mask{});
-  in_.assign(switches * hosts_, Mask{});
-  for (int h = 0; h < hosts_; ++h) {
-    Bfs(h);
-    for (size_t s = 0; s < switches; ++s) next_[Slot(static_cast<int>(s), h)] = ComputeNextHops(topo.switches()[s], h);
-  }
+  owner_.resize(eb);
+  port_.resize(eb);
+  peer_buffer_.resize(eb);
   for (size_t s = 0; s < switches; ++s) {
     const TopoNode& n = nodes[topo.switches()[s]];
-    for (int h = 0; h < hosts_; ++h) {
-      Mask& in = in_[Slot(static_cast<int>(s), h)];
+    for (size_t i = 0; i < n.ports.size(); ++i) {
+      const size_t idx = edge_base_[s] + i;
+      owner_[idx] = static_cast<int>(s);
+      port_[idx] = static_cast<int>(i);
+      const TopoPort& tp = n.ports[i];
+      // Only switch peers carry dependencies (a host drains).
+      peer_buffer_[idx] = nodes[tp.peer_node].is_switch ? edge_base_[nodes[tp.peer_node].kind_index] + tp.peer_port : 0;
+    }
+  }
+  dist_.assign(static_cast<size_t>(hosts_) * nodes_, kUnreachable);
+  host_changed_.assign(hosts_, 0);
+  in_.assign(switches * hosts_ * words_, 0);
+  affected_.assign(nodes_, 0);
+  index_.assign(nodes_, -1);
+  std::vector<Mask> next(switches);
+  for (int h = 0; h < hosts_; ++h) {
+    Bfs(h);
+    for (size_t s = 0; s < switches; ++s) next[s] = TopologyNext(topo.switches()[s], h);
+    for (size_t s = 0; s < switches; ++s) {
+      const TopoNode& n = nodes[topo.switches()[s]];
+      Mask in;
       for (size_t i = 0; i < n.ports.size(); ++i) {
         const TopoNode& peer = nodes[n.ports[i].peer_node];
-        bool active = peer.is_switch ? next_[Slot(peer.kind_index, h)].Test(n.ports[i].peer_port) : peer.kind_index != h;
-        if (active) in.Set(static_cast<int>(i));
+        bool active = peer.is_switch ? next[peer.kind_index].Test(n.ports[i].peer_port) : peer.kind_index != h;
+        if (active) {
+          in.Set(static_cast<int>(i));
+          SetIn(static_cast<int>(s), h, static_cast<int>(i), true);
+        }
       }
-      const Mask& out = next_[Slot(static_cast<int>(s), h)];
-      ForEachBit(in.w, kMaxPorts / 64, [&](int i) {
-        ForEachBit(out.w, kMaxPorts / 64, [&](int o) { Count(static_cast<int>(s), i, o, +1); });
+      ForEachBit(in.w, words_, [&](int i) {
+        ForEachBit(next[s].w, words_, [&](int o) { Count(static_cast<int>(s), i, o, +1); });
       });
     }
   }
@@ -82,8 +100,7 @@ DeadlockChecker::DeadlockChecker(const Topology& topo, const std::vector<StaticR
 void DeadlockChecker::Bfs(int host) {
   const auto& nodes = topo_.nodes();
   const int dst = topo_.hosts()[host];
-  for (int n = 0; n < nodes_; ++n) Dist(n, host) = -1;
-  Dist(dst, host) = 0;
+  SetDist(dst, host, 0);
   std::deque<int> q{dst};
   while (!q.empty()) {
     int u = q.front();
@@ -94,7 +111,7 @@ void DeadlockChecker::Bfs(int host) {
         continue;
       int v = nodes[u].ports[p].peer_node;
       if (Dist(v, host) < 0) {
-        Dist(v, host) = Dist(u, host) + 1;
+        SetDist(v, host, Dist(u, host) + 1);
         q.push_back(v);
       }
     }
@@ -108,9 +125,9 @@ DeadlockChecker::Mask DeadlockChecker::ComputeNextHops(int node, int host) const
   auto usable = [&](int p) {
     return !((node == failed_node_ && p == failed_port_) || (node == failed_peer_ && p == failed_peer_port_));
   };
-  const int ov = override_[Slot(n.kind_index, host)];
-  if (ov >= 0) {
-    if (usable(ov)) m.Set(ov);
+  if (const std::vector<uint16_t>* ex = topo_.Exception(node, host)) {
+    for (uint16_t p : *ex)
+      if (usable(p)) m.Set(p);
     return m;
   }
   const int d = Dist(node, host);
@@ -122,6 +139,45 @@ DeadlockChecker::Mask DeadlockChecker::ComputeNextHops(int node, int host) const
     if (peer == dst || (nodes[peer].is_switch && Dist(peer, host) == d - 1)) m.Set(static_cast<int>(p));
   }
   return m;
+}
+
+DeadlockChecker::Mask DeadlockChecker::TopologyNext(int node, int host) const {
+  const Topology::Span hops = topo_.NextHops(node, host);
+  Mask m;
+  for (uint32_t i = 0; i < hops.size; ++i) m.Set(hops.begin[i]);
+  return m;
+}
+
+const DeadlockChecker::Mask* DeadlockChecker::FindChange(int node, int host) const {
+  if (!host_changed_[host]) return nullptr;
+  auto it = change_index_.find(DistIndex(node, host));
+  return it == change_index_.end() ? nullptr : &changes_[it->second];
+}
+
+bool DeadlockChecker::Uses(int node, int host, int port) const {
+  if (const Mask* c = FindChange(node, host)) return c->Test(port);
+  const Topology::Span hops = topo_.NextHops(node, host);
+  for (uint32_t i = 0; i < hops.size; ++i)
+    if (hops.begin[i] == port) return true;
+  return false;
+}
+
+DeadlockChecker::Mask DeadlockChecker::Next(int node, int host) const {
+  if (const Mask* c = FindChange(node, host)) return *c;
+  return TopologyNext(node, host);
+}
+
+DeadlockChecker::Mask DeadlockChecker::In(int sw, int host) const {
+  Mask m;
+  const uint64_t* w = &in_[(static_cast<size_t>(sw) * hosts_ + host) * words_];
+  for (int i = 0; i < words_; ++i) m.w[i] = w[i];
+  return m;
+}
+
+void DeadlockChecker::SetIn(int sw, int host, int port, bool on) {
+  uint64_t& w = in_[(static_cast<size_t>(sw) * hosts_ + host) * words_ + (port >> 6)];
+  if (on) w |= 1ull << (port & 63);
+  else w &= ~(1ull << (port & 63));
 }
 
 void DeadlockChecker::Count(int s, int in, int out, int delta) {
@@ -138,34 +194,40 @@ void DeadlockChecker::Count(int s, int in, int out, int delta) {
 void DeadlockChecker::SetNextHops(int node, int host, const Mask& next) {
   const auto& nodes = topo_.nodes();
   const int s = nodes[node].kind_index;
-  Mask& cur = next_[Slot(s, host)];
+  const Mask cur = Next(node, host);
   if (cur == next) return;
   Mask removed, added;
   for (int i = 0; i < kMaxPorts / 64; ++i) {
     removed.w[i] = cur.w[i] & ~next.w[i];
     added.w[i] = next.w[i] & ~cur.w[i];
   }
-  const Mask& in = in_[Slot(s, host)];
-  ForEachBit(in.w, kMaxPorts / 64, [&](int i) {
-    ForEachBit(removed.w, kMaxPorts / 64, [&](int o) { Count(s, i, o, -1); });
-    ForEachBit(added.w, kMaxPorts / 64, [&](int o) { Count(s, i, o, +1); });
+  const Mask in = In(s, host);
+  ForEachBit(in.w, words_, [&](int i) {
+    ForEachBit(removed.w, words_, [&](int o) { Count(s, i, o, -1); });
+    ForEachBit(added.w, words_, [&](int o) { Count(s, i, o, +1); });
   });
-  cur = next;
+  auto [entry, is_new] = change_index_.try_emplace(DistIndex(node, host), static_cast<int>(changes_.size()));
+  if (is_new) {
+    changes_.push_back(next);
+    if (!host_changed_[host]) changed_hosts_.push_back(host);
+    host_changed_[host] = 1;
+  } else {
+    changes_[entry->second] = next;
+  }
   // The switches at the other end see traffic for `host` arrive (or stop arriving) on one port.
   auto update_peer = [&](int p, int delta) {
     const TopoPort& tp = nodes[node].ports[p];
     const TopoNode& peer = nodes[tp.peer_node];
     if (!peer.is_switch) return;
-    const size_t slot = Slot(peer.kind_index, host);
-    if (delta > 0) in_[slot].Set(tp.peer_port);
-    else in_[slot].w[tp.peer_port >> 6] &= ~(1ull << (tp.peer_port & 63));
-    ForEachBit(next_[slot].w, kMaxPorts / 64, [&](int o) { Count(peer.kind_index, tp.peer_port, o, delta); });
+    SetIn(peer.kind_index, host, tp.peer_port, delta > 0);
+    const Mask peer_next = Next(tp.peer_node, host);
+    ForEachBit(peer_next.w, words_, [&](int o) { Count(peer.kind_index, tp.peer_port, o, delta); });
   };
-  ForEachBit(removed.w, kMaxPorts / 64, [&](int p) { update_peer(p, -1); });
-  ForEachBit(added.w, kMaxPorts / 64, [&](int p) { update_peer(p, +1); });
+  ForEachBit(removed.w, words_, [&](int p) { update_peer(p, -1); });
+  ForEachBit(added.w, words_, [&](int p) { update_peer(p, +1); });
 }
 
-void DeadlockChecker::RepairDistances(int host, std::vector<std::pair<int, int>>* changes) const {
+void DeadlockChecker::RepairDistances(int host, std::vector<std::pair<int, int>>* changes) {
   const auto& nodes = topo_.nodes();
   const int dst = topo_.hosts()[host];
   changes->clear();
@@ -174,7 +236,7 @@ void DeadlockChecker::RepairDistances(int host, std::vector<std::pair<int, int>>
   auto usable = [&](int node, int p) {
     return !((node == failed_node_ && p == failed_port_) || (node == failed_peer_ && p == failed_peer_port_));
   };
-  std::vector<char> affected(nodes_, 0);
+  std::vector<char>& affected = affected_;  // all zero between calls
   // A switch keeps its distance while one usable next hop outside the affected set remains.
   auto has_next_hop = [&](int x) {
     const int d = Dist(x, host);
@@ -206,7 +268,7 @@ void DeadlockChecker::RepairDistances(int host, std::vector<std::pair<int, int>>
   using Item = std::pair<int, int>;  // (distance, node)
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
   std::vector<int> best(set.size(), -1);
-  std::vector<int> index(nodes_, -1);
+  std::vector<int>& index = index_;  // all -1 between calls
   for (size_t i = 0; i < set.size(); ++i) index[set[i]] = static_cast<int>(i);
   for (size_t i = 0; i < set.size(); ++i) {
     int x = set[i], t = -1;
@@ -230,55 +292,48 @@ void DeadlockChecker::RepairDistances(int host, std::vector<std::pair<int, int>>
       pq.push({d + 1, y});
     }
   }
-  for (size_t i = 0; i < set.size(); ++i) changes->push_back({set[i], best[i]});
+  for (size_t i = 0; i < set.size(); ++i) {
+    changes->push_back({set[i], best[i]});
+    affected[set[i]] = 0;
+    index[set[i]] = -1;
+  }
 }
 
 std::vector<BufferRef> DeadlockChecker::FindCycle() const {
-  const auto& nodes = topo_.nodes();
   const size_t total = edges_.size();
   std::vector<char> color(total, 0);  // 0 white, 1 on stack, 2 done
-  std::vector<int> owner(total), port(total);
-  for (size_t s = 0; s < edge_base_.size(); ++s) {
-    const size_t ports = nodes[topo_.switches()[s]].ports.size();
-    for (size_t i = 0; i < ports; ++i) {
-      owner[edge_base_[s] + i] = static_cast<int>(s);
-      port[edge_base_[s] + i] = static_cast<int>(i);
-    }
-  }
   struct Frame {
     size_t idx;
-    std::vector<size_t> next;
-    size_t pos;
+    Mask rest;  // out ports not yet followed, lowest first
   };
+  std::vector<Frame> stack;
   for (size_t start = 0; start < total; ++start) {
     if (color[start]) continue;
-    std::vector<Frame> stack;
     auto push = [&](size_t idx) {
-      Frame f{idx, {}, 0};
-      const int s = owner[idx];
-      const TopoNode& n = nodes[topo_.switches()[s]];
-      ForEachBit(edges_[idx].w, kMaxPorts / 64, [&](int o) {
-        const TopoPort& tp = n.ports[o];
-        f.next.push_back(edge_base_[nodes[tp.peer_node].kind_index] + tp.peer_port);
-      });
       color[idx] = 1;
-      stack.push_back(std::move(f));
+      stack.push_back({idx, edges_[idx]});
     };
     push(start);
     while (!stack.empty()) {
       Frame& f = stack.back();
-      if (f.pos == f.next.size()) {
+      int o = -1;
+      for (int i = 0; i < words_ && o < 0; ++i) {
+        if (!f.rest.w[i]) continue;
+        o = i * 64 + __builtin_ctzll(f.rest.w[i]);
+        f.rest.w[i] &= f.rest.w[i] - 1;
+      }
+      if (o < 0) {
         color[f.idx] = 2;
         stack.pop_back();
         continue;
       }
-      size_t nxt = f.next[f.pos++];
+      const size_t nxt = peer_buffer_[f.idx - port_[f.idx] + o];
       if (color[nxt] == 1) {
         std::vector<BufferRef> cycle;
         size_t k = 0;
         while (stack[k].idx != nxt) ++k;
         for (; k < stack.size(); ++k)
-          cycle.push_back({topo_.switches()[owner[stack[k].idx]], port[stack[k].idx]});
+          cycle.push_back({topo_.switches()[owner_[stack[k].idx]], port_[stack[k].idx]});
         return cycle;
       }
       if (color[nxt] == 0) push(nxt);
@@ -297,14 +352,14 @@ void DeadlockChecker::FailLink(int a, int pa, Journal* j) {
   failed_peer_port_ = tp.peer_port;
   std::vector<std::pair<int, int>> changes;
   for (int h = 0; h < hosts_; ++h) {
-    const bool used = next_[Slot(nodes[a].kind_index, h)].Test(pa) || next_[Slot(nodes[b].kind_index, h)].Test(tp.peer_port);
+    const bool used = Uses(a, h, pa) || Uses(b, h, tp.peer_port);
     if (!used) continue;
     RepairDistances(h, &changes);
     // Next hops depend on a node's distance and its neighbours': recompute only around changes.
     std::vector<int> candidates{a, b};
     for (auto [x, d] : changes) {
-      j->dist.push_back({static_cast<size_t>(h) * nodes_ + x, Dist(x, h)});
-      Dist(x, h) = d;
+      j->dist.push_back({DistIndex(x, h), dist_[DistIndex(x, h)]});
+      SetDist(x, h, d);
       candidates.push_back(x);
       for (const TopoPort& p : nodes[x].ports)
         if (nodes[p.peer_node].is_switch) candidates.push_back(p.peer_node);
@@ -313,7 +368,7 @@ void DeadlockChecker::FailLink(int a, int pa, Journal* j) {
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     for (int x : candidates) {
       Mask m = ComputeNextHops(x, h);
-      const Mask& cur = next_[Slot(nodes[x].kind_index, h)];
+      const Mask cur = Next(x, h);
       if (m == cur) continue;
       j->next.emplace_back(x, h, cur);
       SetNextHops(x, h, m);
@@ -324,18 +379,25 @@ void DeadlockChecker::FailLink(int a, int pa, Journal* j) {
 void DeadlockChecker::Restore(const Journal& j) {
   for (auto it = j.next.rbegin(); it != j.next.rend(); ++it) SetNextHops(std::get<0>(*it), std::get<1>(*it), std::get<2>(*it));
   for (auto it = j.dist.rbegin(); it != j.dist.rend(); ++it) dist_[it->first] = it->second;
+  // Every changed set is back to the topology's.
+  for (int h : changed_hosts_) host_changed_[h] = 0;
+  changed_hosts_.clear();
+  changes_.clear();
+  change_index_.clear();
   failed_node_ = failed_port_ = failed_peer_ = failed_peer_port_ = -1;
 }
 
 std::vector<FailureCycle> DeadlockChecker::CheckSingleLinkFailures(size_t max_reported) {
   const auto& nodes = topo_.nodes();
   std::vector<FailureCycle> found;
+  Journal j;  // one, reused: its buffers stay allocated
   for (int a : topo_.switches()) {
     for (size_t pa = 0; pa < nodes[a].ports.size(); ++pa) {
       const TopoPort& tp = nodes[a].ports[pa];
       if (!nodes[tp.peer_node].is_switch || tp.peer_node < a) continue;
       ++links_checked_;
-      Journal j;
+      j.dist.clear();
+      j.next.clear();
       FailLink(a, static_cast<int>(pa), &j);
       std::vector<BufferRef> cycle = FindCycle();
       if (!cycle.empty() && found.size() < max_reported)
@@ -352,7 +414,7 @@ std::vector<std::string> DeadlockChecker::Edges() const {
   for (size_t s = 0; s < edge_base_.size(); ++s) {
     const TopoNode& n = nodes[topo_.switches()[s]];
     for (size_t i = 0; i < n.ports.size(); ++i) {
-      ForEachBit(edges_[edge_base_[s] + i].w, kMaxPorts / 64, [&](int o) {
+      ForEachBit(edges_[edge_base_[s] + i].w, words_, [&](int o) {
         out.push_back(n.name + "<-" + nodes[n.ports[i].peer_node].name + " => " + nodes[n.ports[o].peer_node].name +
                       "<-" + n.name);
       });

@@ -6,11 +6,18 @@
 // static overrides), never by enumerating paths, and it is re-checked under
 // every single failure of a switch-to-switch link by repairing only the
 // distances and next-hop sets that the failure changes.
+//
+// The next-hop sets are the topology's own (Topology::NextHops: the address
+// rule of generated fabrics, exceptions included); the checker keeps only
+// those a failure changed, until it is undone. What it holds per destination
+// is one bit per (switch, port), the ports that carry traffic there, and a
+// 16-bit distance per node: a k=32 fat-tree takes about 250 MB.
 #ifndef ROCELAB_PLAN_DEADLOCK_H_
 #define ROCELAB_PLAN_DEADLOCK_H_
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "topo/topology.h"
@@ -32,8 +39,10 @@ class DeadlockChecker {
  public:
   static constexpr int kMaxPorts = 256;
 
-  // Throws std::invalid_argument for switches with more than kMaxPorts ports.
-  DeadlockChecker(const Topology& topo, const std::vector<StaticRoute>& routes);
+  // The routing of `topo` as it stands: its shortest paths and its exceptions (apply the
+  // scenario's static routes with Topology::OverrideRoute first). Throws std::invalid_argument
+  // for switches with more than kMaxPorts ports or for more than 65,000 switches.
+  explicit DeadlockChecker(const Topology& topo);
 
   // A cycle of the routing as configured, or empty.
   std::vector<BufferRef> FindCycle() const;
@@ -56,19 +65,32 @@ class DeadlockChecker {
     bool operator==(const Mask& o) const;
     bool Empty() const;
   };
-  size_t Slot(int sw, int host) const { return static_cast<size_t>(sw) * hosts_ + host; }
-  int& Dist(int node, int host) { return dist_[static_cast<size_t>(host) * nodes_ + node]; }
-  int Dist(int node, int host) const { return dist_[static_cast<size_t>(host) * nodes_ + node]; }
+  // Distances fit 16 bits: a shortest path visits each switch at most once.
+  static constexpr uint16_t kUnreachable = 0xFFFF;
+  size_t DistIndex(int node, int host) const { return static_cast<size_t>(host) * nodes_ + node; }
+  int Dist(int node, int host) const {
+    const uint16_t d = dist_[DistIndex(node, host)];
+    return d == kUnreachable ? -1 : d;
+  }
+  void SetDist(int node, int host, int d) { dist_[DistIndex(node, host)] = d < 0 ? kUnreachable : static_cast<uint16_t>(d); }
   void Bfs(int host);
+  // Switch `node`'s next hops toward `host`: the topology's, or as the current failure left them.
+  Mask Next(int node, int host) const;
+  Mask TopologyNext(int node, int host) const;
+  bool Uses(int node, int host, int port) const;  // whether Next(node, host) has `port`
+  const Mask* FindChange(int node, int host) const;  // nullptr: as the topology routes
+  // The next hops a failure repair gives switch `node` (exceptions as set, less the failed link).
   Mask ComputeNextHops(int node, int host) const;
   // Replaces the next-hop set of switch `node` toward `host`, updating the graph.
   void SetNextHops(int node, int host, const Mask& next);
+  Mask In(int sw, int host) const;
+  void SetIn(int sw, int host, int port, bool on);
   void Count(int sw_index, int in, int out, int delta);
   // New distances toward `host` with the current failed link (only the nodes that change).
-  void RepairDistances(int host, std::vector<std::pair<int, int>>* changes) const;
+  void RepairDistances(int host, std::vector<std::pair<int, int>>* changes);
   // Fails one link and repairs the routing; the journal undoes it.
   struct Journal {
-    std::vector<std::pair<size_t, int>> dist;
+    std::vector<std::pair<size_t, uint16_t>> dist;
     std::vector<std::tuple<int, int, Mask>> next;
   };
   void FailLink(int a, int pa, Journal* j);
@@ -76,16 +98,25 @@ class DeadlockChecker {
 
   const Topology& topo_;
   int nodes_, hosts_;
-  std::vector<int> override_;   // per (switch index, host): port or -1
-  std::vector<int> dist_;       // per (host, node); -1 unreachable
-  std::vector<Mask> next_;      // per (switch index, host)
-  std::vector<Mask> in_;        // per (switch index, host): ingress ports carrying traffic to host
+  int words_;                   // 64-bit words of a port set: the most ports any switch has
+  std::vector<uint16_t> dist_;  // per (host, node)
+  // The next-hop sets the current failure changed, by (host, node).
+  std::vector<Mask> changes_;
+  std::unordered_map<uint64_t, int> change_index_;  // host * nodes + node -> entry in changes_
+  std::vector<char> host_changed_;                  // per host: has an entry
+  std::vector<int> changed_hosts_;
+  std::vector<uint64_t> in_;    // per (switch index, host), words_ each: ingress ports carrying traffic to host
   std::vector<int32_t> count_;  // per switch: ports x ports, destinations using in -> out
   std::vector<size_t> count_base_;
   std::vector<Mask> edges_;     // per (switch, in port): out ports with count > 0
   std::vector<size_t> edge_base_;
+  std::vector<int> owner_, port_;     // per buffer: its switch index and port
+  std::vector<size_t> peer_buffer_;   // per buffer: the buffer at the other end of its port
   int failed_node_ = -1, failed_port_ = -1, failed_peer_ = -1, failed_peer_port_ = -1;
   int links_checked_ = 0;
+  // RepairDistances' scratch, per node, reset after each call: all 0 and all -1.
+  std::vector<char> affected_;
+  std::vector<int> index_;
 };
 
 }  // namespace rocelab

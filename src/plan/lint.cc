@@ -337,9 +337,9 @@ class Linter {
   }
 
   void CheckDeadlock() {
-    const std::vector<StaticRoute> routes = ResolveRoutes(topo_, sc_);
+    for (const StaticRoute& r : ResolveRoutes(topo_, sc_)) topo_.OverrideRoute(r.node, r.host, r.port);
     try {
-      DeadlockChecker dc(topo_, routes);
+      DeadlockChecker dc(topo_);
       std::vector<BufferRef> cycle = dc.FindCycle();
       if (!cycle.empty()) {
         const BufferRef& first = cycle.front();

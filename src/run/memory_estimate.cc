@@ -9,18 +9,20 @@
 namespace rocelab {
 namespace {
 
-// Per-item costs fitted to peak RSS of fat-trees k = 8 to 40 with one flow: the estimate
-// lands 10-30 % above what was measured (README, "Speed").
+// Per-item costs fitted to peak RSS of fat-trees k = 8 to 64 with one flow: the estimate
+// lands 10-20 % above what was measured (README, "Speed").
 constexpr double kBaseBytes = 6 << 20;           // the program itself
-constexpr double kBytesPerSwitchPort = 3000;     // a port with its link (hosts' ports folded in)
-constexpr double kSummaryBytesPerPort = 1800;    // a device port in summary.json as it is built
+constexpr double kBytesPerSwitchPort = 3200;     // a port with its link (hosts' ports folded in)
+constexpr double kSummaryBytesPerPort = 1900;    // a device port in summary.json as it is built
 constexpr double kBytesPerFlow = sizeof(QueuePair) * 2 + 1024;  // the queue pair, its slot and its messages
-// Next-hop lists grow one switch at a time, interleaved: freed buffers stay resident.
+constexpr double kBytesPerSwitchRoutes = 32;     // its routing rule (Topology::SwitchRoutes)
+// An explicit fabric's next-hop tables grow one switch at a time, interleaved: freed buffers
+// stay resident.
 constexpr double kNextHopSlack = 1.5;
 
 struct Counts {
   double hosts = 0, switches = 0, switch_ports = 0;
-  double next_hops = 0;  // entries over every (switch, host) pair
+  double next_hops = 0;  // table entries over every (switch, host) pair: explicit fabrics only
 };
 
 Counts CountFabric(const TopologySpec& t) {
@@ -31,20 +33,13 @@ Counts CountFabric(const TopologySpec& t) {
       c.hosts = leaves * hpl;
       c.switches = leaves + spines;
       c.switch_ports = leaves * (hpl + spines) + spines * leaves;
-      // A leaf: one hop to its own hosts, one per spine to the others; a spine: one hop.
-      c.next_hops = leaves * (hpl + (c.hosts - hpl) * spines) + spines * c.hosts;
       break;
     }
     case TopologySpec::Type::kFatTree: {
-      const double k = t.k, half = k / 2, pod_hosts = half * half;
+      const double k = t.k;
       c.hosts = k * k * k / 4;
       c.switches = 5 * k * k / 4;
       c.switch_ports = c.switches * k;
-      // Edge: one hop to its own hosts, one per aggregation switch to the rest; aggregation:
-      // one hop inside its pod, one per core to the rest; core: one hop.
-      const double edge = k * half, agg = k * half, core = half * half;
-      c.next_hops = edge * (half + (c.hosts - half) * half) + agg * (pod_hosts + (c.hosts - pod_hosts) * half) +
-                    core * c.hosts;
       break;
     }
     case TopologySpec::Type::kExplicit: {
@@ -69,8 +64,12 @@ double StaticFlows(const Scenario& sc, double hosts) {
 MemoryEstimate EstimateMemory(const Scenario& sc, bool device_counters) {
   const Counts c = CountFabric(sc.topology);
   MemoryEstimate m;
-  m.routes = static_cast<uint64_t>(c.switches * (c.hosts + 1) * sizeof(uint32_t) +
-                                   c.next_hops * sizeof(uint16_t) * kNextHopSlack);
+  // Per switch its routing rule and, per port, its live list and rank (topo/topology.h); an
+  // explicit fabric adds its shortest-path tables.
+  m.routes = static_cast<uint64_t>(c.switches * kBytesPerSwitchRoutes + (c.switch_ports + c.switches) * 2 * sizeof(uint16_t));
+  if (sc.topology.type == TopologySpec::Type::kExplicit)
+    m.routes += static_cast<uint64_t>(c.switches * (c.hosts + 1) * sizeof(uint32_t) +
+                                      c.next_hops * sizeof(uint16_t) * kNextHopSlack);
   m.devices = static_cast<uint64_t>(kBaseBytes + c.switch_ports * kBytesPerSwitchPort);
   m.flows = static_cast<uint64_t>(StaticFlows(sc, c.hosts) * kBytesPerFlow);
   if (device_counters)

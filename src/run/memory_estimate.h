@@ -14,7 +14,7 @@
 namespace rocelab {
 
 struct MemoryEstimate {
-  uint64_t routes = 0;   // ECMP next hops per (switch, destination host)
+  uint64_t routes = 0;   // next-hop state: per switch port, plus per (switch, host) for explicit fabrics
   uint64_t devices = 0;  // switch ports, NICs, queues and counters
   uint64_t flows = 0;    // queue pairs of the static workload
   uint64_t summary = 0;  // summary.json as it is built

@@ -1,7 +1,6 @@
 #include "topo/topology.h"
 
 #include <cctype>
-#include <deque>
 #include <stdexcept>
 #include <string>
 
@@ -99,7 +98,7 @@ bool SpecHasNode(const TopologySpec& spec, const std::string& name, bool* is_swi
   return false;
 }
 
-Topology Topology::Build(const TopologySpec& spec) {
+Topology Topology::Build(const TopologySpec& spec, Routing routing) {
   Topology t;
   using Type = TopologySpec::Type;
   std::vector<std::vector<int>> tiers;  // a generated topology's switch node ids, tier by tier
@@ -155,89 +154,8 @@ Topology Topology::Build(const TopologySpec& spec) {
   }
   for (const TopoNode& n : t.nodes_)
     if (n.ports.size() > 4096) throw ConfigError("", 0, "topology", "node " + n.name + " has more than 4096 ports");
-  t.ComputeRoutes();
+  t.InitRoutes(spec, routing);
   return t;
-}
-
-void Topology::ComputeRoutes() {
-  const int n = static_cast<int>(nodes_.size());
-  hop_offset_.assign(switches_.size(), {});
-  hop_ports_.assign(switches_.size(), {});
-  for (auto& v : hop_offset_) v.reserve(hosts_.size() + 1);
-  std::vector<int> dist(n);
-  std::deque<int> q;
-  for (size_t h = 0; h < hosts_.size(); ++h) {
-    // BFS from the destination over switches (hosts do not forward).
-    std::fill(dist.begin(), dist.end(), -1);
-    dist[hosts_[h]] = 0;
-    q.assign(1, hosts_[h]);
-    while (!q.empty()) {
-      int u = q.front();
-      q.pop_front();
-      if (nodes_[u].is_switch || u == hosts_[h]) {
-        for (const TopoPort& p : nodes_[u].ports) {
-          if (dist[p.peer_node] < 0) {
-            dist[p.peer_node] = dist[u] + 1;
-            q.push_back(p.peer_node);
-          }
-        }
-      }
-    }
-    for (size_t s = 0; s < switches_.size(); ++s) {
-      const TopoNode& sw = nodes_[switches_[s]];
-      hop_offset_[s].push_back(static_cast<uint32_t>(hop_ports_[s].size()));
-      int d = dist[switches_[s]];
-      if (d < 0) continue;
-      for (size_t p = 0; p < sw.ports.size(); ++p) {
-        int peer = sw.ports[p].peer_node;
-        if (dist[peer] == d - 1 && (nodes_[peer].is_switch || peer == hosts_[h]))
-          hop_ports_[s].push_back(static_cast<uint16_t>(p));
-      }
-    }
-  }
-  for (size_t s = 0; s < switches_.size(); ++s) hop_offset_[s].push_back(static_cast<uint32_t>(hop_ports_[s].size()));
-}
-
-Topology::Span Topology::NextHops(int node, int host) const {
-  int s = nodes_[node].kind_index;
-  uint32_t a = hop_offset_[s][host], b = hop_offset_[s][host + 1];
-  return Span{hop_ports_[s].data() + a, b - a};
-}
-
-std::vector<const LinkSpec*> Topology::PathLinks(int src, int dst) const {
-  std::vector<const LinkSpec*> path;
-  int node = hosts_[src];
-  const int target = hosts_[dst];
-  path.push_back(&nodes_[node].ports[0].link);
-  node = nodes_[node].ports[0].peer_node;
-  while (node != target && path.size() < 64) {
-    Span hops = NextHops(node, dst);
-    if (hops.size == 0) return {};
-    const TopoPort& p = nodes_[node].ports[hops.begin[0]];
-    path.push_back(&p.link);
-    node = p.peer_node;
-  }
-  if (node != target) return {};
-  return path;
-}
-
-void Topology::OverrideRoute(int node, int host, int port) {
-  // Rebuild this switch's table with the one entry replaced.
-  int s = nodes_[node].kind_index;
-  std::vector<uint32_t> off;
-  std::vector<uint16_t> ports;
-  off.reserve(hop_offset_[s].size());
-  for (size_t h = 0; h + 1 < hop_offset_[s].size(); ++h) {
-    off.push_back(static_cast<uint32_t>(ports.size()));
-    if (static_cast<int>(h) == host) {
-      ports.push_back(static_cast<uint16_t>(port));
-    } else {
-      for (uint32_t i = hop_offset_[s][h]; i < hop_offset_[s][h + 1]; ++i) ports.push_back(hop_ports_[s][i]);
-    }
-  }
-  off.push_back(static_cast<uint32_t>(ports.size()));
-  hop_offset_[s] = std::move(off);
-  hop_ports_[s] = std::move(ports);
 }
 
 std::string SwitchPortAlias(int port) { return "Ethernet" + std::to_string(port * 4); }

@@ -1,6 +1,13 @@
 // The fabric as a graph: named hosts and switches, full-duplex links between
 // numbered ports, and shortest-path ECMP next hops per (switch, destination
 // host). Builders for spine-leaf, k-ary fat-tree and explicit node/link lists.
+//
+// Routing state is O(switches x ports) for the generated fabrics: their next hops
+// follow from addresses (down toward the host's leaf, edge or pod, else up over
+// every uplink), so a k=64 fat-tree (65,536 hosts) needs no per-host table.
+// Explicit fabrics keep one shortest-path table per switch. Over both lie the
+// exceptions (static routes, reroutes) and the port state (a port that is down
+// leaves its switch's ECMP groups).
 #ifndef ROCELAB_TOPO_TOPOLOGY_H_
 #define ROCELAB_TOPO_TOPOLOGY_H_
 
@@ -28,36 +35,94 @@ struct TopoNode {
 
 class Topology {
  public:
-  static Topology Build(const TopologySpec& spec);
+  // How next hops are found. Generated fabrics (spine-leaf, fat-tree) derive them from the
+  // switch's place and the host's address; explicit ones keep a shortest-path table per
+  // destination host. kTables builds the tables for a generated fabric too: the reference
+  // the address rule is tested against.
+  enum class Routing { kAuto, kTables };
+  static Topology Build(const TopologySpec& spec, Routing routing = Routing::kAuto);
 
   const std::vector<TopoNode>& nodes() const { return nodes_; }
   const std::vector<int>& hosts() const { return hosts_; }        // node ids in host order
   const std::vector<int>& switches() const { return switches_; }  // node ids in switch order
   int FindNode(const std::string& name) const;                    // -1 if absent
 
-  // Next-hop ports of switch node `node` toward host `host` (shortest paths).
+  // Next-hop ports of switch node `node` toward host `host`: the (node, host) exception if one
+  // is set, else the shortest paths (ECMP, in port order); either way without the ports that
+  // are down. Empty: the switch has no way there and drops. On the per-packet path: O(1),
+  // nothing allocated. The span stays valid until the routing changes (the calls below).
   struct Span {
     const uint16_t* begin;
     uint32_t size;
   };
   Span NextHops(int node, int host) const;
-  void ComputeRoutes();
   // The links from host `src` to host `dst` along the first next hop at every switch
   // (all ECMP choices have the same length); empty when there is no route.
   std::vector<const LinkSpec*> PathLinks(int src_host, int dst_host) const;
-  // Replaces the next hops of (node, host) with one port.
-  void OverrideRoute(int node, int host, int port);
+
+  // Exceptions to the computed routes, one per (switch node, destination host): static routes
+  // (the scenario's `routes`) and reroutes. Each is O(1); `ports` in the order given.
+  void SetRoute(int node, int host, std::vector<uint16_t> ports);
+  void ClearRoute(int node, int host);
+  void OverrideRoute(int node, int host, int port) { SetRoute(node, host, {static_cast<uint16_t>(port)}); }
+  // The exception of (node, host) as set, ports down included; nullptr when there is none.
+  const std::vector<uint16_t>* Exception(int node, int host) const;
+
+  // Link state of a switch port: a port that is down leaves every ECMP group and exception
+  // of its switch (the others keep their order) until it is up again. O(ports) on a generated
+  // fabric; an explicit one also refilters that switch's table. Hosts do not forward: a
+  // host's port is ignored here.
+  void SetPortUp(int node, int port, bool up);
+  bool PortUp(int node, int port) const;
+
+  // Bytes held by the routing state (next hops, exceptions, port state).
+  size_t RouteBytes() const;
 
  private:
   void AddLink(int a, int b, const LinkSpec& link);
   int AddNode(const std::string& name, bool is_switch);
+  // Routing state, in routes.cc.
+  void InitRoutes(const TopologySpec& spec, Routing routing);
+  void ComputeTables();                  // shortest paths by BFS from every host
+  void FilterTable(int s);               // table_live_ of switch s from its table and port state
+  void FilterExceptions(int s);
+  Span LiveRange(int s, int first, int count) const;
 
   std::vector<TopoNode> nodes_;
   std::vector<int> hosts_, switches_;
   std::unordered_map<std::string, int> by_name_;
-  // Per switch (kind_index): offsets per host into hop_ports_.
-  std::vector<std::vector<uint32_t>> hop_offset_;
-  std::vector<std::vector<uint16_t>> hop_ports_;
+
+  // A switch of a generated fabric forwards down by address, else up over all its uplinks:
+  // the hosts [below_first, below_first + below_count) are beneath it, hosts_per_port of them
+  // behind each of its first ports in turn; every other host goes out ports
+  // [up_first, up_first + up_count). Leaf/edge: one host per port; aggregation: one edge per
+  // port; spine/core: every host below, one leaf or pod per port.
+  struct SwitchRoutes {
+    uint32_t below_first = 0, below_count = 0, hosts_per_port = 1;
+    uint16_t up_first = 0, up_count = 0;
+    uint32_t port_base = 0;   // this switch's entries in live_ports_ and live_rank_
+    uint32_t exceptions = 0;  // how many (this switch, host) exceptions are set
+    uint16_t ports_down = 0;
+  };
+  bool by_address_ = false;
+  std::vector<SwitchRoutes> sw_;  // per switch (kind_index)
+  // Per switch from port_base: its up ports in order, and for each port p (0 .. ports) how many
+  // up ports precede p. A port range [a, b) less its down ports is the contiguous run
+  // live_ports_[rank a .. rank b).
+  std::vector<uint16_t> live_ports_, live_rank_;
+  // Explicit fabrics: per switch, offsets per host into the port lists; table_live_ is the
+  // table less the down ports, for a switch with ports down.
+  struct Table {
+    std::vector<uint32_t> offset;
+    std::vector<uint16_t> ports;
+  };
+  std::vector<Table> table_;
+  std::unordered_map<int, Table> table_live_;
+  struct Override {
+    std::vector<uint16_t> ports;  // as set
+    std::vector<uint16_t> live;   // less the ports that are down
+  };
+  std::unordered_map<uint64_t, Override> exceptions_;  // key: switch index << 32 | host
 };
 
 // Whether the topology `spec` describes has a node `name`, and which kind, without building
