@@ -152,7 +152,7 @@ void CheckMemory(const Args& a, const Scenario& sc) {
     limit = AvailableMemoryBytes();
     what = "the " + FormatBytes(limit) + " available on this machine";
   }
-  const MemoryEstimate m = EstimateMemory(sc, CountersArg(a) != DeviceCounters::kNone);
+  const MemoryEstimate m = EstimateMemory(sc, CountersArg(a) == DeviceCounters::kAll);
   if (limit && m.total > limit)
     throw UsageError(a.command() + ": " + sc.file + " needs an estimated " + FormatBytes(m.total) + " (" + m.Describe() +
                      "), more than " + what + "; nothing was written. Use a smaller fabric" +
