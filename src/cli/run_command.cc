@@ -156,7 +156,7 @@ void CheckMemory(const Args& a, const Scenario& sc) {
   if (limit && m.total > limit)
     throw UsageError(a.command() + ": " + sc.file + " needs an estimated " + FormatBytes(m.total) + " (" + m.Describe() +
                      "), more than " + what + "; nothing was written. Use a smaller fabric" +
-                     (a.Has("--max-memory") ? "" : ", or --max-memory to set the limit"));
+                     (a.Has("--max-memory") ? "." : ", or --max-memory to set the limit."));
 }
 
 // Builds, runs and writes one scenario; `extra` writes more files beside summary.json.

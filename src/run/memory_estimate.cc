@@ -12,7 +12,7 @@ namespace {
 // Per-item costs fitted to peak RSS of fat-trees k = 8 to 64 with one flow: the estimate
 // lands 10-20 % above what was measured (README, "Speed").
 constexpr double kBaseBytes = 6 << 20;           // the program itself
-constexpr double kBytesPerSwitchPort = 3200;     // a port with its link (hosts' ports folded in)
+constexpr double kBytesPerSwitchPort = 3700;     // a port with its link, timers and wire (hosts' ports folded in)
 constexpr double kSummaryBytesPerPort = 1900;    // a device port in summary.json as it is built
 constexpr double kBytesPerFlow = sizeof(QueuePair) * 2 + 1024;  // the queue pair, its slot and its messages
 constexpr double kBytesPerSwitchRoutes = 32;     // its routing rule (Topology::SwitchRoutes)
