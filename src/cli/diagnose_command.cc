@@ -20,7 +20,7 @@ int Collect(const Args& a) {
   if (a.Has("--interval")) {
     Time t;
     std::string err;
-    if (!ParseTime(a.Get("--interval"), &t, &err) || t > 600 * kSecond) throw UsageError("collect: --interval: " + (err.empty() ? "at most 600 s" : err));
+    if (!ParseTime(a.Get("--interval"), &t, &err) || t > 600 * kSecond) throw UsageError("collect: --interval: " + (err.empty() ? "at most 600s" : err));
     o.interval_s = static_cast<double>(t) / kSecond;
   }
   CollectSummary s;
@@ -83,7 +83,7 @@ void AddCollectCommand(CLI::App* root) {
   CLI::App* c = AddCommand(root, "collect", "Gather RDMA evidence on this Linux host into a bundle", Collect);
   AddValue(c, "--out", "BUNDLE", "the bundle folder to write (required)");
   AddValue(c, "--root", "DIR", "read /sys and /proc under DIR instead of / (a copied host tree)");
-  AddValue(c, "--interval", "TIME", "sample counters twice, this far apart (e.g. 1s; at most 600 s)");
+  AddValue(c, "--interval", "TIME", "sample counters twice, this far apart (e.g. 1s; at most 600s)");
 }
 
 void AddDiagnoseCommand(CLI::App* root) {

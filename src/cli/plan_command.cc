@@ -53,7 +53,7 @@ HeadroomPlan IeeeHeadroomPlan(const Args& a, uint64_t speed, double cable_m, uin
   uint32_t cell = 1;
   if (a.Has("--cell")) {
     uint64_t c;
-    if (!ParseSize(a.Get("--cell"), &c, &err) || c == 0 || c > 4096) throw UsageError("plan headroom: --cell: " + (err.empty() ? "1 B to 4 KB" : err));
+    if (!ParseSize(a.Get("--cell"), &c, &err) || c == 0 || c > 4096) throw UsageError("plan headroom: --cell: " + (err.empty() ? "1B to 4KB" : err));
     cell = static_cast<uint32_t>(c);
   }
   uint32_t quanta = PeerResponseQuanta(speed);

@@ -174,8 +174,8 @@ bool ParseLength(const std::string& text, double* meters, std::string* error) {
   else if (unit == "km") mult = 1000;
   else if (unit == "cm") mult = 0.01;
   else {
-    *error = unit.empty() ? "'" + text + "' has no unit (use m or km)"
-                          : "'" + text + "' has an unknown length unit '" + unit + "'";
+    *error = unit.empty() ? "'" + text + "' has no unit (use cm, m or km)"
+                          : "'" + text + "' has an unknown length unit '" + unit + "' (use cm, m or km)";
     return false;
   }
   double m = v * mult;
