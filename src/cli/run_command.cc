@@ -141,7 +141,7 @@ DeviceCounters CountersArg(const Args& a) {
 }
 
 // Refuses, before anything is built or written, a run the machine cannot hold.
-void CheckMemory(const Args& a, const Scenario& sc) {
+void CheckMemory(const Args& a, const Scenario& sc, DeviceCounters counters) {
   uint64_t limit = 0;
   std::string what;
   if (a.Has("--max-memory")) {
@@ -152,7 +152,7 @@ void CheckMemory(const Args& a, const Scenario& sc) {
     limit = AvailableMemoryBytes();
     what = "the " + FormatBytes(limit) + " available on this machine";
   }
-  const MemoryEstimate m = EstimateMemory(sc, CountersArg(a) == DeviceCounters::kAll);
+  const MemoryEstimate m = EstimateMemory(sc, counters == DeviceCounters::kAll);
   if (limit && m.total > limit)
     throw UsageError(a.command() + ": " + sc.file + " needs an estimated " + FormatBytes(m.total) + " (" + m.Describe() +
                      "), more than " + what + "; nothing was written. Use a smaller fabric" +
@@ -165,7 +165,7 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
   const std::string out = a.Require("--out");
   const DeviceCounters counters = CountersArg(a);
   const bool quiet = a.Has("--quiet");
-  CheckMemory(a, sc);
+  CheckMemory(a, sc, counters);
   Experiment run(sc);  // may throw ConfigError: nothing written yet
   std::string err;
   if (!MakeDirs(out, &err)) throw UsageError(a.command() + ": --out: " + err);

@@ -78,10 +78,9 @@ void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
       int port = static_cast<int>(arg / kNumPriorities), prio = static_cast<int>(arg % kNumPriorities);
       Port& p = ports_[port];
       if (!p.refresh[prio].Fire(&ctx_->sim, this, kind, arg)) return;
-      if (p.xoff_sent[prio] && p.next_refresh[prio] == Now()) {
+      if (p.xoff_sent[prio]) {
         SendPauseFrame(port, prio, pause_quanta_);
-        p.next_refresh[prio] = Now() + RefreshPeriod(p);
-        p.refresh[prio].Set(&ctx_->sim, p.next_refresh[prio], this, kPauseRefresh, arg);
+        p.refresh[prio].Set(&ctx_->sim, Now() + RefreshPeriod(p), this, kPauseRefresh, arg);
       }
       return;
     }
@@ -143,8 +142,7 @@ void Node::AssertPause(int port, int prio) {
   p.xoff_began[prio] = Now();
   SendPauseFrame(port, prio, pause_quanta_);
   if (!pause_expiry_) return;
-  p.next_refresh[prio] = Now() + RefreshPeriod(p);
-  p.refresh[prio].Set(&ctx_->sim, p.next_refresh[prio], this, kPauseRefresh,
+  p.refresh[prio].Set(&ctx_->sim, Now() + RefreshPeriod(p), this, kPauseRefresh,
                       static_cast<uint32_t>(port * kNumPriorities + prio));
 }
 

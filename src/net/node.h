@@ -48,8 +48,7 @@ struct Port {
   // Sent PFC state, per priority.
   bool xoff_sent[kNumPriorities] = {};
   Time xoff_began[kNumPriorities] = {};
-  Time next_refresh[kNumPriorities] = {};
-  Timer refresh[kNumPriorities];
+  Timer refresh[kNumPriorities];  // the next XOFF refresh while xoff_sent
   PacketFifo control;  // PFC frames waiting for the wire; they bypass all queues
   Wire wire;           // the frames this port has sent that have not yet arrived
   PortCounters counters;
