@@ -113,6 +113,17 @@ void PrintReport(const Experiment& x) {
                 static_cast<double>(qp.delivered - at_tail[qp.id]) * 8 / tail_s / 1e9,
                 static_cast<double>(x.tail_start()) / kMillisecond, static_cast<double>(f.now()) / kMillisecond);
   }
+  // The timeline, compactly: the first lines of it (summary.json has all of it).
+  const std::vector<TimelineEvent>& tl = f.timeline().events();
+  constexpr size_t kTimelineLines = 24;
+  if (!tl.empty()) std::printf("timeline: %zu events\n", tl.size());
+  for (size_t i = 0; i < tl.size() && i < kTimelineLines; ++i) {
+    const TimelineEvent& ev = tl[i];
+    const std::string where = ev.port.empty() ? ev.device : ev.device + ":" + ev.port;
+    std::printf("  %10.3f us  %-20s %-16s %s\n", static_cast<double>(ev.t) / kMicrosecond, where.c_str(), ev.event.c_str(),
+                ev.detail.c_str());
+  }
+  if (tl.size() > kTimelineLines) std::printf("  ... %zu more in summary.json\n", tl.size() - kTimelineLines);
   const double sim_s = static_cast<double>(f.now()) / kSecond;
   std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
               "%.0f B per in-flight packet\n",

@@ -49,6 +49,7 @@ class Rules {
       Transport(p);
     }
     SwitchWide();
+    VanishingFrames();
     Deadlock();
     Watchdog();
     Application();
@@ -245,9 +246,64 @@ class Rules {
       if (D(p, k) > 0)
         Add("physical", Severity::kWarning, "symbol errors on the link", Where(p), Grew(k, D(p, k)),
             "a marginal optic or cable: watch " + std::string(kRxCrcErrorsPhy.name) + " and plan a replacement");
-    if (D(p, kCarrierChanges.name) > 0)
-      Add("physical", Severity::kWarning, "the link went down and up", Where(p),
-          Grew(kCarrierChanges.name, D(p, kCarrierChanges.name)), "check the link's optics, cabling and the peer port's logs");
+    for (const Counter* flaps : {&kCarrierChanges, &kSonicFlapCount})
+      if (D(p, flaps->name) > 0)
+        Add("physical", Severity::kWarning, "the link went down and up", Where(p), Grew(flaps->name, D(p, flaps->name)),
+            "check the link's optics, cabling and the peer port's logs; RC queue pairs whose packets were lost wait out "
+            "their ACK timeout, and an outage longer than the retry budget fails them");
+    // FEC at work: corrected codewords are the warning that comes before lost frames.
+    const Counter& corrected = p.is_switch ? kSaiPortIfInFecCorrectableFrames : kFecCorrectedBlocks;
+    const Counter& bits = p.is_switch ? kSaiPortIfInFecSymbolErrors : kRxCorrectedBitsPhy;
+    const Counter& octets = p.is_switch ? kSaiPortIfInOctets : kRxBytesPhy;
+    if (D(p, corrected.name) > 0) {
+      // Errored bits over bits received (a switch counts symbols: at real error rates one bit each).
+      const double ber = D(p, octets.name) > 0 ? D(p, bits.name) / (8 * D(p, octets.name)) : 0;
+      Add("physical", Severity::kInfo, "FEC is correcting bit errors on the link (pre-FEC BER about " + Fmt("%.1e", ber) + ")",
+          Where(p), Grew(corrected.name, D(p, corrected.name)) + ", " + Grew(bits.name, D(p, bits.name)),
+          "harmless while no codeword is uncorrectable; a rising rate is the early sign of a failing optic or cable: "
+          "watch the trend and plan a replacement");
+    }
+    const Counter& oversize = p.is_switch ? kSaiPortEtherRxOversizePkts : kRxOversizePktsPhy;
+    if (D(p, oversize.name) > 0)
+      Add("link", Severity::kError, "frames larger than the port's MTU are dropped", Where(p),
+          Grew(oversize.name, D(p, oversize.name)) + Rate(D(p, oversize.name)),
+          "set the MTU of this port to 9216 like the rest of the path (a RoCE frame of MTU 4096 is 4174 B)");
+  }
+
+  // Frames that leave one end of a link and never arrive at the other, with no counter at
+  // either end: a gray failure. Only evidence holding both ends (a simulation's summary, or
+  // bundles from both devices) shows it; a link that went down loses its frames in flight, so
+  // those are left out.
+  void VanishingFrames() {
+    std::map<std::string, const PortEvidence*> host_port;
+    std::map<std::pair<std::string, std::string>, const PortEvidence*> switch_port;  // (device, peer)
+    for (const PortEvidence& p : ev_.ports) {
+      if (!p.is_switch) host_port[p.device] = &p;
+      else if (!p.peer.empty()) switch_port[{p.device, p.peer}] = &p;
+    }
+    auto flapped = [&](const PortEvidence& p) { return D(p, kCarrierChanges.name) > 0 || D(p, kSonicFlapCount.name) > 0; };
+    auto check = [&](const PortEvidence& from, const PortEvidence& to) {
+      const Counter& sent = from.is_switch ? kSaiPortIfOutUcastPkts : kTxPacketsPhy;
+      const Counter& got = to.is_switch ? kSaiPortIfInUcastPkts : kRxPacketsPhy;
+      if (!Has(from, sent.name) || !Has(to, got.name) || flapped(from) || flapped(to)) return;
+      const double lost = D(from, sent.name) - D(to, got.name);
+      if (lost <= 16 || lost <= 1e-4 * D(from, sent.name)) return;  // frames still in flight at the end
+      Add("network", Severity::kError, "frames vanish on the link " + from.device + " -> " + to.device + " and no device counts them",
+          Where(from), std::string(sent.name) + " " + Count(D(from, sent.name)) + " at " + from.device + ", " + got.name + " " +
+                           Count(D(to, got.name)) + " at " + to.device + ": " + Count(lost) + " lost",
+          "a gray failure (a faulty ASIC, optic or forwarding entry): take the link out of service so ECMP routes "
+          "around it, then test it; the receivers' out_of_sequence counters show the loss end to end");
+    };
+    for (const auto& [key, p] : switch_port) {
+      auto peer_switch = switch_port.find({key.second, key.first});
+      auto peer_host = host_port.find(key.second);
+      if (peer_switch != switch_port.end()) {
+        check(*p, *peer_switch->second);
+      } else if (peer_host != host_port.end()) {
+        check(*p, *peer_host->second);
+        check(*peer_host->second, *p);
+      }
+    }
   }
 
   void Link(const PortEvidence& p) {
@@ -457,6 +513,12 @@ class Rules {
             ecn_on ? "ECN is on here, yet no queue reached Kmin while PFC fired: Kmin sits above the XOFF point (lower it), "
                      "or the pauses come from downstream (a storm or a slow receiver stops this switch before its queues build)"
                    : "enable ECN on the RoCE queue (WRED_PROFILE ecn_all) with Kmin below the PFC XOFF point");
+      else if (ecn_off && pm.first > 0)
+        // It marked, then its ECN went off (a configuration change during the interval).
+        Add("network", Severity::kError, "ECN is off on this switch and PFC does its work", sw,
+            kSaiPortPfcTxPkts.Pattern("*") + " " + Count(pm.first) + ", " + kSaiQueueWredEcnMarkedPackets.name + " " +
+                Count(pm.second) + " (all before ECN was disabled: its configuration now has it off)",
+            "enable ECN on the RoCE queue again (WRED_PROFILE ecn_all) and find the change that disabled it");
       else if (ecn_off && pm.first == 0) {
         // No pause yet, but RoCE crosses a switch that cannot mark: DCQCN is blind at this hop.
         double roce = 0;

@@ -232,6 +232,10 @@ void ParseSummaryJson(const std::string& text, const std::string& file, Evidence
     p.device = host;
     p.port = "mlx5_0/eth0";
     for (const char* block : {kEthtoolBlock, kHwCountersBlock}) ReadCounters(h[block], &p.counters);
+    // The link's state and FEC blocks hold words (operstate, the code) beside their counters.
+    for (const char* block : {kSysfsBlock, kFecBlock})
+      for (const auto& [k, v] : h[block].Members())
+        if (v.IsNumber()) p.counters[k] = v.Number();
     // Counters at all? The rocelab block counts too: its receive thresholds are never zero.
     host_counters |= !p.counters.empty() || !h[kRocelabBlock].Members().empty();
     ReadConfig(h["config"], &p);

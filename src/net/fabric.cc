@@ -6,6 +6,7 @@
 
 #include "plan/headroom.h"
 #include "topo/ideal_fct.h"
+#include "topo/naming.h"
 #include "util/config_error.h"
 
 namespace rocelab {
@@ -61,12 +62,39 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
     }
     s->FinishSetup();
   }
+  std::vector<Time> detection(nodes.size(), 0), convergence(nodes.size(), 0);
+  for (int id : topo_.switches()) {
+    const SwitchSpec& spec = static_cast<Switch*>(by_node_[id])->spec();
+    detection[id] = spec.link_down_detection;
+    convergence[id] = spec.route_convergence;
+  }
+  control_plane_ = std::make_unique<ControlPlane>(&ctx_, &topo_, std::move(detection), std::move(convergence));
+  for (const StaticRoute& r : ResolveRoutes(topo_, sc_)) control_plane_->convergence().MarkStatic(r.node, r.host);
   for (auto& n : nics_) {
     Port& port = n->port(0);
     port.pause_response = n->spec().pause_response >= 0 ? n->spec().pause_response : PeerResponseTime(port.rate_bps);
     n->SetRxThresholds(Ieee8021QbbHeadroom(port.rate_bps, port.delay, DataFrameBytes(n->spec().mtu, true), 1,
                                            PeerResponseQuanta(port.rate_bps)).total);
   }
+}
+
+void Fabric::SetLinkUp(int node, int port, bool up) {
+  const TopoPort& tp = topo_.nodes()[node].ports[port];
+  const std::string link = LinkName(topo_.nodes()[node].name, topo_.nodes()[tp.peer_node].name);
+  for (const auto& [n, p] : {std::pair{node, port}, std::pair{tp.peer_node, tp.peer_port}}) {
+    if (by_node_[n]->Carrier(p) == up) continue;
+    by_node_[n]->SetCarrier(p, up);
+    ctx_.timeline.Add(now(), topo_.nodes()[n].name, TimelinePortName(topo_, n, p), -1, up ? "carrier_up" : "carrier_down",
+                      link + (up ? " is up" : " is down"));
+  }
+  control_plane_->LinkChanged(node, port, up);
+}
+
+uint64_t Fabric::AutoHeadroom(int node, int port, Time delay) const {
+  const Switch& s = *static_cast<const Switch*>(by_node_[node]);
+  SwitchSpec spec = s.spec();
+  spec.pfc.headroom_auto = true;  // the profile a cable length gives, whatever the switch was set to
+  return PortHeadroom(spec, s.port(port).rate_bps, delay, WorstCellFillFrame(sc_, spec.cell));
 }
 
 QueuePair& Fabric::AddFlow(int src, int dst, uint64_t size, Time start, uint8_t dscp) {

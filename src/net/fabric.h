@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "net/control_plane.h"
 #include "net/nic.h"
 #include "net/switch.h"
 #include "scenario/scenario.h"
@@ -64,6 +65,21 @@ class Fabric {
   size_t WireBytes() const;  // frames in flight held beside the event queue
   uint64_t packets_in_flight() const { return ctx_.pool.InUse(); }
 
+  // What happened to the fabric, in time order (faults, link state, routes, QP errors).
+  const Timeline& timeline() const { return ctx_.timeline; }
+  Timeline& timeline() { return ctx_.timeline; }
+  // For faults (fault/fault_injector.h): a device by topology node id, the routing state,
+  // and the control plane that reacts to link changes.
+  Node& device(int node) { return *by_node_[node]; }
+  Topology& mutable_topology() { return topo_; }
+  ControlPlane& control_plane() { return *control_plane_; }
+  Simulator& sim() { return ctx_.sim; }
+  // Takes the link at `node`:`port` down or up now: both ends' carriers, then the control
+  // plane's detection and convergence.
+  void SetLinkUp(int node, int port, bool up);
+  // The headroom `headroom: auto` gives switch node `node`'s port `port` for a cable of `delay`.
+  uint64_t AutoHeadroom(int node, int port, Time delay) const;
+
  private:
 
   Scenario sc_;
@@ -74,6 +90,7 @@ class Fabric {
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::unique_ptr<Nic>> nics_;
   std::vector<Node*> by_node_;  // topology node id -> device
+  std::unique_ptr<ControlPlane> control_plane_;
   EngineStats engine_;
   bool finished_ = false;
 };

@@ -22,6 +22,15 @@ void Nic::SetRxThresholds(uint64_t headroom_bytes) {
   rx_xon_ = spec_.rx_xon ? spec_.rx_xon : (rx_xoff_ > 2 * frame ? rx_xoff_ - 2 * frame : 0);
 }
 
+void Nic::SetReactionPoint(bool on) {
+  rc_.set_reaction_point(on);
+  if (!on) {
+    for (uint32_t id : active_) (*qps_)[id].next_send = std::min((*qps_)[id].next_send, Now());
+    for (uint32_t id : responding_) (*qps_)[id].response_next_send = std::min((*qps_)[id].response_next_send, Now());
+  }
+  Kick(0);
+}
+
 void Nic::ScheduleFlow(uint32_t qp) { ctx_->sim.Schedule((*qps_)[qp].start, this, kFlowStart, qp); }
 
 void Nic::Activate(uint32_t qp) {
@@ -183,6 +192,10 @@ void Nic::Finished(QueuePair& qp) {
     if (rr_ > idx) --rr_;
     if (rr_ >= active_.size()) rr_ = 0;
   }
+  if (qp.failed)
+    ctx_->timeline.Add(Now(), name(), "eth0", -1, "qp_error",
+                       "QP " + std::to_string(qp.id) + " to host index " + std::to_string(qp.dst) +
+                           ": transport retries exceeded, work requests flushed");
   if (--tracker_->remaining == 0) ctx_->sim.Stop();
 }
 

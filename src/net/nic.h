@@ -32,6 +32,10 @@ class Nic : public Node, private RcCarrier {
   void SetRxThresholds(uint64_t headroom_bytes);
 
   const NicSpec& spec() const { return spec_; }
+  // The DCQCN reaction point on or off while running (a cc_disabled fault): off, CNPs are
+  // ignored (rp_cnp_ignored) and every QP sends at line rate; the notification point goes on.
+  void SetReactionPoint(bool on);
+  bool reaction_point() const { return rc_.reaction_point(); }
   const RdmaCounters& rdma() const { return rdma_; }
   uint64_t rx_xoff() const { return rx_xoff_; }
   uint64_t rx_xon() const { return rx_xon_; }

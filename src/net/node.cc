@@ -37,6 +37,7 @@ void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
   switch (kind) {
     case kArrive: {
       Port& p = ports_[arg];
+      if (p.faults && !SurvivesFaults(p, pkt)) return;
       p.counters.rx_frames++;
       p.counters.rx_bytes += pkt->frame_bytes;
       if (pkt->corrupted()) {
@@ -190,6 +191,16 @@ void Node::Transmit(int port, Packet* pkt) {
   const Time ser = p.ps_per_byte ? wire * p.ps_per_byte : SerializationTime(wire, p.rate_bps);
   const Time now = Now();
   p.busy_until = now + ser;
+  if (p.faults && !p.faults->carrier) {
+    // The carrier is down: the frame is lost at the PHY, which sends nothing.
+    p.faults->counters.tx_link_down_drops++;
+    ctx_->pool.Put(pkt);
+    if (!p.control.empty() || HasBacklog(port)) {
+      p.txdone_pending = true;
+      ctx_->sim.Schedule(p.busy_until, this, kTxDone, static_cast<uint32_t>(port));
+    }
+    return;
+  }
   PortCounters& c = p.counters;
   c.tx_frames++;
   c.tx_bytes += pkt->frame_bytes;
@@ -207,10 +218,81 @@ void Node::Transmit(int port, Packet* pkt) {
     if (ber_rng_.Uniform() < p_err) pkt->flags |= Packet::kFlagCorrupted;
   }
   ++ctx_->packet_hops;
-  p.wire.Send(now + ser + p.delay, pkt);
+  if (p.faults && p.faults->gray_drop > 0 && pkt->type != PacketType::kPause &&
+      p.faults->gray_rng.Uniform() < p.faults->gray_drop) {
+    // A gray drop: the frame left (and is counted as sent) but never arrives, and no counter
+    // anywhere says so.
+    ctx_->pool.Put(pkt);
+  } else {
+    p.wire.Send(now + ser + p.delay, pkt);
+  }
   if (!p.control.empty() || HasBacklog(port)) {
     p.txdone_pending = true;
     ctx_->sim.Schedule(p.busy_until, this, kTxDone, static_cast<uint32_t>(port));
+  }
+}
+
+PortFaults& Node::Faults(int port) {
+  Port& p = ports_[port];
+  if (!p.faults) {
+    p.faults = std::make_unique<PortFaults>();
+    p.faults->gray_rng = Rng(ctx_->seed, NameHash(name_) ^ (0x6A40000ull + static_cast<uint64_t>(port)));
+  }
+  return *p.faults;
+}
+
+bool Node::SurvivesFaults(Port& p, Packet* pkt) {
+  PortFaults& f = *p.faults;
+  const uint32_t wire = pkt->frame_bytes + ctx_->wire_overhead;
+  // Lost in flight: the link was down at some moment between the frame's first bit leaving
+  // the peer and its last bit arriving here.
+  const Time sent = Now() - p.delay - SerializationTime(wire, p.rate_bps);
+  if (!f.carrier || f.carrier_down_at >= sent) {
+    ctx_->pool.Put(pkt);
+    return false;
+  }
+  if (f.fec_on && f.fec.Frame(pkt->frame_bytes, wire)) pkt->flags |= Packet::kFlagCorrupted;
+  if (f.mtu > 0 && pkt->type != PacketType::kPause && pkt->frame_bytes > f.mtu + kEthHeader + kFcs) {
+    p.counters.rx_frames++;
+    p.counters.rx_bytes += pkt->frame_bytes;
+    f.counters.rx_oversize++;
+    ctx_->pool.Put(pkt);
+    return false;
+  }
+  return true;
+}
+
+void Node::SetCarrier(int port, bool up) {
+  PortFaults& f = Faults(port);
+  if (f.carrier == up) return;
+  f.carrier = up;
+  f.counters.carrier_changes++;
+  Port& p = ports_[port];
+  if (!up) {
+    f.counters.link_down_events++;
+    f.carrier_down_at = Now();
+    // PFC state is per link: a pause the peer sent ends with the link.
+    for (int prio = 0; prio < kNumPriorities; ++prio)
+      if (p.paused[prio]) Resume(port, prio);
+    Kick(port);
+    return;
+  }
+  for (int prio = 0; prio < kNumPriorities; ++prio)
+    if (p.xoff_sent[prio]) SendPauseFrame(port, prio, pause_quanta_);
+  Kick(port);
+}
+
+void Node::SetLinkErrors(int port, double pre_fec_ber, FecMode mode) {
+  PortFaults& f = Faults(port);
+  const uint64_t rate = ports_[port].rate_bps;
+  // Electrical lanes of the port (IEEE 802.3: 100GBASE-CR4/SR4 and 200G-R4 run 4, 400G-R8 runs 8).
+  const int lanes = rate >= 400000000000ull ? 8 : rate >= 100000000000ull ? 4 : rate >= 50000000000ull ? 2 : 1;
+  // A second change of the same link keeps its counters and its random stream going.
+  if (!f.fec_on) {
+    f.fec.Init(pre_fec_ber, mode, lanes, Rng(ctx_->seed, NameHash(name_) ^ (0xFEC0000ull + static_cast<uint64_t>(port))));
+    f.fec_on = true;
+  } else {
+    f.fec.SetErrorRate(pre_fec_ber, mode);
   }
 }
 

@@ -8,15 +8,18 @@
 #define ROCELAB_NET_NODE_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "fault/fec.h"
 #include "sim/event_queue.h"
 #include "sim/packet.h"
 #include "sim/rng.h"
 #include "sim/timer.h"
 #include "sim/wire.h"
 #include "telemetry/counters.h"
+#include "telemetry/timeline.h"
 
 namespace rocelab {
 
@@ -27,6 +30,21 @@ struct SimContext {
   uint64_t packet_hops = 0;
   uint64_t seed = 1;
   uint32_t wire_overhead = kWireOverhead;  // preamble + IFG
+  Timeline timeline;  // what happened to the fabric (faults, link state, QP errors)
+};
+
+// What faults have done to one port: its carrier, the errors and drops on its link, a lowered
+// MTU. Held apart from Port, and only for ports a fault touches, so the per-frame path of a
+// healthy port reads one null pointer.
+struct PortFaults {
+  bool carrier = true;          // the link is up
+  Time carrier_down_at = -1;    // the last time it went down: frames in flight then are lost
+  double gray_drop = 0;         // share of frames sent that vanish, counted nowhere
+  Rng gray_rng;                 // this port's own stream for them
+  uint32_t mtu = 0;             // a lowered IP MTU: larger frames are dropped on arrival (0: none)
+  FecLink fec;                  // pre-FEC bit errors on frames arriving here
+  bool fec_on = false;          // a link_errors fault has set `fec` up
+  LinkCounters counters;
 };
 
 struct Port {
@@ -52,6 +70,7 @@ struct Port {
   PacketFifo control;  // PFC frames waiting for the wire; they bypass all queues
   Wire wire;           // the frames this port has sent that have not yet arrived
   PortCounters counters;
+  std::unique_ptr<PortFaults> faults;  // null until a fault touches the port
 };
 
 class Node : public EventSource {
@@ -77,6 +96,16 @@ class Node : public EventSource {
 
   // Closes open pause intervals so durations are complete at the end of a run.
   void FinishCounters(Time now);
+
+  // Faults (fault/fault_injector.h drives these). The fault state of `port`, made on first use.
+  PortFaults& Faults(int port);
+  // The port's carrier: down, frames in flight on the link and frames sent are lost, and the
+  // pause the peer asserted is void; up again, the pause this end still asserts is sent anew.
+  // Fabric::SetLinkUp changes both ends together.
+  void SetCarrier(int port, bool up);
+  bool Carrier(int port) const { return !ports_[port].faults || ports_[port].faults->carrier; }
+  // The port's FEC sees `pre_fec_ber` on arriving frames (0: clean again).
+  void SetLinkErrors(int port, double pre_fec_ber, FecMode mode);
 
  protected:
   enum : uint32_t {
@@ -115,6 +144,9 @@ class Node : public EventSource {
   void Resume(int port, int prio);
   Time QuantaTime(const Port& p, uint32_t quanta) const;
   Time RefreshPeriod(const Port& p) const;
+
+  // A frame arrives on a port with fault state: false when a fault loses it (counted there).
+  bool SurvivesFaults(Port& p, Packet* pkt);
 
   std::string name_;
   uint8_t pfc_mask_ = 0;

@@ -31,6 +31,13 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
   set_pause_expiry(spec_.pfc.expiry);
 }
 
+void Switch::SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_dscp, uint8_t lossless_mask) {
+  spec_.dscp_to_priority = dscp_to_priority;
+  spec_.trust_dscp = trust_dscp;
+  spec_.lossless_mask = lossless_mask;
+  set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
+}
+
 void Switch::SetHeadroom(int port, uint64_t bytes) { headroom_[port] = (bytes + spec_.cell - 1) / spec_.cell * spec_.cell; }
 
 void Switch::FinishSetup() {

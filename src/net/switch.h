@@ -32,6 +32,18 @@ class Switch : public Node {
   void FinishSetup();
 
   const SwitchSpec& spec() const { return spec_; }
+
+  // Configuration changed while running (fault/fault_injector.h). Packets already buffered
+  // stay charged where they are; the buffer pools keep their sizes.
+  // The marking profile of egress port `port`; with `switch_wide`, also what the switch
+  // reports as its ECN setting.
+  const EcnSpec& port_ecn(int port) const { return port_ecn_[port]; }
+  void SetPortEcn(int port, const EcnSpec& e) { port_ecn_[port] = e; }
+  void SetConfiguredEcn(const EcnSpec& e) { spec_.ecn = e; }
+  // Classification (DSCP map and trust) and the PFC priorities.
+  void SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_dscp, uint8_t lossless_mask);
+  // What the switch reports as its MTU (a port's lowered MTU acts in Node's fault state).
+  void SetConfiguredMtu(uint32_t mtu) { spec_.mtu = mtu; }
   const QueueCounters& queue_counters(int port, int q) const { return queues_[port][q].counters; }
   const PriorityGroupCounters& pg_counters(int port, int pg) const { return pgs_[port][pg].counters; }
   uint64_t headroom(int port) const { return headroom_[port]; }

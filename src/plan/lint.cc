@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "fault/fault_target.h"
 #include "plan/buffer_plan.h"
 #include "plan/deadlock.h"
 #include "plan/headroom.h"
@@ -50,6 +51,7 @@ class Linter {
     for (const AllToAllSpec& a : sc.all_to_alls) roce_dscps_.insert(a.dscp);
     for (const TraceSpec& t : sc.traces) roce_dscps_.insert(t.dscp);
     if (roce_dscps_.empty()) roce_dscps_.insert(kRoceDscp);
+    ResolveFaultTargets(topo_, sc_);  // a fault whose target does not fit its kind is bad input, as in a run
   }
 
   LintReport Run() {

@@ -98,7 +98,7 @@ uint64_t Us(Time t) { return static_cast<uint64_t>(t / kMicrosecond); }
 
 // The QoS configuration in force on the device: evidence beside the counters.
 void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::array<uint8_t, 64>& map,
-                 const SwitchSpec* sw = nullptr, const NicSpec* nic = nullptr) {
+                 const SwitchSpec* sw = nullptr, const NicSpec* nic = nullptr, bool reaction_point = true) {
   w.BeginObject("config");
   w.BeginArray("pfc_priorities");
   for (int p = 0; p < kNumPriorities; ++p)
@@ -113,7 +113,11 @@ void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::ar
     w.Bool("ecn_enabled", sw->ecn.enabled).Uint("ecn_kmin", sw->ecn.kmin).Uint("ecn_kmax", sw->ecn.kmax);
     w.Uint("mtu", sw->mtu);
   }
-  if (nic) w.String("congestion_control", nic->cc == NicSpec::Cc::kDcqcn ? "dcqcn" : "none");
+  if (nic) {
+    w.String("congestion_control", nic->cc == NicSpec::Cc::kDcqcn ? "dcqcn" : "none");
+    // A reaction point switched off while running (mlx5 roce_rp enable 0) is written only then.
+    if (nic->cc == NicSpec::Cc::kDcqcn && !reaction_point) w.Bool("dcqcn_reaction_point", false);
+  }
   w.EndObject();
 }
 
@@ -126,6 +130,16 @@ void WriteNic(JsonWriter& w, const Nic& n) {
   w.Uint(kRxPacketsPhy.name, c.rx_frames).Uint(kRxBytesPhy.name, c.rx_bytes);
   w.Uint(kTxPacketsPhy.name, c.tx_frames).Uint(kTxBytesPhy.name, c.tx_bytes);
   w.Uint(kRxCrcErrorsPhy.name, c.crc_errors).Uint(kRxDiscardsPhy.name, c.rx_discards);
+  if (const PortFaults* pf = n.port(0).faults.get()) {
+    w.Uint(kLinkDownEventsPhy.name, pf->counters.link_down_events);
+    w.Uint(kRxOversizePktsPhy.name, pf->counters.rx_oversize);
+    if (pf->fec_on) {
+      const FecCounters& fc = pf->fec.counters();
+      w.Uint(kRxCorrectedBitsPhy.name, fc.corrected_bits);
+      for (int lane = 0; lane < pf->fec.lanes(); ++lane) w.Uint(kRxErrLanePhy.Name(lane), fc.lane_corrected_bits[lane]);
+      w.Uint(kRxSymbolErrPhy.name, fc.lost_frames).Uint(kRxPcsSymbolErrPhy.name, fc.uncorrected_symbols);
+    }
+  }
   for (int p = 0; p < kNumPriorities; ++p) {
     const bool pfc = n.pfc_mask() & (1u << p);
     if (!pfc && !c.rx_prio_packets[p] && !c.tx_prio_packets[p] && !c.rx_pause[p] && !c.tx_pause[p]) continue;
@@ -147,17 +161,36 @@ void WriteNic(JsonWriter& w, const Nic& n) {
   w.Uint(kImpliedNakSeqErr.name, r.implied_nak_seq_err);
   w.EndObject();
   WriteConfig(w, n.spec().pfc_enabled ? n.spec().lossless_mask : 0, n.spec().trust_dscp, n.spec().dscp_to_priority,
-              nullptr, &n.spec());
+              nullptr, &n.spec(), n.reaction_point());
+  const PortFaults* pf = n.port(0).faults.get();
+  if (pf) {
+    w.BeginObject(kSysfsBlock);
+    w.Uint(kCarrierChanges.name, pf->counters.carrier_changes);
+    w.String("operstate", pf->carrier ? "up" : "down");
+    w.EndObject();
+    if (pf->fec_on) {
+      const FecCounters& fc = pf->fec.counters();
+      w.BeginObject(kFecBlock);
+      w.String("active_fec", pf->fec.mode() == FecMode::kNone ? "None" : "RS");
+      w.String("code", FecModeName(pf->fec.mode()));
+      w.Uint(kFecCorrectedBlocks.name, fc.corrected_codewords).Uint(kFecUncorrectableBlocks.name, fc.uncorrectable_codewords);
+      w.Uint(kFecCorrectedBits.name, fc.corrected_bits);
+      w.EndObject();
+    }
+  }
   w.BeginObject(kRocelabBlock);
   w.Uint(kRetransmittedPackets.name, r.retransmitted_packets).Uint(kBytesDelivered.name, r.bytes_delivered);
   w.Uint(kTxBusyNs.name, static_cast<uint64_t>(c.busy / kNanosecond));
   w.Uint(kRxXoffBytes.name, n.rx_xoff()).Uint(kRxXonBytes.name, n.rx_xon());
+  if (pf) w.Uint(kTxLinkDownDrops.name, pf->counters.tx_link_down_drops);
   w.EndObject();
   w.EndObject();
 }
 
 // Whether a port moved or lost a frame, or paused: what --counters nonzero keeps.
-bool SawTraffic(const PortCounters& c) {
+bool SawTraffic(const Port& port) {
+  if (port.faults) return true;
+  const PortCounters& c = port.counters;
   if (c.rx_frames || c.tx_frames || c.rx_discards || c.crc_errors) return true;
   for (int p = 0; p < kNumPriorities; ++p)
     if (c.rx_pause[p] || c.tx_pause[p]) return true;
@@ -167,7 +200,7 @@ bool SawTraffic(const PortCounters& c) {
 void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCounters counters) {
   if (counters == DeviceCounters::kNonzero) {
     bool any = s.ttl_expired() > 0;
-    for (int i = 0; i < s.num_ports() && !any; ++i) any = SawTraffic(s.port(i).counters);
+    for (int i = 0; i < s.num_ports() && !any; ++i) any = SawTraffic(s.port(i));
     if (!any) return;
   }
   w.BeginObject(s.name().c_str());
@@ -181,13 +214,25 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
   const TopoNode& tn = topo.nodes()[topo.FindNode(s.name())];
   for (int i = 0; i < s.num_ports(); ++i) {
     const PortCounters& c = s.port(i).counters;
-    if (counters == DeviceCounters::kNonzero && !SawTraffic(c)) continue;
+    if (counters == DeviceCounters::kNonzero && !SawTraffic(s.port(i))) continue;
     w.BeginObject(SwitchPortAlias(i).c_str());
     w.String("peer", topo.nodes()[tn.ports[i].peer_node].name);
     w.Uint(kHeadroomBytes.name, s.headroom(i));
     w.Uint(kSaiPortIfInUcastPkts.name, c.rx_frames).Uint(kSaiPortIfInOctets.name, c.rx_bytes);
     w.Uint(kSaiPortIfOutUcastPkts.name, c.tx_frames).Uint(kSaiPortIfOutOctets.name, c.tx_bytes);
     w.Uint(kSaiPortIfInErrors.name, c.crc_errors).Uint(kSaiPortIfInDiscards.name, c.rx_discards);
+    if (const PortFaults* pf = s.port(i).faults.get()) {
+      w.String("oper_status", pf->carrier ? "up" : "down");
+      w.Uint(kSonicFlapCount.name, pf->counters.link_down_events);
+      w.Uint(kSaiPortEtherRxOversizePkts.name, pf->counters.rx_oversize);
+      if (pf->fec_on) {
+        const FecCounters& fc = pf->fec.counters();
+        w.Uint(kSaiPortIfInFecCorrectableFrames.name, fc.corrected_codewords);
+        w.Uint(kSaiPortIfInFecNotCorrectableFrames.name, fc.uncorrectable_codewords);
+        w.Uint(kSaiPortIfInFecSymbolErrors.name, fc.corrected_symbols + fc.uncorrected_symbols);
+      }
+      w.Uint(kRocelabTxLinkDownDrops.name, pf->counters.tx_link_down_drops);
+    }
     for (int p = 0; p < kNumPriorities; ++p) {
       if (!(s.pfc_mask() & (1u << p)) && !c.rx_pause[p] && !c.tx_pause[p]) continue;
       w.Uint(kSaiPortPfcRxPkts.Name(p), c.rx_pause[p]).Uint(kSaiPortPfcTxPkts.Name(p), c.tx_pause[p]);
@@ -301,11 +346,35 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     w.EndObject();
   }
   w.EndArray();
+  w.BeginArray("faults");
+  for (const FaultInjector::Record& r : x.faults().records()) {
+    w.BeginObject();
+    w.String("kind", r.kind).String("target", r.target);
+    if (r.injected >= 0) w.Double("injected_ns", static_cast<double>(r.injected) / kNanosecond, 3);
+    else w.Null("injected_ns");
+    if (r.cleared >= 0) w.Double("cleared_ns", static_cast<double>(r.cleared) / kNanosecond, 3);
+    else w.Null("cleared_ns");
+    w.EndObject();
+  }
+  w.EndArray();
+  w.BeginArray("timeline");
+  for (const TimelineEvent& ev : f.timeline().events()) {
+    w.BeginObject();
+    w.Double("t_ns", static_cast<double>(ev.t) / kNanosecond, 3);
+    w.String("device", ev.device);
+    if (ev.port.empty()) w.Null("port");
+    else w.String("port", ev.port);
+    if (ev.priority < 0) w.Null("priority");
+    else w.Uint("priority", static_cast<uint64_t>(ev.priority));
+    w.String("event", ev.event).String("detail", ev.detail);
+    w.EndObject();
+  }
+  w.EndArray();
   w.String("device_counters", DeviceCountersName(counters));
   if (counters != DeviceCounters::kNone) {
     w.BeginObject("hosts");
     for (const auto& n : f.nics())
-      if (counters == DeviceCounters::kAll || SawTraffic(n->port(0).counters)) WriteNic(w, *n);
+      if (counters == DeviceCounters::kAll || SawTraffic(n->port(0))) WriteNic(w, *n);
     w.EndObject();
     w.BeginObject("switches");
     for (const auto& s : f.switches()) WriteSwitch(w, *s, f.topology(), counters);

@@ -25,6 +25,8 @@ Experiment::Experiment(const Scenario& sc) : fabric_(sc) {
     drivers_.push_back(std::make_unique<StorageDriver>(&fabric_, sc.storages[i], sc.seed, i));
     drivers_.back()->Start();
   }
+  // Last, so that a scenario without faults schedules exactly what it did before they existed.
+  faults_ = std::make_unique<FaultInjector>(&fabric_);
 }
 
 void Experiment::Run() {

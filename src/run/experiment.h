@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "fault/fault_injector.h"
 #include "net/fabric.h"
 #include "scenario/scenario.h"
 #include "workload/driver.h"
@@ -34,10 +35,13 @@ class Experiment {
   // Bytes each queue pair had delivered at tail_start() (empty if the run ended before it).
   const std::vector<uint64_t>& delivered_at_tail() const { return delivered_at_tail_; }
   Time tail_start() const { return fabric_.scenario().duration / 5 * 4; }
+  // The scenario's faults: what each did and when.
+  const FaultInjector& faults() const { return *faults_; }
 
  private:
   Fabric fabric_;
   std::vector<std::unique_ptr<WorkloadDriver>> drivers_;
+  std::unique_ptr<FaultInjector> faults_;
   std::vector<uint64_t> delivered_at_tail_;
 };
 

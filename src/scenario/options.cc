@@ -29,6 +29,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kSwitchPfcWatchdog, &kSwitchPfcWatchdogEnabled, &kSwitchPfcWatchdogDetectionTime,
       &kSwitchPfcWatchdogRestorationTime, &kSwitchPfcWatchdogAction,
       &kSwitchTrust, &kSwitchDscpToPriority, &kSwitchLossyAlpha, &kSwitchEgressLossyAlpha, &kSwitchMtu,
+      &kSwitchLinkDownDetection, &kSwitchRouteConvergence,
       &kNic, &kNicMtu, &kNicCc,
       &kNicDcqcn, &kNicDcqcnProfile, &kNicDcqcnG, &kNicDcqcnAlphaUpdatePeriod, &kNicDcqcnInitialAlpha,
       &kNicDcqcnRateReducePeriod, &kNicDcqcnRateIncreasePeriod, &kNicDcqcnByteCounter,
@@ -45,6 +46,10 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kStorageClients, &kStorageTargets, &kStorageQueueDepth, &kStorageParallelism, &kStorageIoSize,
       &kStorageCommandSize, &kStorageResponseSize, &kStorageServiceTime, &kStorageService, &kStorageDuration,
       &kRoutes, &kRoutesSwitch, &kRoutesDst, &kRoutesPort, &kDevices,
+      &kFaults, &kFaultsKind, &kFaultsTarget, &kFaultsAt, &kFaultsDuration, &kFaultsPeriod, &kFaultsCount,
+      &kFaultsPreFecBer, &kFaultsFec, &kFaultsRate, &kFaultsKmin, &kFaultsKmax, &kFaultsPmax,
+      &kFaultsDscpToPriority, &kFaultsTrust, &kFaultsLosslessPriorities, &kFaultsMtu, &kFaultsHeadroom,
+      &kFaultsCable, &kFaultsRoutes,
   };
   return kAll;
 }
@@ -67,15 +72,7 @@ std::string SizeText(double bytes) {
   return std::to_string(b) + "B";
 }
 
-std::string TimeText(double ps) {
-  const auto t = static_cast<int64_t>(ps);
-  const char* units[] = {"s", "ms", "us", "ns"};
-  const Time scale[] = {kSecond, kMillisecond, kMicrosecond, kNanosecond};
-  if (t == 0) return "0s";
-  for (int i = 0; i < 4; ++i)
-    if (t % scale[i] == 0) return std::to_string(t / scale[i]) + units[i];
-  return std::to_string(t) + "ps";
-}
+std::string TimeText(double ps) { return FormatTime(static_cast<Time>(ps)); }
 
 std::string NumberText(double v) {
   char buf[64];

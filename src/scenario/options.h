@@ -246,6 +246,15 @@ inline constexpr Option kSwitchEgressLossyAlpha =
     Number("switch.egress_lossy_alpha", 8, 1.0 / 1024, 64,
            "dynamic threshold of a lossy egress queue on the free shared pool (SONiC q_lossy_profile, dynamic_th 3)");
 inline constexpr Option kSwitchMtu = Integer("switch.mtu", 9216, 1500, 9216, "largest frame payload a port takes");
+// When a link fails (docs/faults.md says why these defaults): the switch at each end prunes it
+// from its ECMP groups after link_down_detection; every switch's routes reflect it after
+// route_convergence, both counted from the failure. The same when it comes back.
+inline constexpr Option kSwitchLinkDownDetection =
+    Duration("switch.link_down_detection", kMillisecond, 0, 10 * kSecond,
+             "a failed or restored link leaves or rejoins this switch's ECMP groups after this");
+inline constexpr Option kSwitchRouteConvergence =
+    Duration("switch.route_convergence", 150 * kMillisecond, 0, 100 * kSecond,
+             "this switch's routes reflect a link failure or repair elsewhere after this");
 
 // ---- nic (and devices.NAME of a host) ----
 inline constexpr Option kNic =
@@ -389,6 +398,55 @@ inline constexpr Option kRoutes = Other("routes", Unit::kList, "", "static next 
 inline constexpr Option kRoutesSwitch = Other("routes[].switch", Unit::kName, "", "the switch").Required();
 inline constexpr Option kRoutesDst = Other("routes[].dst", Unit::kName, "", "the destination host").Required();
 inline constexpr Option kRoutesPort = Other("routes[].port", Unit::kName, "", "Ethernet8, h5 (its peer) or leaf0:h5 (bare numbers are refused)").Required();
+// ---- faults: changes to the running fabric, each at a time ----
+inline constexpr Option kFaults =
+    Other("faults", Unit::kList, "", "what goes wrong while the run goes on (docs/faults.md); each entry has a kind");
+inline constexpr Option kFaultsKind =
+    Choice("faults[].kind", "",
+           "link_down|link_flap|link_errors|gray_drop|ecn_off|ecn_thresholds|cc_disabled|qos_drift|mtu|headroom|"
+           "route_change",
+           "what goes wrong (the list below the table)")
+        .Required();
+inline constexpr Option kFaultsTarget =
+    Other("faults[].target", Unit::kName, "",
+          "a link (leaf0-spine1), a device (leaf0, h3) or a port (leaf0:h5), as the kind takes; not route_change")
+        .Required();
+inline constexpr Option kFaultsAt = Duration("faults[].at", 0, 0, 3600 * kSecond, "when it starts").Required();
+inline constexpr Option kFaultsDuration =
+    Duration("faults[].duration", 0, kNanosecond, 3600 * kSecond,
+             "it undoes itself after this (link_flap: how long each down lasts)")
+        .DefaultIs("permanent (link_flap: half the period)");
+inline constexpr Option kFaultsPeriod =
+    Duration("faults[link_flap].period", 0, kNanosecond, 3600 * kSecond, "from one down to the next").Required();
+inline constexpr Option kFaultsCount = Integer("faults[link_flap].count", 0, 1, 100000, "how many times it goes down").Required();
+inline constexpr Option kFaultsPreFecBer =
+    Number("faults[link_errors].pre_fec_ber", 0, 1e-15, 1e-2, "bit-error rate before FEC, both directions").Required();
+inline constexpr Option kFaultsFec = Choice("faults[link_errors].fec", "", "none|rs528|rs544",
+                                            "forward error correction: RS(528,514) corrects 7 symbols, RS(544,514) 15")
+                                         .DefaultIs("rs544 at 200G and above, else rs528");
+inline constexpr Option kFaultsRate =
+    Number("faults[gray_drop].rate", 0, 1e-9, 1, "share of frames that vanish, counted nowhere").Required();
+inline constexpr Option kFaultsKmin = Size("faults[ecn_thresholds].kmin", 0, 0, kNoLimit, "the new kmin").DefaultIs("unchanged");
+inline constexpr Option kFaultsKmax = Size("faults[ecn_thresholds].kmax", 0, 0, kNoLimit, "the new kmax").DefaultIs("unchanged");
+inline constexpr Option kFaultsPmax = Number("faults[ecn_thresholds].pmax", 0, 0, 1, "the new pmax").DefaultIs("unchanged");
+inline constexpr Option kFaultsDscpToPriority =
+    Other("faults[qos_drift].dscp_to_priority", Unit::kDscpMap, "", "entries that change in the switch's map")
+        .DefaultIs("unchanged");
+inline constexpr Option kFaultsTrust =
+    Choice("faults[qos_drift].trust", "", "dscp|pcp", "the switch's new trust mode").DefaultIs("unchanged");
+inline constexpr Option kFaultsLosslessPriorities =
+    Priorities("faults[qos_drift].lossless_priorities", {}, "the switch's new PFC priorities").DefaultIs("unchanged");
+inline constexpr Option kFaultsMtu =
+    Integer("faults[mtu].mtu", 0, 68, 9216, "the port's new IP MTU: larger frames are dropped as they arrive").Required();
+inline constexpr Option kFaultsHeadroom =
+    Size("faults[headroom].headroom", 0, 0, 64 * kMiB, "the port's new headroom per lossless PG (or cable)").DefaultIs("");
+inline constexpr Option kFaultsCable =
+    Make("faults[headroom].cable", Unit::kLength, 0, 0, 100000,
+         "the headroom auto gives for this cable length, on the port's real cable (or headroom)")
+        .DefaultIs("");
+inline constexpr Option kFaultsRoutes =
+    Other("faults[route_change].routes", Unit::kList, "", "static next hops installed, as routes takes them").Required();
+
 inline constexpr Option kDevices =
     Other("devices", Unit::kMapping, "",
           "per device over the fabric-wide keys: leaf1: {ecn: {enabled: false}}, h3: {rx_drain_rate: 50G}");

@@ -31,6 +31,20 @@ void ReadSection(ConfigReader& parent, const Option& key, Read read) {
   }
 }
 
+// A cable length (`5m`) as the propagation delay it gives: light in fibre and copper travels
+// about 2e8 m/s, i.e. 5 ns per meter.
+bool ReadCableLength(ConfigReader& r, const Option& o, Time* delay) {
+  const YamlNode* len = r.Get(o);
+  if (!len) return false;
+  std::string err;
+  double meters = 0;
+  if (!len->IsScalar()) r.Fail(o, "expected a length such as 5m");
+  if (!ParseLength(len->scalar, &meters, &err)) r.Fail(o, err);
+  if (meters < o.min || meters > o.max) r.FailRange(o, len->scalar);
+  *delay = static_cast<Time>(meters * 5.0 * kNanosecond + 0.5);
+  return true;
+}
+
 // The keys of one link mapping, the same in host_link, fabric_link, link and each entry of
 // links. A cable's length sets its propagation delay, and so the PFC headroom an auto port
 // reserves for it.
@@ -38,14 +52,7 @@ void ReadLinkKeys(ConfigReader& r, LinkSpec* link) {
   r.Rate(opt::kLinkRate, &link->rate_bps);
   if (r.Has(opt::kLinkDelay) && r.Has(opt::kLinkLength)) r.Fail(opt::kLinkLength, "give either delay or length, not both");
   r.Duration(opt::kLinkDelay, &link->delay);
-  if (const YamlNode* len = r.Get(opt::kLinkLength)) {
-    std::string err;
-    double meters = 0;
-    if (!len->IsScalar()) r.Fail(opt::kLinkLength, "expected a length such as 5m");
-    if (!ParseLength(len->scalar, &meters, &err)) r.Fail(opt::kLinkLength, err);
-    // Light in fibre and copper: about 2e8 m/s, i.e. 5 ns per meter.
-    link->delay = static_cast<Time>(meters * 5.0 * kNanosecond + 0.5);
-  }
+  ReadCableLength(r, opt::kLinkLength, &link->delay);
   r.Number(opt::kLinkBer, &link->ber);
   r.Finish();
 }
@@ -119,6 +126,12 @@ void ReadSwitch(ConfigReader& r, SwitchSpec* s) {
   r.Number(opt::kSwitchLossyAlpha, &s->lossy_alpha);
   r.Number(opt::kSwitchEgressLossyAlpha, &s->egress_lossy_alpha);
   r.Int(opt::kSwitchMtu, &s->mtu);
+  r.Duration(opt::kSwitchLinkDownDetection, &s->link_down_detection);
+  r.Duration(opt::kSwitchRouteConvergence, &s->route_convergence);
+  if (s->route_convergence < s->link_down_detection)
+    r.Fail(r.Has(opt::kSwitchRouteConvergence) ? opt::kSwitchRouteConvergence : opt::kSwitchLinkDownDetection,
+           "route_convergence must not be shorter than link_down_detection (the routes follow what the switches "
+           "detected)");
 }
 
 void ReadDcqcn(ConfigReader& d, DcqcnParams* p) {
@@ -446,12 +459,13 @@ void CheckFiles(const Scenario& sc) {
   }
 }
 
-void ReadRoutes(ConfigReader& top, Scenario* sc) {
-  const YamlNode* rs = top.Get(opt::kRoutes);
+// The entries of a routes list (`routes`, or a route_change fault's) into `out`.
+void ReadRouteList(ConfigReader& top, const Option& key, Scenario* sc, std::vector<RouteOverride>* out) {
+  const YamlNode* rs = top.Get(key);
   if (!rs) return;
-  if (!rs->IsSeq()) top.Fail(opt::kRoutes, "expected a list of {switch, dst, port}");
+  if (!rs->IsSeq()) top.Fail(key, "expected a list of {switch, dst, port}");
   for (const auto& item : rs->seq) {
-    ConfigReader r(sc->file, item, top.PathOf(opt::kRoutes));
+    ConfigReader r(sc->file, item, top.PathOf(key));
     RouteOverride ro;
     r.Name(opt::kRoutesSwitch, &ro.sw);
     r.Name(opt::kRoutesDst, &ro.dst);
@@ -461,7 +475,114 @@ void ReadRoutes(ConfigReader& top, Scenario* sc) {
     if (!SpecHasNode(sc->topology, ro.sw.name, &is_switch) || !is_switch)
       throw ConfigError(sc->file, ro.sw.line, ro.sw.column, ro.sw.key, "no switch named '" + ro.sw.name + "'");
     CheckHost(*sc, ro.dst);
-    sc->routes.push_back(ro);
+    out->push_back(ro);
+  }
+}
+
+void ReadRoutes(ConfigReader& top, Scenario* sc) { ReadRouteList(top, opt::kRoutes, sc, &sc->routes); }
+
+// ---- faults: one entry each; a kind reads only its own keys, so another kind's key is refused ----
+
+void ReadFaultKeys(ConfigReader& r, Scenario* sc, FaultSpec* f) {
+  using Kind = FaultSpec::Kind;
+  switch (f->kind) {
+    case Kind::kLinkFlap:
+      r.Duration(opt::kFaultsPeriod, &f->period);
+      r.Int(opt::kFaultsCount, &f->count);
+      if (!r.Has(opt::kFaultsPeriod)) r.FailRequired(opt::kFaultsPeriod);
+      if (!r.Has(opt::kFaultsCount)) r.FailRequired(opt::kFaultsCount);
+      if (f->duration == 0) f->duration = f->period / 2;
+      if (f->duration >= f->period)
+        r.Fail(opt::kFaultsDuration, "each down must end before the next begins: keep it shorter than the period");
+      break;
+    case Kind::kLinkErrors:
+      r.Number(opt::kFaultsPreFecBer, &f->pre_fec_ber);
+      if (!r.Has(opt::kFaultsPreFecBer)) r.FailRequired(opt::kFaultsPreFecBer);
+      r.Choice(opt::kFaultsFec, &f->fec);
+      break;
+    case Kind::kGrayDrop:
+      r.Number(opt::kFaultsRate, &f->rate);
+      if (!r.Has(opt::kFaultsRate)) r.FailRequired(opt::kFaultsRate);
+      break;
+    case Kind::kEcnThresholds: {
+      uint64_t v;
+      double d;
+      if (r.Size(opt::kFaultsKmin, &v)) f->kmin = v;
+      if (r.Size(opt::kFaultsKmax, &v)) f->kmax = v;
+      if (r.Number(opt::kFaultsPmax, &d)) f->pmax = d;
+      if (!f->kmin && !f->kmax && !f->pmax) r.Fail(opt::kFaultsKind, "ecn_thresholds needs kmin, kmax or pmax");
+      break;
+    }
+    case Kind::kQosDrift: {
+      std::array<uint8_t, 64> map;
+      map.fill(0xFF);
+      r.DscpMap(opt::kFaultsDscpToPriority, &map);
+      for (int d = 0; d < 64; ++d)
+        if (map[d] != 0xFF) f->dscp_changes[d] = map[d];
+      bool trust;
+      if (r.Has(opt::kFaultsTrust)) {
+        ReadTrust(r, opt::kFaultsTrust, &trust);
+        f->trust_dscp = trust;
+      }
+      uint8_t mask = 0;
+      if (r.Priorities(opt::kFaultsLosslessPriorities, &mask)) f->lossless_mask = mask;
+      if (!r.Has(opt::kFaultsDscpToPriority) && !f->trust_dscp && !f->lossless_mask)
+        r.Fail(opt::kFaultsKind, "qos_drift needs dscp_to_priority, trust or lossless_priorities");
+      break;
+    }
+    case Kind::kMtu:
+      r.Int(opt::kFaultsMtu, &f->mtu);
+      if (!r.Has(opt::kFaultsMtu)) r.FailRequired(opt::kFaultsMtu);
+      break;
+    case Kind::kHeadroom: {
+      uint64_t bytes;
+      Time delay;
+      if (r.Has(opt::kFaultsHeadroom) && r.Has(opt::kFaultsCable))
+        r.Fail(opt::kFaultsCable, "give either headroom or cable, not both");
+      if (r.Size(opt::kFaultsHeadroom, &bytes)) f->headroom = bytes;
+      if (ReadCableLength(r, opt::kFaultsCable, &delay)) f->cable_delay = delay;
+      if (!f->headroom && !f->cable_delay) r.Fail(opt::kFaultsKind, "headroom needs a headroom size or a cable length");
+      break;
+    }
+    case Kind::kRouteChange:
+      if (!r.Has(opt::kFaultsRoutes)) r.FailRequired(opt::kFaultsRoutes);
+      ReadRouteList(r, opt::kFaultsRoutes, sc, &f->routes);
+      if (f->routes.empty()) r.Fail(opt::kFaultsRoutes, "expected at least one route");
+      break;
+    default:
+      break;
+  }
+}
+
+void ReadFaults(ConfigReader& top, Scenario* sc) {
+  static const std::pair<const char*, FaultSpec::Kind> kKinds[] = {
+      {"link_down", FaultSpec::Kind::kLinkDown},   {"link_flap", FaultSpec::Kind::kLinkFlap},
+      {"link_errors", FaultSpec::Kind::kLinkErrors}, {"gray_drop", FaultSpec::Kind::kGrayDrop},
+      {"ecn_off", FaultSpec::Kind::kEcnOff},       {"ecn_thresholds", FaultSpec::Kind::kEcnThresholds},
+      {"cc_disabled", FaultSpec::Kind::kCcDisabled}, {"qos_drift", FaultSpec::Kind::kQosDrift},
+      {"mtu", FaultSpec::Kind::kMtu},              {"headroom", FaultSpec::Kind::kHeadroom},
+      {"route_change", FaultSpec::Kind::kRouteChange},
+  };
+  const YamlNode* list = top.Get(opt::kFaults);
+  if (!list) return;
+  if (!list->IsSeq()) top.Fail(opt::kFaults, "expected a list of faults, each {kind, target, at, ...}");
+  for (size_t i = 0; i < list->seq.size(); ++i) {
+    ConfigReader r(sc->file, list->seq[i], top.PathOf(opt::kFaults) + "[" + std::to_string(i) + "]");
+    FaultSpec f;
+    f.line = r.line();
+    f.column = r.column();
+    r.Choice(opt::kFaultsKind, &f.kind_name);
+    for (const auto& k : kKinds)
+      if (f.kind_name == k.first) f.kind = k.second;
+    if (f.kind != FaultSpec::Kind::kRouteChange) r.Name(opt::kFaultsTarget, &f.target);
+    r.Duration(opt::kFaultsAt, &f.at);
+    if (f.at >= sc->duration)
+      r.Fail(opt::kFaultsAt, "the fault would start at or after the end of the run (duration " +
+                                 FormatTime(sc->duration) + ")");
+    r.Duration(opt::kFaultsDuration, &f.duration);
+    ReadFaultKeys(r, sc, &f);
+    r.Finish();
+    sc->faults.push_back(std::move(f));
   }
 }
 
@@ -541,6 +662,7 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
   CheckFiles(sc);
   ReadRoutes(top, &sc);
   ReadDevices(top, &sc);
+  ReadFaults(top, &sc);
   top.Finish();
   return sc;
 }

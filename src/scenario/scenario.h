@@ -107,6 +107,8 @@ struct SwitchSpec {
   double lossy_alpha = opt::kSwitchLossyAlpha.def;
   double egress_lossy_alpha = opt::kSwitchEgressLossyAlpha.def;
   uint32_t mtu = opt::kSwitchMtu.def;  // largest frame a port accepts
+  Time link_down_detection = opt::kSwitchLinkDownDetection.def;
+  Time route_convergence = opt::kSwitchRouteConvergence.def;
   // The buffer model. kSharedBuffer: rocelab's shared-buffer MMU (SONiC semantics, net/switch.h).
   // kNs3Hpcc: the HPCC ns-3 code's switch-mmu.cc, set only by the ns-3 compatibility profile
   // (docs/ns3-interop.md): 4 KB reserve per ingress queue, headroom 3 x rate x delay per port,
@@ -230,6 +232,36 @@ struct RouteOverride {
   NameRef sw, dst, port;
 };
 
+// Something that goes wrong while the run goes on (docs/faults.md). Each kind reads only its
+// own keys; the target is resolved on the topology when the run is built (fault/faults.h).
+struct FaultSpec {
+  enum class Kind {
+    kLinkDown, kLinkFlap, kLinkErrors, kGrayDrop, kEcnOff, kEcnThresholds, kCcDisabled, kQosDrift, kMtu,
+    kHeadroom, kRouteChange,
+  };
+  Kind kind = Kind::kLinkDown;
+  std::string kind_name;  // as written: link_down ...
+  NameRef target;         // empty for route_change
+  Time at = 0;
+  Time duration = 0;  // 0: permanent (link_flap: each down lasts this, default period / 2)
+  Time period = 0;    // link_flap
+  int count = 0;      // link_flap
+  double pre_fec_ber = 0;  // link_errors
+  std::string fec;         // link_errors: none, rs528, rs544; empty: by the link's speed
+  double rate = 0;         // gray_drop
+  std::optional<uint64_t> kmin, kmax;  // ecn_thresholds
+  std::optional<double> pmax;
+  std::array<int16_t, 64> dscp_changes;  // qos_drift: -1 where the map is unchanged
+  std::optional<bool> trust_dscp;        // qos_drift
+  std::optional<uint8_t> lossless_mask;  // qos_drift
+  uint32_t mtu = 0;                      // mtu
+  std::optional<uint64_t> headroom;      // headroom: bytes, or
+  std::optional<Time> cable_delay;       //   the delay of the cable the profile was made for
+  std::vector<RouteOverride> routes;     // route_change
+  int line = 0, column = 0;
+  FaultSpec() { dscp_changes.fill(-1); }
+};
+
 // Per-device settings on top of the fabric-wide ones.
 struct DeviceOverride {
   NameRef device;
@@ -256,6 +288,7 @@ struct Scenario {
   std::vector<StorageSpec> storages;
   std::vector<RouteOverride> routes;
   std::vector<DeviceOverride> devices;
+  std::vector<FaultSpec> faults;
 };
 
 // Default DSCP -> priority map as NVIDIA ships it: 26 -> 3, 48 -> 6, rest -> 0.

@@ -28,6 +28,8 @@ enum class CounterSource {
   kSaiQueue,          // SAI queue statistics; that port's queues.UC<n>
   kSaiPriorityGroup,  // SAI ingress priority group statistics; that port's priority_groups.PG<n>
   kRocelab,           // a rocelab extension: no device counts it
+  kEthtoolFec,        // `ethtool -I --show-fec <netdev>` statistics; hosts.<host>.fec
+  kSonicPortState,    // SONiC STATE_DB PORT_TABLE (`show interfaces flap`); the switch port's object
 };
 
 // The summary.json objects that hold the counters of one source.
@@ -36,6 +38,8 @@ inline constexpr char kHwCountersBlock[] = "hw_counters";
 inline constexpr char kRocelabBlock[] = "rocelab";
 inline constexpr char kQueuesBlock[] = "queues";
 inline constexpr char kPriorityGroupsBlock[] = "priority_groups";
+inline constexpr char kSysfsBlock[] = "sysfs";  // a host's /sys/class/net/<netdev>/ counters
+inline constexpr char kFecBlock[] = "fec";
 
 // Egress queue n of a switch port, as SONiC names it: "UC3".
 inline std::string QueueName(int n) { return "UC" + std::to_string(n); }
@@ -91,6 +95,18 @@ inline constexpr PriorityCounter kRxPrioPauseTransition = {"rx_prio", "_pause_tr
 inline constexpr PriorityCounter kTxPrioPause = {"tx_prio", "_pause", "frames", CounterSource::kEthtool};
 inline constexpr PriorityCounter kTxPrioPauseDuration = {"tx_prio", "_pause_duration", "us", CounterSource::kEthtool};
 
+// The physical layer, on a port a fault touched. A link that went down: link_down_events_phy
+// counts each down. FEC (fault/fec.h): bits the decoder corrected, in total and per lane;
+// frames over the port's MTU.
+inline constexpr Counter kLinkDownEventsPhy = {"link_down_events_phy", "events", CounterSource::kEthtool};
+inline constexpr Counter kRxCorrectedBitsPhy = {"rx_corrected_bits_phy", "bits", CounterSource::kEthtool};
+inline constexpr PriorityCounter kRxErrLanePhy = {"rx_err_lane_", "_phy", "bits", CounterSource::kEthtool};  // by lane
+inline constexpr Counter kRxOversizePktsPhy = {"rx_oversize_pkts_phy", "frames", CounterSource::kEthtool};
+// ethtool's FEC statistics: codewords corrected, and codewords the decoder gave up on.
+inline constexpr Counter kFecCorrectedBlocks = {"corrected_blocks", "codewords", CounterSource::kEthtoolFec};
+inline constexpr Counter kFecUncorrectableBlocks = {"uncorrectable_blocks", "codewords", CounterSource::kEthtoolFec};
+inline constexpr Counter kFecCorrectedBits = {"corrected_bits", "bits", CounterSource::kEthtoolFec};
+
 // ---- NIC port: RDMA hw_counters ------------------------------------------------------------
 
 // DCQCN: np_ is the notification point (the receiver), rp_ the reaction point (the sender).
@@ -118,10 +134,13 @@ inline constexpr Counter kTxBusyNs = {"tx_busy_ns", "ns", CounterSource::kRocela
 // The receive buffer's PFC thresholds in force: settings, kept beside the counters they explain.
 inline constexpr Counter kRxXoffBytes = {"rx_xoff_bytes", "bytes", CounterSource::kRocelab};
 inline constexpr Counter kRxXonBytes = {"rx_xon_bytes", "bytes", CounterSource::kRocelab};
+// Frames a port sent while its carrier was down (host or switch): lost at the PHY.
+inline constexpr Counter kTxLinkDownDrops = {"tx_link_down_drops", "frames", CounterSource::kRocelab};
 
-// ---- NIC port: shown by real hosts only ----------------------------------------------------
-// The model does not produce these yet; diagnose reads them from collected
-// bundles and command outputs. docs/counters.md lists more that it could.
+// ---- NIC port: produced where a fault moves them ---------------------------------------------
+// rx_symbol_err_phy and rx_pcs_symbol_err_phy move under link errors, carrier_changes (in the
+// host's sysfs block) when its link goes down or up. The others are read from real hosts only;
+// docs/counters.md lists more the model could produce.
 
 // Received packets the netdev's receive queues had no posted buffer (WQE) for:
 // the host did not replenish in time. Not a drop for lack of port buffer.
@@ -144,6 +163,19 @@ inline constexpr Counter kSaiPortIfInUcastPkts = {"SAI_PORT_STAT_IF_IN_UCAST_PKT
 inline constexpr Counter kSaiPortIfInOctets = {"SAI_PORT_STAT_IF_IN_OCTETS", "bytes", CounterSource::kSaiPort};
 inline constexpr Counter kSaiPortIfOutUcastPkts = {"SAI_PORT_STAT_IF_OUT_UCAST_PKTS", "frames", CounterSource::kSaiPort};
 inline constexpr Counter kSaiPortIfOutOctets = {"SAI_PORT_STAT_IF_OUT_OCTETS", "bytes", CounterSource::kSaiPort};
+// FEC on the port's receive side (SAI counts codewords, despite the FRAMES in the names).
+inline constexpr Counter kSaiPortIfInFecCorrectableFrames = {"SAI_PORT_STAT_IF_IN_FEC_CORRECTABLE_FRAMES", "codewords",
+                                                             CounterSource::kSaiPort};
+inline constexpr Counter kSaiPortIfInFecNotCorrectableFrames = {"SAI_PORT_STAT_IF_IN_FEC_NOT_CORRECTABLE_FRAMES",
+                                                                "codewords", CounterSource::kSaiPort};
+inline constexpr Counter kSaiPortIfInFecSymbolErrors = {"SAI_PORT_STAT_IF_IN_FEC_SYMBOL_ERRORS", "symbols",
+                                                        CounterSource::kSaiPort};
+// Frames over the port's MTU, dropped on arrival.
+inline constexpr Counter kSaiPortEtherRxOversizePkts = {"SAI_PORT_STAT_ETHER_RX_OVERSIZE_PKTS", "frames",
+                                                        CounterSource::kSaiPort};
+// SONiC's link-flap record of the port (202305 and later): how often it went down.
+inline constexpr Counter kSonicFlapCount = {"flap_count", "events", CounterSource::kSonicPortState};
+inline constexpr Counter kRocelabTxLinkDownDrops = {"rocelab_tx_link_down_drops", "frames", CounterSource::kRocelab};
 // Dropped for a bad FCS.
 inline constexpr Counter kSaiPortIfInErrors = {"SAI_PORT_STAT_IF_IN_ERRORS", "frames", CounterSource::kSaiPort};
 // Every ingress drop: PG headroom overflow, and also no route, over the MTU or

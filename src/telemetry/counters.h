@@ -30,6 +30,14 @@ struct PortCounters {
   Time last_tx_end = 0; // end of the last frame sent
 };
 
+// The physical layer of a port a fault touched (its FEC counters are in fault/fec.h).
+struct LinkCounters {
+  uint64_t carrier_changes = 0;     // each down and each up (Linux sysfs carrier_changes)
+  uint64_t link_down_events = 0;    // each down (mlx5 link_down_events_phy; SONiC flap_count)
+  uint64_t tx_link_down_drops = 0;  // frames sent while the carrier was down: lost at the PHY
+  uint64_t rx_oversize = 0;         // frames over the port's MTU, dropped as they arrived
+};
+
 // RDMA transport counters of a NIC (mlx5 hw_counters names in docs/counters.md).
 struct RdmaCounters {
   uint64_t np_cnp_sent = 0;

@@ -30,7 +30,8 @@ void Topology::InitRoutes(const TopologySpec& spec, Routing routing) {
       live_rank_[sw_[s].port_base + p] = p;
     }
   }
-  by_address_ = spec.type != TopologySpec::Type::kExplicit && routing == Routing::kAuto;
+  tiered_ = spec.type != TopologySpec::Type::kExplicit;
+  by_address_ = tiered_ && routing == Routing::kAuto;
   if (!by_address_) {
     ComputeTables();
     return;

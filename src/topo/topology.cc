@@ -161,8 +161,13 @@ Topology Topology::Build(const TopologySpec& spec, Routing routing) {
 std::string SwitchPortAlias(int port) { return "Ethernet" + std::to_string(port * 4); }
 
 std::vector<StaticRoute> ResolveRoutes(const Topology& topo, const Scenario& sc) {
+  return ResolveRoutes(topo, sc.file, sc.routes);
+}
+
+std::vector<StaticRoute> ResolveRoutes(const Topology& topo, const std::string& file,
+                                       const std::vector<RouteOverride>& overrides) {
   std::vector<StaticRoute> routes;
-  for (const RouteOverride& r : sc.routes) {
+  for (const RouteOverride& r : overrides) {
     const int node = topo.FindNode(r.sw.name);
     const int port = ResolvePort(topo, node, r.port.name);
     if (port < 0) {
@@ -178,7 +183,7 @@ std::vector<StaticRoute> ResolveRoutes(const Topology& topo, const Scenario& sc)
                  PortName(r.sw.name, peer) + "')";
         }
       }
-      throw ConfigError(sc.file, r.port.line, r.port.column, r.port.key, msg);
+      throw ConfigError(file, r.port.line, r.port.column, r.port.key, msg);
     }
     routes.push_back({node, topo.nodes()[topo.FindNode(r.dst.name)].kind_index, port});
   }

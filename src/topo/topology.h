@@ -75,6 +75,10 @@ class Topology {
   void SetPortUp(int node, int port, bool up);
   bool PortUp(int node, int port) const;
 
+  // Whether the fabric is a Clos of tiers (spine-leaf, fat-tree): its routes go up, then down,
+  // never down and up again (what eBGP's AS-path rule gives a Clos, RFC 7938).
+  bool tiered() const { return tiered_; }
+
   // Bytes held by the routing state (next hops, exceptions, port state).
   size_t RouteBytes() const;
 
@@ -105,6 +109,7 @@ class Topology {
     uint16_t ports_down = 0;
   };
   bool by_address_ = false;
+  bool tiered_ = false;
   std::vector<SwitchRoutes> sw_;  // per switch (kind_index)
   // Per switch from port_base: its up ports in order, and for each port p (0 .. ports) how many
   // up ports precede p. A port range [a, b) less its down ports is the contiguous run
@@ -144,6 +149,9 @@ struct StaticRoute {
 };
 // The scenario's `routes`, resolved; throws ConfigError naming the file, line and key.
 std::vector<StaticRoute> ResolveRoutes(const Topology& topo, const Scenario& sc);
+// A list of them (a route_change fault's); errors name `file`.
+std::vector<StaticRoute> ResolveRoutes(const Topology& topo, const std::string& file,
+                                       const std::vector<RouteOverride>& overrides);
 
 }  // namespace rocelab
 

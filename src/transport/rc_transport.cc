@@ -47,7 +47,7 @@ Packet* RcTransport::NextRequest(QueuePair& qp) {
   else qp.max_sent = psn + 1;
   if (psn == qp.snd_una) qp.last_progress = Now();  // the timer runs from the oldest outstanding packet
   ArmAckTimer(qp);
-  if (CcOn()) Sent(RequestPacing(qp), p->frame_bytes);
+  if (RpOn()) Sent(RequestPacing(qp), p->frame_bytes);
   return p;
 }
 
@@ -203,7 +203,7 @@ void RcTransport::OnCnp(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
   // A CNP that reaches the responder is about its READ response stream.
   const bool responses = pkt->dst == qp.dst;
-  if (!CcOn() || (!responses && (qp.done || qp.failed))) {
+  if (!RpOn() || (!responses && (qp.done || qp.failed))) {
     rdma_->rp_cnp_ignored++;
     return;
   }
@@ -371,7 +371,7 @@ Packet* RcTransport::NextReadResponse(QueuePair& qp) {
   p->ecn = kEct0;  // RoCEv2 READ responses are ECN-capable data
   p->priority = spec_->dscp_to_priority[qp.dscp & 63];
   p->flags = last ? Packet::kFlagLast : 0;
-  if (CcOn()) Sent(ResponsePacing(qp), p->frame_bytes);
+  if (RpOn()) Sent(ResponsePacing(qp), p->frame_bytes);
   if (last) {
     qp.read_sent = 0;
     if (++qp.read_head == qp.read_jobs.size()) {

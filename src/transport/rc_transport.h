@@ -55,6 +55,9 @@ class RcTransport {
   void OnAckTimer(QueuePair& qp);
   void OnCcTimer(QueuePair& qp);
   void OnResponseCcTimer(QueuePair& qp);
+  // The reaction point (rate cuts on CNPs) on or off; the notification point is not affected.
+  void set_reaction_point(bool on) { rp_on_ = on; }
+  bool reaction_point() const { return rp_on_; }
   // A QP becomes active: its retry budget starts full.
   void Start(QueuePair& qp) { qp.retries_left = spec_->retry_count; }
 
@@ -105,10 +108,12 @@ class RcTransport {
   Time AckTimeout() const { return (4096 * kNanosecond) << spec_->timeout; }
   Time Timeout(const QueuePair& qp) const { return qp.rto > 0 ? qp.rto : AckTimeout(); }
   bool CcOn() const { return spec_->cc == NicSpec::Cc::kDcqcn; }
+  bool RpOn() const { return CcOn() && rp_on_; }
 
   const Simulator* clock_;
   PacketPool* pool_;
   const NicSpec* spec_;
+  bool rp_on_ = true;
   uint32_t wire_overhead_;
   std::vector<QueuePair>* qps_;
   RdmaCounters* rdma_;

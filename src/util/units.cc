@@ -196,4 +196,13 @@ std::string FormatRate(uint64_t bps) {
   return buf;
 }
 
+std::string FormatTime(Time t) {
+  const char* units[] = {"s", "ms", "us", "ns"};
+  const Time scale[] = {kSecond, kMillisecond, kMicrosecond, kNanosecond};
+  if (t == 0) return "0s";
+  for (int i = 0; i < 4; ++i)
+    if (t % scale[i] == 0) return std::to_string(t / scale[i]) + units[i];
+  return std::to_string(t) + "ps";
+}
+
 }  // namespace rocelab

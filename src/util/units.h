@@ -24,6 +24,8 @@ bool ParseBool(const std::string& text, bool* value, std::string* error);
 
 // "100G", "25G", "400G": the short form reports and port names use.
 std::string FormatRate(uint64_t bps);
+// "10ms", "400us", "1500ns": the largest unit that keeps the time whole ("0s" for zero).
+std::string FormatTime(Time t);
 
 }  // namespace rocelab
 
