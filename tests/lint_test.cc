@@ -113,6 +113,21 @@ TEST(Lint, RoutingCycleFromOverrides) {
       << f->evidence;
 }
 
+// leaf1 pins h0 to spine0: no cycle as configured, but when leaf0 - spine0 fails spine0 reroutes
+// h0 through leaf1, which sends it back.
+TEST(Lint, RouteOverrideThatCyclesAfterALinkFailure) {
+  LintReport r = Lint("routes:\n  - {switch: leaf1, dst: h0, port: spine0}\n");
+  EXPECT_EQ(r.errors, 0);
+  const Finding* f = FindCheck(r, "deadlock-free", "leaf0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_EQ(f->port, "Ethernet16");
+  EXPECT_EQ(f->evidence,
+            "if the link leaf0:Ethernet16 - spine0:Ethernet0 fails, rerouting creates a cyclic buffer dependency: "
+            "spine0:Ethernet4 (from leaf1) -> leaf1:Ethernet16 (from spine0) -> spine0:Ethernet4 (from leaf1)");
+  EXPECT_EQ(r.links_failed_and_checked, 4);
+}
+
 TEST(Lint, EtsWeightsAndWatchdog) {
   LintReport r = Lint("devices:\n  leaf0: {ets: {weights: [10, 10, 10, 10, 10, 10, 0, 10]}, pfc_watchdog: {enabled: false}}\n");
   const Finding* e = FindCheck(r, "ets-weights", "leaf0");

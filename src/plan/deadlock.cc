@@ -33,7 +33,7 @@ void ForEachBit(const uint64_t* w, int words, F f) {
 }
 }  // namespace
 
-DeadlockChecker::DeadlockChecker(const Topology& topo)
+DeadlockChecker::DeadlockChecker(const Topology& topo, Destinations destinations)
     : topo_(topo),
       nodes_(static_cast<int>(topo.nodes().size())),
       hosts_(static_cast<int>(topo.hosts().size())) {
@@ -59,35 +59,45 @@ DeadlockChecker::DeadlockChecker(const Topology& topo)
   owner_.resize(eb);
   port_.resize(eb);
   peer_buffer_.resize(eb);
+  to_switch_.resize(eb);
+  ports_.resize(switches);
+  switch_ports_.assign(switches, Mask{});
   for (size_t s = 0; s < switches; ++s) {
     const TopoNode& n = nodes[topo.switches()[s]];
+    ports_[s] = static_cast<uint32_t>(n.ports.size());
     for (size_t i = 0; i < n.ports.size(); ++i) {
       const size_t idx = edge_base_[s] + i;
       owner_[idx] = static_cast<int>(s);
       port_[idx] = static_cast<int>(i);
       const TopoPort& tp = n.ports[i];
       // Only switch peers carry dependencies (a host drains).
-      peer_buffer_[idx] = nodes[tp.peer_node].is_switch ? edge_base_[nodes[tp.peer_node].kind_index] + tp.peer_port : 0;
+      to_switch_[idx] = nodes[tp.peer_node].is_switch;
+      if (to_switch_[idx]) switch_ports_[s].Set(static_cast<int>(i));
+      peer_buffer_[idx] = to_switch_[idx] ? edge_base_[nodes[tp.peer_node].kind_index] + tp.peer_port : 0;
     }
   }
-  dist_.assign(static_cast<size_t>(hosts_) * nodes_, kUnreachable);
-  host_changed_.assign(hosts_, 0);
-  in_.assign(switches * hosts_ * words_, 0);
+  GroupHosts(destinations);
+  dist_.assign(static_cast<size_t>(dests_) * nodes_, kUnreachable);
+  dest_changed_.assign(dests_, 0);
+  in_.assign(switches * dests_ * words_, 0);
   affected_.assign(nodes_, 0);
   index_.assign(nodes_, -1);
+  color_.assign(eb, 0);
+  done_.assign(switches, Mask{});
   std::vector<Mask> next(switches);
-  for (int h = 0; h < hosts_; ++h) {
-    Bfs(h);
-    for (size_t s = 0; s < switches; ++s) next[s] = TopologyNext(topo.switches()[s], h);
+  for (int g = 0; g < dests_; ++g) {
+    Bfs(g);
+    for (size_t s = 0; s < switches; ++s) next[s] = TopologyNext(topo.switches()[s], g);
     for (size_t s = 0; s < switches; ++s) {
       const TopoNode& n = nodes[topo.switches()[s]];
       Mask in;
       for (size_t i = 0; i < n.ports.size(); ++i) {
         const TopoNode& peer = nodes[n.ports[i].peer_node];
-        bool active = peer.is_switch ? next[peer.kind_index].Test(n.ports[i].peer_port) : peer.kind_index != h;
+        // A host sends to every destination but its own.
+        bool active = peer.is_switch ? next[peer.kind_index].Test(n.ports[i].peer_port) : group_of_[peer.kind_index] != g;
         if (active) {
           in.Set(static_cast<int>(i));
-          SetIn(static_cast<int>(s), h, static_cast<int>(i), true);
+          SetIn(static_cast<int>(s), g, static_cast<int>(i), true);
         }
       }
       ForEachBit(in.w, words_, [&](int i) {
@@ -97,10 +107,55 @@ DeadlockChecker::DeadlockChecker(const Topology& topo)
   }
 }
 
-void DeadlockChecker::Bfs(int host) {
+void DeadlockChecker::GroupHosts(Destinations destinations) {
   const auto& nodes = topo_.nodes();
-  const int dst = topo_.hosts()[host];
-  SetDist(dst, host, 0);
+  const std::vector<int>& switches = topo_.switches();
+  group_of_.assign(hosts_, -1);
+  dest_host_.clear();
+  std::vector<char> alone(hosts_, destinations == Destinations::kPerHost);
+  if (destinations == Destinations::kGrouped) {
+    // An exception stays as set when a failure moves the shortest paths, so a host that one
+    // names routes its own way, even where the exception repeats the computed route.
+    for (int s : switches)
+      for (int h = 0; h < hosts_; ++h)
+        if (topo_.Exception(s, h)) alone[h] = 1;
+  }
+  std::vector<int> first(nodes_, -1);  // per switch node: the host standing for its group
+  auto same_hops = [](Topology::Span a, Topology::Span b) {
+    return a.size == b.size && std::equal(a.begin, a.begin + a.size, b.begin);
+  };
+  for (int h = 0; h < hosts_; ++h) {
+    const TopoNode& n = nodes[topo_.hosts()[h]];
+    int e = -1;
+    if (!alone[h] && n.ports.size() == 1 && nodes[n.ports[0].peer_node].is_switch) {
+      e = n.ports[0].peer_node;
+      // Its switch must deliver it to a host, where the dependencies end.
+      const Topology::Span own = topo_.NextHops(e, h);
+      for (uint32_t i = 0; i < own.size && e >= 0; ++i)
+        if (nodes[nodes[e].ports[own.begin[i]].peer_node].is_switch) e = -1;
+    }
+    if (e >= 0 && first[e] >= 0) {
+      const int r = first[e];
+      bool same = true;
+      for (size_t s = 0; s < switches.size() && same; ++s)
+        same = switches[s] == e || same_hops(topo_.NextHops(switches[s], h), topo_.NextHops(switches[s], r));
+      if (same) {
+        group_of_[h] = group_of_[r];
+        continue;
+      }
+    } else if (e >= 0) {
+      first[e] = h;
+    }
+    group_of_[h] = static_cast<int>(dest_host_.size());
+    dest_host_.push_back(h);
+  }
+  dests_ = static_cast<int>(dest_host_.size());
+}
+
+void DeadlockChecker::Bfs(int dest) {
+  const auto& nodes = topo_.nodes();
+  const int dst = topo_.hosts()[dest_host_[dest]];
+  SetDist(dst, dest, 0);
   std::deque<int> q{dst};
   while (!q.empty()) {
     int u = q.front();
@@ -110,17 +165,18 @@ void DeadlockChecker::Bfs(int host) {
       if ((u == failed_node_ && static_cast<int>(p) == failed_port_) || (u == failed_peer_ && static_cast<int>(p) == failed_peer_port_))
         continue;
       int v = nodes[u].ports[p].peer_node;
-      if (Dist(v, host) < 0) {
-        SetDist(v, host, Dist(u, host) + 1);
+      if (Dist(v, dest) < 0) {
+        SetDist(v, dest, Dist(u, dest) + 1);
         q.push_back(v);
       }
     }
   }
 }
 
-DeadlockChecker::Mask DeadlockChecker::ComputeNextHops(int node, int host) const {
+DeadlockChecker::Mask DeadlockChecker::ComputeNextHops(int node, int dest) const {
   const auto& nodes = topo_.nodes();
   const TopoNode& n = nodes[node];
+  const int host = dest_host_[dest];
   Mask m;
   auto usable = [&](int p) {
     return !((node == failed_node_ && p == failed_port_) || (node == failed_peer_ && p == failed_peer_port_));
@@ -130,108 +186,116 @@ DeadlockChecker::Mask DeadlockChecker::ComputeNextHops(int node, int host) const
       if (usable(p)) m.Set(p);
     return m;
   }
-  const int d = Dist(node, host);
+  const int d = Dist(node, dest);
   if (d <= 0) return m;
   const int dst = topo_.hosts()[host];
   for (size_t p = 0; p < n.ports.size(); ++p) {
     if (!usable(static_cast<int>(p))) continue;
     int peer = n.ports[p].peer_node;
-    if (peer == dst || (nodes[peer].is_switch && Dist(peer, host) == d - 1)) m.Set(static_cast<int>(p));
+    if (peer == dst || (nodes[peer].is_switch && Dist(peer, dest) == d - 1)) m.Set(static_cast<int>(p));
   }
   return m;
 }
 
-DeadlockChecker::Mask DeadlockChecker::TopologyNext(int node, int host) const {
-  const Topology::Span hops = topo_.NextHops(node, host);
+DeadlockChecker::Mask DeadlockChecker::TopologyNext(int node, int dest) const {
+  const Topology::Span hops = topo_.NextHops(node, dest_host_[dest]);
   Mask m;
   for (uint32_t i = 0; i < hops.size; ++i) m.Set(hops.begin[i]);
   return m;
 }
 
-const DeadlockChecker::Mask* DeadlockChecker::FindChange(int node, int host) const {
-  if (!host_changed_[host]) return nullptr;
-  auto it = change_index_.find(DistIndex(node, host));
+const DeadlockChecker::Mask* DeadlockChecker::FindChange(int node, int dest) const {
+  if (!dest_changed_[dest]) return nullptr;
+  auto it = change_index_.find(DistIndex(node, dest));
   return it == change_index_.end() ? nullptr : &changes_[it->second];
 }
 
-bool DeadlockChecker::Uses(int node, int host, int port) const {
-  if (const Mask* c = FindChange(node, host)) return c->Test(port);
-  const Topology::Span hops = topo_.NextHops(node, host);
+bool DeadlockChecker::Uses(int node, int dest, int port) const {
+  if (const Mask* c = FindChange(node, dest)) return c->Test(port);
+  const Topology::Span hops = topo_.NextHops(node, dest_host_[dest]);
   for (uint32_t i = 0; i < hops.size; ++i)
     if (hops.begin[i] == port) return true;
   return false;
 }
 
-DeadlockChecker::Mask DeadlockChecker::Next(int node, int host) const {
-  if (const Mask* c = FindChange(node, host)) return *c;
-  return TopologyNext(node, host);
+DeadlockChecker::Mask DeadlockChecker::Next(int node, int dest) const {
+  if (const Mask* c = FindChange(node, dest)) return *c;
+  return TopologyNext(node, dest);
 }
 
-DeadlockChecker::Mask DeadlockChecker::In(int sw, int host) const {
+DeadlockChecker::Mask DeadlockChecker::In(int sw, int dest) const {
   Mask m;
-  const uint64_t* w = &in_[(static_cast<size_t>(sw) * hosts_ + host) * words_];
+  const uint64_t* w = &in_[(static_cast<size_t>(sw) * dests_ + dest) * words_];
   for (int i = 0; i < words_; ++i) m.w[i] = w[i];
   return m;
 }
 
-void DeadlockChecker::SetIn(int sw, int host, int port, bool on) {
-  uint64_t& w = in_[(static_cast<size_t>(sw) * hosts_ + host) * words_ + (port >> 6)];
+void DeadlockChecker::SetIn(int sw, int dest, int port, bool on) {
+  uint64_t& w = in_[(static_cast<size_t>(sw) * dests_ + dest) * words_ + (port >> 6)];
   if (on) w |= 1ull << (port & 63);
   else w &= ~(1ull << (port & 63));
 }
 
 void DeadlockChecker::Count(int s, int in, int out, int delta) {
-  const TopoNode& n = topo_.nodes()[topo_.switches()[s]];
-  if (!topo_.nodes()[n.ports[out].peer_node].is_switch) return;  // a host drains: no dependency
-  const size_t ports = n.ports.size();
-  int32_t& c = count_[count_base_[s] + static_cast<size_t>(in) * ports + out];
+  const size_t buffer = edge_base_[s] + in;
+  if (!to_switch_[edge_base_[s] + out]) return;  // a host drains: no dependency
+  int32_t& c = count_[count_base_[s] + static_cast<size_t>(in) * ports_[s] + out];
   c += delta;
-  Mask& e = edges_[edge_base_[s] + in];
-  if (c > 0) e.Set(out);
-  else e.w[out >> 6] &= ~(1ull << (out & 63));
+  Mask& e = edges_[buffer];
+  if (c > 0) {
+    if (recording_ && c == 1 && delta > 0) added_.push_back({buffer, out});
+    e.Set(out);
+  } else {
+    e.w[out >> 6] &= ~(1ull << (out & 63));
+  }
 }
 
-void DeadlockChecker::SetNextHops(int node, int host, const Mask& next) {
+void DeadlockChecker::SetNextHops(int node, int dest, const Mask& next) {
   const auto& nodes = topo_.nodes();
   const int s = nodes[node].kind_index;
-  const Mask cur = Next(node, host);
+  const Mask cur = Next(node, dest);
   if (cur == next) return;
-  Mask removed, added;
+  Mask removed, added, removed_dep, added_dep;  // _dep: toward switches, the ones that count
+  const Mask& to_switch = switch_ports_[s];
   for (int i = 0; i < kMaxPorts / 64; ++i) {
     removed.w[i] = cur.w[i] & ~next.w[i];
     added.w[i] = next.w[i] & ~cur.w[i];
+    removed_dep.w[i] = removed.w[i] & to_switch.w[i];
+    added_dep.w[i] = added.w[i] & to_switch.w[i];
   }
-  const Mask in = In(s, host);
-  ForEachBit(in.w, words_, [&](int i) {
-    ForEachBit(removed.w, words_, [&](int o) { Count(s, i, o, -1); });
-    ForEachBit(added.w, words_, [&](int o) { Count(s, i, o, +1); });
-  });
-  auto [entry, is_new] = change_index_.try_emplace(DistIndex(node, host), static_cast<int>(changes_.size()));
+  if (!removed_dep.Empty() || !added_dep.Empty()) {
+    const Mask in = In(s, dest);
+    ForEachBit(in.w, words_, [&](int i) {
+      ForEachBit(removed_dep.w, words_, [&](int o) { Count(s, i, o, -1); });
+      ForEachBit(added_dep.w, words_, [&](int o) { Count(s, i, o, +1); });
+    });
+  }
+  auto [entry, is_new] = change_index_.try_emplace(DistIndex(node, dest), static_cast<int>(changes_.size()));
   if (is_new) {
     changes_.push_back(next);
-    if (!host_changed_[host]) changed_hosts_.push_back(host);
-    host_changed_[host] = 1;
+    if (!dest_changed_[dest]) changed_dests_.push_back(dest);
+    dest_changed_[dest] = 1;
   } else {
     changes_[entry->second] = next;
   }
-  // The switches at the other end see traffic for `host` arrive (or stop arriving) on one port.
+  // The switches at the other end see traffic for `dest` arrive (or stop arriving) on one port.
   auto update_peer = [&](int p, int delta) {
     const TopoPort& tp = nodes[node].ports[p];
     const TopoNode& peer = nodes[tp.peer_node];
     if (!peer.is_switch) return;
-    SetIn(peer.kind_index, host, tp.peer_port, delta > 0);
-    const Mask peer_next = Next(tp.peer_node, host);
+    SetIn(peer.kind_index, dest, tp.peer_port, delta > 0);
+    const Mask peer_next = Next(tp.peer_node, dest);
     ForEachBit(peer_next.w, words_, [&](int o) { Count(peer.kind_index, tp.peer_port, o, delta); });
   };
   ForEachBit(removed.w, words_, [&](int p) { update_peer(p, -1); });
   ForEachBit(added.w, words_, [&](int p) { update_peer(p, +1); });
 }
 
-void DeadlockChecker::RepairDistances(int host, std::vector<std::pair<int, int>>* changes) {
+void DeadlockChecker::RepairDistances(int dest, std::vector<std::pair<int, int>>* changes) {
   const auto& nodes = topo_.nodes();
-  const int dst = topo_.hosts()[host];
+  const int dst = topo_.hosts()[dest_host_[dest]];
   changes->clear();
-  const int da = Dist(failed_node_, host), db = Dist(failed_peer_, host);
+  const int da = Dist(failed_node_, dest), db = Dist(failed_peer_, dest);
   if (da < 0 || db < 0 || std::abs(da - db) != 1) return;
   auto usable = [&](int node, int p) {
     return !((node == failed_node_ && p == failed_port_) || (node == failed_peer_ && p == failed_peer_port_));
@@ -239,11 +303,11 @@ void DeadlockChecker::RepairDistances(int host, std::vector<std::pair<int, int>>
   std::vector<char>& affected = affected_;  // all zero between calls
   // A switch keeps its distance while one usable next hop outside the affected set remains.
   auto has_next_hop = [&](int x) {
-    const int d = Dist(x, host);
+    const int d = Dist(x, dest);
     for (size_t p = 0; p < nodes[x].ports.size(); ++p) {
       int z = nodes[x].ports[p].peer_node;
       if (!usable(x, static_cast<int>(p)) || affected[z]) continue;
-      if ((z == dst || nodes[z].is_switch) && Dist(z, host) == d - 1) return true;
+      if ((z == dst || nodes[z].is_switch) && Dist(z, dest) == d - 1) return true;
     }
     return false;
   };
@@ -256,7 +320,7 @@ void DeadlockChecker::RepairDistances(int host, std::vector<std::pair<int, int>>
     work.pop_back();
     for (const TopoPort& tp : nodes[x].ports) {
       int y = tp.peer_node;
-      if (affected[y] || !nodes[y].is_switch || Dist(y, host) != Dist(x, host) + 1) continue;
+      if (affected[y] || !nodes[y].is_switch || Dist(y, dest) != Dist(x, dest) + 1) continue;
       if (!has_next_hop(y)) {
         affected[y] = 1;
         set.push_back(y);
@@ -274,9 +338,9 @@ void DeadlockChecker::RepairDistances(int host, std::vector<std::pair<int, int>>
     int x = set[i], t = -1;
     for (size_t p = 0; p < nodes[x].ports.size(); ++p) {
       int z = nodes[x].ports[p].peer_node;
-      if (!usable(x, static_cast<int>(p)) || affected[z] || Dist(z, host) < 0) continue;
+      if (!usable(x, static_cast<int>(p)) || affected[z] || Dist(z, dest) < 0) continue;
       if (z != dst && !nodes[z].is_switch) continue;
-      if (t < 0 || Dist(z, host) + 1 < t) t = Dist(z, host) + 1;
+      if (t < 0 || Dist(z, dest) + 1 < t) t = Dist(z, dest) + 1;
     }
     if (t >= 0) pq.push({t, x});
   }
@@ -302,11 +366,7 @@ void DeadlockChecker::RepairDistances(int host, std::vector<std::pair<int, int>>
 std::vector<BufferRef> DeadlockChecker::FindCycle() const {
   const size_t total = edges_.size();
   std::vector<char> color(total, 0);  // 0 white, 1 on stack, 2 done
-  struct Frame {
-    size_t idx;
-    Mask rest;  // out ports not yet followed, lowest first
-  };
-  std::vector<Frame> stack;
+  std::vector<Frame> stack;  // out ports followed lowest first
   for (size_t start = 0; start < total; ++start) {
     if (color[start]) continue;
     auto push = [&](size_t idx) {
@@ -351,15 +411,16 @@ void DeadlockChecker::FailLink(int a, int pa, Journal* j) {
   failed_peer_ = b;
   failed_peer_port_ = tp.peer_port;
   std::vector<std::pair<int, int>> changes;
-  for (int h = 0; h < hosts_; ++h) {
-    const bool used = Uses(a, h, pa) || Uses(b, h, tp.peer_port);
+  std::vector<int>& candidates = candidates_;
+  for (int g = 0; g < dests_; ++g) {
+    const bool used = Uses(a, g, pa) || Uses(b, g, tp.peer_port);
     if (!used) continue;
-    RepairDistances(h, &changes);
+    RepairDistances(g, &changes);
     // Next hops depend on a node's distance and its neighbours': recompute only around changes.
-    std::vector<int> candidates{a, b};
+    candidates.assign({a, b});
     for (auto [x, d] : changes) {
-      j->dist.push_back({DistIndex(x, h), dist_[DistIndex(x, h)]});
-      SetDist(x, h, d);
+      j->dist.push_back({DistIndex(x, g), dist_[DistIndex(x, g)]});
+      SetDist(x, g, d);
       candidates.push_back(x);
       for (const TopoPort& p : nodes[x].ports)
         if (nodes[p.peer_node].is_switch) candidates.push_back(p.peer_node);
@@ -367,11 +428,11 @@ void DeadlockChecker::FailLink(int a, int pa, Journal* j) {
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     for (int x : candidates) {
-      Mask m = ComputeNextHops(x, h);
-      const Mask cur = Next(x, h);
+      Mask m = ComputeNextHops(x, g);
+      const Mask cur = Next(x, g);
       if (m == cur) continue;
-      j->next.emplace_back(x, h, cur);
-      SetNextHops(x, h, m);
+      j->next.emplace_back(x, g, cur);
+      SetNextHops(x, g, m);
     }
   }
 }
@@ -380,16 +441,121 @@ void DeadlockChecker::Restore(const Journal& j) {
   for (auto it = j.next.rbegin(); it != j.next.rend(); ++it) SetNextHops(std::get<0>(*it), std::get<1>(*it), std::get<2>(*it));
   for (auto it = j.dist.rbegin(); it != j.dist.rend(); ++it) dist_[it->first] = it->second;
   // Every changed set is back to the topology's.
-  for (int h : changed_hosts_) host_changed_[h] = 0;
-  changed_hosts_.clear();
+  for (int g : changed_dests_) dest_changed_[g] = 0;
+  changed_dests_.clear();
   changes_.clear();
   change_index_.clear();
   failed_node_ = failed_port_ = failed_peer_ = failed_peer_port_ = -1;
 }
 
+bool DeadlockChecker::RankBuffers() {
+  const size_t total = edges_.size();
+  rank_.assign(total, 0);
+  std::vector<char> color(total, 0);  // 0 white, 1 on stack, 2 done
+  std::vector<Frame> stack;
+  // Reverse postorder: a buffer finishes after every buffer it depends on, so it ranks before them.
+  uint32_t next = static_cast<uint32_t>(total);
+  for (size_t start = 0; start < total; ++start) {
+    if (color[start]) continue;
+    color[start] = 1;
+    stack.push_back({start, edges_[start]});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      int o = -1;
+      for (int i = 0; i < words_ && o < 0; ++i) {
+        if (!f.rest.w[i]) continue;
+        o = i * 64 + __builtin_ctzll(f.rest.w[i]);
+        f.rest.w[i] &= f.rest.w[i] - 1;
+      }
+      if (o < 0) {
+        color[f.idx] = 2;
+        rank_[f.idx] = --next;
+        stack.pop_back();
+        continue;
+      }
+      const size_t nxt = peer_buffer_[f.idx - port_[f.idx] + o];
+      if (color[nxt] == 1) return false;
+      if (color[nxt] == 0) {
+        color[nxt] = 1;
+        stack.push_back({nxt, edges_[nxt]});
+      }
+    }
+  }
+  return true;
+}
+
+bool DeadlockChecker::CycleThroughAdded() {
+  // The latest buffer of a cycle in the configured graph's order depends on an earlier one:
+  // by an edge against the order, which only a failure can have added. So the cycle runs
+  // through the head of such an edge and stays at or before its tail.
+  std::vector<size_t> starts;
+  uint32_t bound = 0;
+  for (auto [u, o] : added_) {
+    if (!edges_[u].Test(o)) continue;  // added, then removed again
+    const size_t v = peer_buffer_[u - port_[u] + o];
+    if (rank_[u] < rank_[v]) continue;
+    bound = std::max(bound, rank_[u]);
+    starts.push_back(v);
+  }
+  // Every in-buffer of a switch picks its out ports from the same few: done_ holds, per switch,
+  // the out ports whose buffer is finished, so that each buffer is looked at about once.
+  std::vector<size_t> touched;
+  auto finish = [&](size_t y) {
+    color_[y] = 2;
+    const size_t from = peer_buffer_[y];
+    done_[owner_[from]].Set(port_[from]);
+  };
+  auto enter = [&](size_t y) {
+    touched.push_back(y);
+    if (rank_[y] > bound || edges_[y].Empty()) {
+      finish(y);
+      return false;
+    }
+    color_[y] = 1;
+    return true;
+  };
+  std::vector<Frame>& stack = stack_;
+  bool cyclic = false;
+  for (size_t i = 0; i < starts.size() && !cyclic; ++i) {
+    if (color_[starts[i]] || !enter(starts[i])) continue;
+    stack.push_back({starts[i], edges_[starts[i]]});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const Mask& done = done_[owner_[f.idx]];
+      int o = -1;
+      for (int w = 0; w < words_ && o < 0; ++w) {
+        f.rest.w[w] &= ~done.w[w];
+        if (!f.rest.w[w]) continue;
+        o = w * 64 + __builtin_ctzll(f.rest.w[w]);
+        f.rest.w[w] &= f.rest.w[w] - 1;
+      }
+      if (o < 0) {
+        finish(f.idx);
+        stack.pop_back();
+        continue;
+      }
+      const size_t nxt = peer_buffer_[f.idx - port_[f.idx] + o];
+      if (color_[nxt] == 1) {
+        cyclic = true;
+        break;
+      }
+      if (color_[nxt] == 0 && enter(nxt)) stack.push_back({nxt, edges_[nxt]});
+    }
+    stack.clear();
+  }
+  for (size_t y : touched) {
+    color_[y] = 0;
+    const size_t from = peer_buffer_[y];
+    done_[owner_[from]].w[port_[from] >> 6] &= ~(1ull << (port_[from] & 63));
+  }
+  return cyclic;
+}
+
 std::vector<FailureCycle> DeadlockChecker::CheckSingleLinkFailures(size_t max_reported) {
   const auto& nodes = topo_.nodes();
   std::vector<FailureCycle> found;
+  // Configured with a cycle, every failure gets the full search.
+  const bool ranked = RankBuffers();
   Journal j;  // one, reused: its buffers stay allocated
   for (int a : topo_.switches()) {
     for (size_t pa = 0; pa < nodes[a].ports.size(); ++pa) {
@@ -398,10 +564,15 @@ std::vector<FailureCycle> DeadlockChecker::CheckSingleLinkFailures(size_t max_re
       ++links_checked_;
       j.dist.clear();
       j.next.clear();
+      added_.clear();
+      recording_ = ranked;
       FailLink(a, static_cast<int>(pa), &j);
-      std::vector<BufferRef> cycle = FindCycle();
-      if (!cycle.empty() && found.size() < max_reported)
-        found.push_back({a, static_cast<int>(pa), tp.peer_node, tp.peer_port, cycle});
+      recording_ = false;
+      if (found.size() < max_reported && (!ranked || CycleThroughAdded())) {
+        // The full search again, for the cycle it names.
+        std::vector<BufferRef> cycle = FindCycle();
+        if (!cycle.empty()) found.push_back({a, static_cast<int>(pa), tp.peer_node, tp.peer_port, cycle});
+      }
       Restore(j);
     }
   }
@@ -430,6 +601,14 @@ std::vector<std::string> DeadlockChecker::EdgesWithFailedLink(int node, int port
   std::vector<std::string> e = Edges();
   Restore(j);
   return e;
+}
+
+std::vector<BufferRef> DeadlockChecker::FindCycleWithFailedLink(int node, int port) {
+  Journal j;
+  FailLink(node, port, &j);
+  std::vector<BufferRef> cycle = FindCycle();
+  Restore(j);
+  return cycle;
 }
 
 std::string DeadlockChecker::Describe(const std::vector<BufferRef>& cycle) const {
