@@ -113,6 +113,9 @@ void PrintReport(const Experiment& x) {
                 static_cast<double>(qp.delivered - at_tail[qp.id]) * 8 / tail_s / 1e9,
                 static_cast<double>(x.tail_start()) / kMillisecond, static_cast<double>(f.now()) / kMillisecond);
   }
+  if (f.scenario().timer_scale != 1)
+    std::printf("timers scaled by %g: the PFC watchdog's and the NIC pause-storm guard's times are %g of production's\n",
+                f.scenario().timer_scale, f.scenario().timer_scale);
   // The timeline, compactly: the first lines of it (summary.json has all of it).
   const std::vector<TimelineEvent>& tl = f.timeline().events();
   constexpr size_t kTimelineLines = 24;

@@ -60,6 +60,8 @@ std::string Describe(const FaultSpec& f, const std::string& fec) {
       return f.headroom ? "headroom " + std::to_string(*f.headroom) + " B"
                         : "headroom for a " + Number(static_cast<double>(*f.cable_delay) / (5.0 * kNanosecond)) + " m cable";
     case Kind::kRouteChange: return std::to_string(f.routes.size()) + " static routes installed";
+    case Kind::kPfcStorm: return "receive pipeline stuck: nothing drains, the NIC pauses without end";
+    case Kind::kSlowReceiver: return "receive pipeline drains " + FormatRate(f.drain_rate) + "b/s";
   }
   return "";
 }
@@ -174,6 +176,13 @@ void FaultInjector::Inject(size_t i) {
     case Kind::kMtu: SetMtu(i, true); break;
     case Kind::kHeadroom: SetHeadroom(i, true); break;
     case Kind::kRouteChange: SetRoutes(i, true); break;
+    case Kind::kPfcStorm: static_cast<Nic&>(fabric_->device(t.node)).SetRxStalled(true); break;
+    case Kind::kSlowReceiver: {
+      Nic& nic = static_cast<Nic&>(fabric_->device(t.node));
+      saved_[i].drain_rate = nic.spec().rx_drain_rate;
+      nic.SetDrainRate(f.drain_rate);
+      break;
+    }
     case Kind::kLinkFlap: break;
   }
 }
@@ -197,6 +206,8 @@ void FaultInjector::Clear(size_t i) {
     case Kind::kMtu: SetMtu(i, false); break;
     case Kind::kHeadroom: SetHeadroom(i, false); break;
     case Kind::kRouteChange: SetRoutes(i, false); break;
+    case Kind::kPfcStorm: static_cast<Nic&>(fabric_->device(t.node)).SetRxStalled(false); break;
+    case Kind::kSlowReceiver: static_cast<Nic&>(fabric_->device(t.node)).SetDrainRate(saved_[i].drain_rate); break;
     case Kind::kLinkFlap: break;
   }
   records_[i].cleared = fabric_->now();

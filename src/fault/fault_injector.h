@@ -42,6 +42,7 @@ class FaultInjector final : public EventSource {
     uint8_t lossless_mask = 0;
     std::vector<uint64_t> headroom;
     uint32_t mtu = 0;
+    uint64_t drain_rate = 0;
     std::vector<std::optional<std::vector<uint16_t>>> routes;  // the exceptions the routes replaced
   };
 

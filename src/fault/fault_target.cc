@@ -28,6 +28,8 @@ Accepts AcceptsOf(Kind k) {
     case Kind::kMtu:
       return {false, true, true, true, true, "a switch (leaf0), a host (h3) or a port (leaf0:h5, h3:leaf0)"};
     case Kind::kHeadroom: return {false, true, false, true, false, "a switch (leaf0) or a switch port (leaf0:spine0)"};
+    case Kind::kPfcStorm:
+    case Kind::kSlowReceiver: return {false, false, true, false, false, "a host (h3)"};
     case Kind::kRouteChange: return {false, false, false, false, false, ""};
   }
   return {};

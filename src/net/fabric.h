@@ -74,6 +74,7 @@ class Fabric {
   Topology& mutable_topology() { return topo_; }
   ControlPlane& control_plane() { return *control_plane_; }
   Simulator& sim() { return ctx_.sim; }
+  SimContext* context() { return &ctx_; }
   // Takes the link at `node`:`port` down or up now: both ends' carriers, then the control
   // plane's detection and convergence.
   void SetLinkUp(int node, int port, bool up);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/units.h"
+
 namespace rocelab {
 
 Nic::Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vector<QueuePair>* qps,
@@ -53,7 +55,12 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
       Kick(0);
       return;
     case kRxDrained: {
+      if (rx_stalled_) {  // the pipeline stopped while this frame was on its way out
+        draining_ = false;
+        return;
+      }
       Packet* p = rx_buf_.pop();
+      Drained();
       for (int prio = 0; prio < kNumPriorities; ++prio)
         if (port(0).xoff_sent[prio] && rx_buf_.bytes() <= rx_xon_) ReleasePause(0, prio);
       draining_ = false;
@@ -73,6 +80,9 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
       return;
     case kResponseCcTimer:
       if ((*qps_)[arg].response_cc_timer.Fire(&ctx_->sim, this, kind, arg)) rc_.OnResponseCcTimer((*qps_)[arg]);
+      return;
+    case kStormGuard:
+      if (guard_timer_.Fire(&ctx_->sim, this, kind, arg)) CheckStall();
       return;
     default:
       return;
@@ -134,7 +144,7 @@ void Nic::OnFrame(int, Packet* pkt) {
   PortCounters& c = port(0).counters;
   c.rx_prio_packets[prio]++;
   c.rx_prio_bytes[prio] += pkt->frame_bytes;
-  if (spec_.rx_drain_rate == 0) {
+  if (spec_.rx_drain_rate == 0 && !rx_stalled_) {
     if (spec_.processing_delay > 0) ctx_->sim.ScheduleIn(spec_.processing_delay, this, kRxProcess, 0, pkt);
     else Process(pkt);
     return;
@@ -146,8 +156,83 @@ void Nic::OnFrame(int, Packet* pkt) {
     return;
   }
   rx_buf_.push(pkt);
-  if (rx_buf_.bytes() >= rx_xoff_) AssertPause(0, prio);
-  if (!draining_) StartDrain();
+  if (rx_buf_.bytes() >= rx_xoff_) PauseForBuffer(prio);
+  if (!draining_ && !rx_stalled_) StartDrain();
+}
+
+void Nic::PauseForBuffer(int prio) {
+  if (guard_active_) return;  // the storm guard has given up pausing until the pipeline moves
+  AssertPause(0, prio);
+  if (spec_.pfc_prevention_tout > 0 && port(0).xoff_sent[prio] && !guard_timer_.armed()) CheckStall();
+}
+
+void Nic::Drained() {
+  last_drain_ = Now();
+  if (!guard_active_) return;
+  guard_active_ = false;
+  ctx_->timeline.Add(Now(), name(), "eth0", -1, "pause_storm_guard_cleared",
+                     "the receive pipeline drains again: PFC works as configured");
+}
+
+// mlx5 pfc-prevention-tout (ethtool tunable; firmware default 8 s, auto 100 ms): a receive
+// pipeline stalled while the NIC pauses counts a warning past the minor watermark, max(80 ms,
+// 85 % of the timeout), and at the timeout stops pausing; both events are device-wide.
+void Nic::CheckStall() {
+  const Port& p = port(0);
+  Time since = kTimeNever;
+  for (int prio = 0; prio < kNumPriorities; ++prio)
+    if (p.xoff_sent[prio]) since = std::min(since, p.xoff_began[prio]);
+  if (since == kTimeNever || spec_.pfc_prevention_tout == 0 || guard_active_) return;
+  const double scale = ctx_->timer_scale;
+  const Time timeout = static_cast<Time>(static_cast<double>(spec_.pfc_prevention_tout) * scale);
+  const Time warning = static_cast<Time>(
+      static_cast<double>(std::max<Time>(80 * kMillisecond, spec_.pfc_prevention_tout / 100 * 85)) * scale);
+  const Time stall_start = std::max(last_drain_, since);
+  const Time stalled = Now() - stall_start;
+  if (stalled >= timeout) {
+    ++storm_errors_;
+    guard_active_ = true;
+    for (int prio = 0; prio < kNumPriorities; ++prio) ReleasePause(0, prio);
+    ctx_->timeline.Add(Now(), name(), "eth0", -1, "pause_storm_guard",
+                       "receive pipeline stalled " + FormatTime(stalled) +
+                           " while pausing: the NIC stops sending pause and drops what arrives (tx_pause_storm_error_events)");
+    return;
+  }
+  if (stalled >= warning && warned_stall_ != stall_start) {
+    ++storm_warnings_;
+    warned_stall_ = stall_start;
+    ctx_->timeline.Add(Now(), name(), "eth0", -1, "pause_storm_warning",
+                       "receive pipeline stalled " + FormatTime(stalled) + " while pausing (tx_pause_storm_warning_events)");
+  }
+  guard_timer_.Set(&ctx_->sim, stall_start + (stalled >= warning ? timeout : warning), this, kStormGuard, 0);
+}
+
+void Nic::SetRxStalled(bool stalled) {
+  rx_stalled_ = stalled;
+  if (stalled) {
+    // A stuck receive pipeline: the NIC pauses every lossless priority and keeps pausing.
+    for (int prio = 0; prio < kNumPriorities; ++prio)
+      if (pfc_mask() & (1u << prio)) PauseForBuffer(prio);
+    return;
+  }
+  if (spec_.rx_drain_rate == 0) FlushRxBuffer();
+  else if (!draining_ && !rx_buf_.empty()) StartDrain();
+}
+
+void Nic::SetDrainRate(uint64_t bps) {
+  spec_.rx_drain_rate = bps;
+  if (bps == 0 && !rx_stalled_) FlushRxBuffer();
+}
+
+void Nic::FlushRxBuffer() {
+  // As fast as the link fills it: everything buffered goes to the host now.
+  while (!rx_buf_.empty()) {
+    Packet* p = rx_buf_.pop();
+    Drained();
+    if (spec_.processing_delay > 0) ctx_->sim.ScheduleIn(spec_.processing_delay, this, kRxProcess, 0, p);
+    else Process(p);
+  }
+  for (int prio = 0; prio < kNumPriorities; ++prio) ReleasePause(0, prio);
 }
 
 void Nic::StartDrain() {

@@ -32,6 +32,17 @@ class Nic : public Node, private RcCarrier {
   void SetRxThresholds(uint64_t headroom_bytes);
 
   const NicSpec& spec() const { return spec_; }
+  // Faults on the host's receive pipeline (fault/fault_injector.h). Stalled: nothing drains;
+  // the receive buffer fills, the NIC pauses its switch on every lossless priority and keeps
+  // it paused (a pause storm), and frames that find the buffer full are discarded. A drain
+  // rate below line rate is a slow receiver (0: as fast as the link fills it).
+  void SetRxStalled(bool stalled);
+  void SetDrainRate(uint64_t bps);
+  // The pause-storm guard (mlx5 pfc-prevention-tout): device-wide event counts.
+  uint64_t pause_storm_warning_events() const { return storm_warnings_; }
+  uint64_t pause_storm_error_events() const { return storm_errors_; }
+  bool pause_storm_guard_active() const { return guard_active_; }
+
   // The DCQCN reaction point on or off while running (a cc_disabled fault): off, CNPs are
   // ignored (rp_cnp_ignored) and every QP sends at line rate; the notification point goes on.
   void SetReactionPoint(bool on);
@@ -47,7 +58,9 @@ class Nic : public Node, private RcCarrier {
   void OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
  private:
-  enum : uint32_t { kFlowStart = kFirstNodeEvent, kWake, kRxDrained, kRxProcess, kQpTimer, kCcTimer, kResponseCcTimer };
+  enum : uint32_t {
+    kFlowStart = kFirstNodeEvent, kWake, kRxDrained, kRxProcess, kQpTimer, kCcTimer, kResponseCcTimer, kStormGuard,
+  };
 
   // RcCarrier: what the transport asks of the NIC.
   void SendControl(Packet* pkt) override;
@@ -58,6 +71,13 @@ class Nic : public Node, private RcCarrier {
 
   void Process(Packet* pkt);
   void StartDrain();
+  // A frame left the receive buffer toward the host: the pipeline moves.
+  void Drained();
+  void FlushRxBuffer();
+  // Pause on `prio` for a full receive buffer, unless the storm guard has stopped pausing.
+  void PauseForBuffer(int prio);
+  // The guard's check: how long the pipeline has been stalled while pausing, and what is due.
+  void CheckStall();
 
   NicSpec spec_;
   std::vector<QueuePair>* qps_;
@@ -71,6 +91,14 @@ class Nic : public Node, private RcCarrier {
   PacketFifo rx_buf_;
   bool draining_ = false;
   uint64_t rx_xoff_ = 0, rx_xon_ = 0;
+  bool rx_stalled_ = false;
+  // The pause-storm guard: the last time a frame drained, the stall it last warned about,
+  // and whether it has stopped pausing.
+  Time last_drain_ = 0;
+  Time warned_stall_ = -1;
+  bool guard_active_ = false;
+  rocelab::Timer guard_timer_;
+  uint64_t storm_warnings_ = 0, storm_errors_ = 0;
   RdmaCounters rdma_;
   RcTransport rc_;
 };

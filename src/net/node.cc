@@ -5,14 +5,6 @@
 
 namespace rocelab {
 
-namespace {
-uint64_t NameHash(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-}  // namespace
-
 Node::Node(SimContext* ctx, std::string name, int num_ports)
     : ctx_(ctx), ports_(num_ports), name_(std::move(name)), ber_rng_(ctx->seed, NameHash(name_) ^ 0xBE4) {}
 
@@ -108,6 +100,7 @@ void Node::ApplyPause(int port, Packet* pfc) {
   for (int prio = 0; prio < kNumPriorities; ++prio) {
     if (!(pfc->pause_enable & (1u << prio))) continue;
     if (!(pfc_mask_ & (1u << prio))) continue;  // PFC off for this priority: ignored
+    if (p.pause_ignored & (1u << prio)) continue;
     uint16_t q = pfc->pause_quanta[prio];
     if (q == 0) {
       if (p.paused[prio]) Resume(port, prio);
@@ -279,6 +272,17 @@ void Node::SetCarrier(int port, bool up) {
   }
   for (int prio = 0; prio < kNumPriorities; ++prio)
     if (p.xoff_sent[prio]) SendPauseFrame(port, prio, pause_quanta_);
+  Kick(port);
+}
+
+void Node::SetPauseIgnored(int port, int prio, bool ignored) {
+  Port& p = ports_[port];
+  if (ignored) {
+    p.pause_ignored |= static_cast<uint8_t>(1u << prio);
+    if (p.paused[prio]) Resume(port, prio);
+  } else {
+    p.pause_ignored &= static_cast<uint8_t>(~(1u << prio));
+  }
   Kick(port);
 }
 

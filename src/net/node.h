@@ -31,6 +31,7 @@ struct SimContext {
   uint64_t seed = 1;
   uint32_t wire_overhead = kWireOverhead;  // preamble + IFG
   Timeline timeline;  // what happened to the fabric (faults, link state, QP errors)
+  double timer_scale = 1;  // the agents' production timers are multiplied by this (timers.scale)
 };
 
 // What faults have done to one port: its carrier, the errors and drops on its link, a lowered
@@ -60,6 +61,7 @@ struct Port {
   bool choosing = false;       // inside NextFrame (a nested Kick must not send)
   // Received PFC state, per priority.
   bool paused[kNumPriorities] = {};
+  uint8_t pause_ignored = 0;  // priorities whose received pause a PFC watchdog ignores
   Time paused_until[kNumPriorities] = {};
   Timer pause_expiry[kNumPriorities];
   Time pause_began[kNumPriorities] = {};
@@ -106,6 +108,8 @@ class Node : public EventSource {
   bool Carrier(int port) const { return !ports_[port].faults || ports_[port].faults->carrier; }
   // The port's FEC sees `pre_fec_ber` on arriving frames (0: clean again).
   void SetLinkErrors(int port, double pre_fec_ber, FecMode mode);
+  // Received pause on `prio` is ignored (a PFC watchdog's action) or obeyed again.
+  void SetPauseIgnored(int port, int prio, bool ignored);
 
  protected:
   enum : uint32_t {

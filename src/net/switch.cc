@@ -38,6 +38,26 @@ void Switch::SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_
   set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
 }
 
+void Switch::SetStormDrop(int port, int prio, bool drop) {
+  if (storm_drops_.empty()) storm_drops_.resize(ports_.size());
+  StormDrops& d = storm_drops_[port];
+  if (!drop) {
+    d.mask &= static_cast<uint8_t>(~(1u << prio));
+    return;
+  }
+  d.mask |= static_cast<uint8_t>(1u << prio);
+  // What the queue holds goes too (SONiC's zero-size buffer profile), its buffer freed, so
+  // the ports that fed it may resume.
+  EgressQueue& q = queues_[port][prio];
+  while (!q.fifo.empty()) {
+    Packet* pkt = q.fifo.pop();
+    --queued_[port];
+    d.tx[prio]++;
+    Release(pkt);
+    ctx_->pool.Put(pkt);
+  }
+}
+
 void Switch::SetHeadroom(int port, uint64_t bytes) { headroom_[port] = (bytes + spec_.cell - 1) / spec_.cell * spec_.cell; }
 
 void Switch::FinishSetup() {
@@ -93,6 +113,20 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   pg.counters.bytes += pkt->frame_bytes;
 
   const int out = Route(pkt);
+  if (!storm_drops_.empty()) {
+    // A PFC watchdog in drop mode: what comes from, or goes to, a storming queue is dropped
+    // here, before it is charged to any buffer, so nothing upstream is paused for it.
+    if (storm_drops_[in_port].mask & (1u << prio)) {
+      storm_drops_[in_port].rx[prio]++;
+      ctx_->pool.Put(pkt);
+      return;
+    }
+    if (out >= 0 && (storm_drops_[out].mask & (1u << prio))) {
+      storm_drops_[out].tx[prio]++;
+      ctx_->pool.Put(pkt);
+      return;
+    }
+  }
   if (pkt->ttl <= 1) {
     // A routing loop: the packet would circle until its TTL runs out.
     ++ttl_expired_;
@@ -278,9 +312,7 @@ Packet* Switch::NextFrame(int port) {
   --queued_[port];
   q.counters.packets++;
   q.counters.bytes += pkt->frame_bytes;
-  const uint64_t bytes = Cells(pkt->frame_bytes);
-  if (spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc) ReleaseNs3(pkt->in_port, pkt->priority, bytes);
-  else ReleaseShared(pkt->in_port, pkt->priority, bytes);
+  Release(pkt);
   return pkt;
 }
 

@@ -44,6 +44,14 @@ class Switch : public Node {
   void SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_dscp, uint8_t lossless_mask);
   // What the switch reports as its MTU (a port's lowered MTU acts in Node's fault state).
   void SetConfiguredMtu(uint32_t mtu) { spec_.mtu = mtu; }
+
+  // The PFC watchdog's drop action (net/pfc_watchdog.h) on egress queue `prio` of `port`: its
+  // packets are discarded and so is every new one for it, and every packet that arrives on
+  // `port` on that priority, all before the buffer is charged. Counted per queue.
+  void SetStormDrop(int port, int prio, bool drop);
+  bool QueueEmpty(int port, int prio) const { return queues_[port][prio].fifo.empty(); }
+  uint64_t storm_tx_drops(int port, int prio) const { return storm_drops_.empty() ? 0 : storm_drops_[port].tx[prio]; }
+  uint64_t storm_rx_drops(int port, int prio) const { return storm_drops_.empty() ? 0 : storm_drops_[port].rx[prio]; }
   const QueueCounters& queue_counters(int port, int q) const { return queues_[port][q].counters; }
   const PriorityGroupCounters& pg_counters(int port, int pg) const { return pgs_[port][pg].counters; }
   uint64_t headroom(int port) const { return headroom_[port]; }
@@ -80,6 +88,11 @@ class Switch : public Node {
   // The packet leaves its egress queue: its bytes leave its ingress PG, XON where due.
   void ReleaseShared(int in_port, int prio, uint64_t bytes);
   void ReleaseNs3(int in_port, int prio, uint64_t bytes);
+  // A packet leaves its egress queue (sent or dropped): its cells leave its ingress PG.
+  void Release(const Packet* pkt) {
+    if (spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc) ReleaseNs3(pkt->in_port, pkt->priority, Cells(pkt->frame_bytes));
+    else ReleaseShared(pkt->in_port, pkt->priority, Cells(pkt->frame_bytes));
+  }
   // The HPCC code's threshold: the free shared space shifted by the port's alpha shift.
   uint64_t Ns3Threshold(int port) const {
     return ns3_free_base_ > shared_used_ ? (ns3_free_base_ - shared_used_) >> ns3_shift_[port] : 0;
@@ -115,6 +128,12 @@ class Switch : public Node {
   uint64_t ns3_free_base_ = 0;      // buffer - all ports' headroom - one reserve per port
   std::vector<uint8_t> ns3_shift_;  // per port: alpha = 2^-shift
   uint64_t lossless_drops_ = 0, lossy_drops_ = 0, ecn_marked_ = 0, ttl_expired_ = 0;
+  // The watchdog's drop action: per port, the priorities dropped and what was dropped.
+  struct StormDrops {
+    uint8_t mask = 0;
+    uint64_t tx[kNumPriorities] = {}, rx[kNumPriorities] = {};
+  };
+  std::vector<StormDrops> storm_drops_;  // empty until a watchdog first drops
 };
 
 }  // namespace rocelab

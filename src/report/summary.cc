@@ -130,6 +130,8 @@ void WriteNic(JsonWriter& w, const Nic& n) {
   w.Uint(kRxPacketsPhy.name, c.rx_frames).Uint(kRxBytesPhy.name, c.rx_bytes);
   w.Uint(kTxPacketsPhy.name, c.tx_frames).Uint(kTxBytesPhy.name, c.tx_bytes);
   w.Uint(kRxCrcErrorsPhy.name, c.crc_errors).Uint(kRxDiscardsPhy.name, c.rx_discards);
+  w.Uint(kTxPauseStormWarningEvents.name, n.pause_storm_warning_events());
+  w.Uint(kTxPauseStormErrorEvents.name, n.pause_storm_error_events());
   if (const PortFaults* pf = n.port(0).faults.get()) {
     w.Uint(kLinkDownEventsPhy.name, pf->counters.link_down_events);
     w.Uint(kRxOversizePktsPhy.name, pf->counters.rx_oversize);
@@ -197,7 +199,25 @@ bool SawTraffic(const Port& port) {
   return false;
 }
 
-void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCounters counters) {
+// `show pfcwd stats`, for the queues of a port where the watchdog declared a storm.
+void WritePfcwd(JsonWriter& w, const PfcWatchdog& wd, int port) {
+  w.BeginObject("pfcwd");
+  for (int q = 0; q < kNumPriorities; ++q) {
+    const PfcWatchdog::QueueStats st = wd.Stats(port, q);
+    if (!st.storms_detected) continue;
+    w.BeginObject(QueueName(q).c_str());
+    w.String("status", st.stormed ? "stormed" : "operational");
+    w.Uint("storm_detected", st.storms_detected).Uint("storm_restored", st.storms_restored);
+    w.Uint("tx_ok", st.tx_ok).Uint("tx_drop", st.tx_drop).Uint("rx_ok", st.rx_ok).Uint("rx_drop", st.rx_drop);
+    w.Uint("tx_last_ok", st.tx_last_ok).Uint("tx_last_drop", st.tx_last_drop);
+    w.Uint("rx_last_ok", st.rx_last_ok).Uint("rx_last_drop", st.rx_last_drop);
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
+void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCounters counters,
+                 const PfcWatchdog* wd) {
   if (counters == DeviceCounters::kNonzero) {
     bool any = s.ttl_expired() > 0;
     for (int i = 0; i < s.num_ports() && !any; ++i) any = SawTraffic(s.port(i));
@@ -265,6 +285,7 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
       w.EndObject();
     }
     w.EndObject();
+    if (wd && wd->EverStormed(i)) WritePfcwd(w, *wd, i);
     w.EndObject();
   }
   w.EndObject();
@@ -290,6 +311,8 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   w.BeginObject();
   w.String("scenario", f.scenario().name);
   w.Uint("seed", f.scenario().seed);
+  // The agents' timers (PFC watchdog, NIC pause-storm guard) as a share of production's.
+  w.Double("timer_scale", f.scenario().timer_scale);
   w.Double("sim_time_ns", static_cast<double>(f.now()) / kNanosecond, 3);
   w.BeginObject("engine");
   w.Uint("events", e.events).Uint("packet_hops", e.packet_hops);
@@ -377,7 +400,7 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
       if (counters == DeviceCounters::kAll || SawTraffic(n->port(0))) WriteNic(w, *n);
     w.EndObject();
     w.BeginObject("switches");
-    for (const auto& s : f.switches()) WriteSwitch(w, *s, f.topology(), counters);
+    for (size_t i = 0; i < f.switches().size(); ++i) WriteSwitch(w, *f.switches()[i], f.topology(), counters, x.watchdog(i));
     w.EndObject();
   }
   w.EndObject();

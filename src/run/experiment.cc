@@ -27,6 +27,11 @@ Experiment::Experiment(const Scenario& sc) : fabric_(sc) {
   }
   // Last, so that a scenario without faults schedules exactly what it did before they existed.
   faults_ = std::make_unique<FaultInjector>(&fabric_);
+  // The agents. A switch whose PFC is off has nothing to watch.
+  for (const auto& s : fabric_.switches())
+    watchdogs_.push_back(s->spec().pfc_watchdog.enabled && s->pfc_mask()
+                             ? std::make_unique<PfcWatchdog>(fabric_.context(), s.get())
+                             : nullptr);
 }
 
 void Experiment::Run() {

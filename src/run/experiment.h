@@ -11,6 +11,7 @@
 
 #include "fault/fault_injector.h"
 #include "net/fabric.h"
+#include "net/pfc_watchdog.h"
 #include "scenario/scenario.h"
 #include "workload/driver.h"
 
@@ -37,11 +38,14 @@ class Experiment {
   Time tail_start() const { return fabric_.scenario().duration / 5 * 4; }
   // The scenario's faults: what each did and when.
   const FaultInjector& faults() const { return *faults_; }
+  // The PFC watchdog of switch `index` (in switch order); nullptr where it is off.
+  const PfcWatchdog* watchdog(size_t index) const { return watchdogs_[index].get(); }
 
  private:
   Fabric fabric_;
   std::vector<std::unique_ptr<WorkloadDriver>> drivers_;
   std::unique_ptr<FaultInjector> faults_;
+  std::vector<std::unique_ptr<PfcWatchdog>> watchdogs_;
   std::vector<uint64_t> delivered_at_tail_;
 };
 

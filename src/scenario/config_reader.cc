@@ -219,10 +219,16 @@ bool ConfigReader::DscpMap(const Option& o, std::array<uint8_t, 64>* map) {
   return true;
 }
 
-bool ConfigReader::IsWord(const Option& o) {
+bool ConfigReader::IsWord(const Option& o, std::string* which) {
   const YamlNode* n = node_.Find(o.leaf());
-  if (!o.values || !n || !n->IsScalar() || n->scalar != o.values) return false;
+  if (!o.values || !n || !n->IsScalar()) return false;
+  // o.values lists the words: "auto" or "auto|off".
+  const std::string words = std::string("|") + o.values + "|";
+  if (n->scalar.empty() || n->scalar.find('|') != std::string::npos ||
+      words.find("|" + n->scalar + "|") == std::string::npos)
+    return false;
   Get(o);
+  if (which) *which = n->scalar;
   return true;
 }
 

@@ -50,8 +50,8 @@ class ConfigReader {
   bool Priorities(const Option& o, uint8_t* mask);         // a list of priorities, or one
   bool Integers(const Option& o, std::vector<int64_t>* out);
   bool DscpMap(const Option& o, std::array<uint8_t, 64>* map);  // sets the entries given
-  // Whether `o` is given as the word it takes instead of a quantity ("auto").
-  bool IsWord(const Option& o);
+  // Whether `o` is given as a word it takes instead of a quantity ("auto"); `which` gets it.
+  bool IsWord(const Option& o, std::string* which = nullptr);
 
   void Finish() const;  // throws on unknown keys
   [[noreturn]] void Fail(const Option& o, const std::string& message) const;

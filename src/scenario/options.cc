@@ -27,7 +27,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kSwitchEcn, &kSwitchEcnEnabled, &kSwitchEcnKmin, &kSwitchEcnKmax, &kSwitchEcnPmax, &kSwitchEcnMark,
       &kSwitchEts, &kSwitchEtsStrict, &kSwitchEtsWeights,
       &kSwitchPfcWatchdog, &kSwitchPfcWatchdogEnabled, &kSwitchPfcWatchdogDetectionTime,
-      &kSwitchPfcWatchdogRestorationTime, &kSwitchPfcWatchdogAction,
+      &kSwitchPfcWatchdogRestorationTime, &kSwitchPfcWatchdogAction, &kSwitchPfcWatchdogPollInterval,
       &kSwitchTrust, &kSwitchDscpToPriority, &kSwitchLossyAlpha, &kSwitchEgressLossyAlpha, &kSwitchMtu,
       &kSwitchLinkDownDetection, &kSwitchRouteConvergence,
       &kNic, &kNicMtu, &kNicCc,
@@ -37,7 +37,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kNicDcqcnMinDecFactor, &kNicDcqcnClampTargetRate, &kNicDcqcnMinTimeBetweenCnps, &kNicDcqcnCnpModeration,
       &kNicAckEvery, &kNicTimeout, &kNicRetryCount, &kNicBackToChunk,
       &kNicRxBuffer, &kNicRxDrainRate, &kNicRxXoff, &kNicRxXon, &kNicProcessingDelay, &kNicPfc,
-      &kNicLosslessPriorities, &kNicDscpToPriority, &kNicCnpDscp, &kNicTrust,
+      &kNicLosslessPriorities, &kNicDscpToPriority, &kNicCnpDscp, &kNicTrust, &kNicPfcPreventionTout,
       &kWorkload, &kWorkloadType, &kWorkloadStart, &kWorkloadPriority, &kWorkloadDscp, &kWorkloadSize,
       &kWorkloadSrc, &kWorkloadDst, &kWorkloadHosts,
       &kBackgroundCc, &kBackgroundRto, &kIncastSenders, &kIncastJitter,
@@ -49,7 +49,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kFaults, &kFaultsKind, &kFaultsTarget, &kFaultsAt, &kFaultsDuration, &kFaultsPeriod, &kFaultsCount,
       &kFaultsPreFecBer, &kFaultsFec, &kFaultsRate, &kFaultsKmin, &kFaultsKmax, &kFaultsPmax,
       &kFaultsDscpToPriority, &kFaultsTrust, &kFaultsLosslessPriorities, &kFaultsMtu, &kFaultsHeadroom,
-      &kFaultsCable, &kFaultsRoutes,
+      &kFaultsCable, &kFaultsDrainRate, &kFaultsRoutes, &kTimers, &kTimersScale,
   };
   return kAll;
 }
@@ -149,7 +149,7 @@ std::string RangeText(const Option& o) {
       std::string r;
       if (o.max != kNoLimit) r = ValueText(o, o.min) + " to " + ValueText(o, o.max);
       else if (o.min > 0) r = ValueText(o, o.min) + " or more";
-      if (o.values && !r.empty()) r += ", or " + std::string(o.values);
+      if (o.values && !r.empty()) r += ", or " + ChoiceList(o);
       return r;
     }
     default: return "";

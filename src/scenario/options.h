@@ -80,6 +80,12 @@ struct Option {
     o.values = word;
     return o;
   }
+  // A quantity that also takes the words of `words` ("auto|off"), its default staying a quantity.
+  constexpr Option Words(const char* words) const {
+    Option o = *this;
+    o.values = words;
+    return o;
+  }
   // Whether the default (a choice or a word) is `word`.
   constexpr bool Is(const char* word) const {
     if (!def_text) return false;
@@ -224,7 +230,7 @@ inline constexpr Option kSwitchEtsWeights =
     Make("switch.ets.weights", Unit::kIntegers, 0, 0, 100, "8 DWRR weights, in percent of the non-strict bandwidth")
         .Default("[10, 10, 10, 40, 10, 10, 0, 10]");
 inline constexpr Option kSwitchPfcWatchdog =
-    Other("switch.pfc_watchdog", Unit::kMapping, "", "SONiC's PFC watchdog (checked by lint, not simulated)");
+    Other("switch.pfc_watchdog", Unit::kMapping, "", "SONiC's PFC watchdog (Mellanox flavour; docs/pfc-agents.md)");
 // The ranges are sonic-utilities pfcwd's: detection 100-5000 ms, restoration 100-60000 ms.
 inline constexpr Option kSwitchPfcWatchdogEnabled = Boolean("switch.pfc_watchdog.enabled", true, "the watchdog runs");
 inline constexpr Option kSwitchPfcWatchdogDetectionTime =
@@ -235,6 +241,10 @@ inline constexpr Option kSwitchPfcWatchdogRestorationTime =
              "the action lasts until no pause came for this long");
 inline constexpr Option kSwitchPfcWatchdogAction =
     Choice("switch.pfc_watchdog.action", "drop", "drop|forward|alert", "what the watchdog does to a storming queue");
+// orchagent's default poll is 100 ms (pfcwdorch); the CLI accepts 100 to 1000 ms.
+inline constexpr Option kSwitchPfcWatchdogPollInterval =
+    Duration("switch.pfc_watchdog.poll_interval", 100 * kMillisecond, 100 * kMillisecond, 1000 * kMillisecond,
+             "how often the queues are checked");
 inline constexpr Option kSwitchTrust =
     Choice("switch.trust", "dscp", "dscp|pcp", "classify by DSCP or by the 802.1p PCP of the frame");
 inline constexpr Option kSwitchDscpToPriority = Other("switch.dscp_to_priority", Unit::kDscpMap, "{26: 3, 48: 6}",
@@ -322,6 +332,12 @@ inline constexpr Option kNicDscpToPriority = Other("nic.dscp_to_priority", Unit:
 inline constexpr Option kNicCnpDscp = Integer("nic.cnp_dscp", 48, 0, 63, "DSCP of the CNPs the NIC sends");
 inline constexpr Option kNicTrust =
     Choice("nic.trust", "dscp", "dscp|pcp", "classify by DSCP or by the 802.1p PCP of the frame");
+// mlx5's ethtool tunable pfc-prevention-tout: 80 ms to 8 s, auto = 100 ms, 0 = off; the
+// firmware's own default is 8 s.
+inline constexpr Option kNicPfcPreventionTout =
+    Duration("nic.pfc_prevention_tout", 8 * kSecond, 80 * kMillisecond, 8 * kSecond,
+             "pause-storm guard: a receive pipeline stalled this long while pausing stops pausing (auto: 100ms)")
+        .Words("auto|off");
 
 // ---- workload: a list of entries, each with a type ----
 inline constexpr Option kWorkload =
@@ -398,13 +414,20 @@ inline constexpr Option kRoutes = Other("routes", Unit::kList, "", "static next 
 inline constexpr Option kRoutesSwitch = Other("routes[].switch", Unit::kName, "", "the switch").Required();
 inline constexpr Option kRoutesDst = Other("routes[].dst", Unit::kName, "", "the destination host").Required();
 inline constexpr Option kRoutesPort = Other("routes[].port", Unit::kName, "", "Ethernet8, h5 (its peer) or leaf0:h5 (bare numbers are refused)").Required();
+// ---- timers ----
+inline constexpr Option kTimers =
+    Other("timers", Unit::kMapping, "", "the agents' production timers, scaled to fit a short run");
+inline constexpr Option kTimersScale =
+    Number("timers.scale", 1, 1e-6, 1,
+           "multiplies the PFC watchdog's and the NIC pause-storm guard's timers (summary.json says so)");
+
 // ---- faults: changes to the running fabric, each at a time ----
 inline constexpr Option kFaults =
     Other("faults", Unit::kList, "", "what goes wrong while the run goes on (docs/faults.md); each entry has a kind");
 inline constexpr Option kFaultsKind =
     Choice("faults[].kind", "",
            "link_down|link_flap|link_errors|gray_drop|ecn_off|ecn_thresholds|cc_disabled|qos_drift|mtu|headroom|"
-           "route_change",
+           "route_change|pfc_storm|slow_receiver",
            "what goes wrong (the list below the table)")
         .Required();
 inline constexpr Option kFaultsTarget =
@@ -444,6 +467,8 @@ inline constexpr Option kFaultsCable =
     Make("faults[headroom].cable", Unit::kLength, 0, 0, 100000,
          "the headroom auto gives for this cable length, on the port's real cable (or headroom)")
         .DefaultIs("");
+inline constexpr Option kFaultsDrainRate =
+    Rate("faults[slow_receiver].drain_rate", 0, "what the host's receive pipeline drains per second").Required();
 inline constexpr Option kFaultsRoutes =
     Other("faults[route_change].routes", Unit::kList, "", "static next hops installed, as routes takes them").Required();
 

@@ -109,6 +109,7 @@ void ReadPfcWatchdog(ConfigReader& w, PfcWatchdogSpec* wd) {
   w.Duration(opt::kSwitchPfcWatchdogDetectionTime, &wd->detection_time);
   w.Duration(opt::kSwitchPfcWatchdogRestorationTime, &wd->restoration_time);
   w.Choice(opt::kSwitchPfcWatchdogAction, &wd->action);
+  w.Duration(opt::kSwitchPfcWatchdogPollInterval, &wd->poll_interval);
   w.Finish();
 }
 
@@ -179,6 +180,9 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
   r.Priorities(opt::kNicLosslessPriorities, &n->lossless_mask);
   r.DscpMap(opt::kNicDscpToPriority, &n->dscp_to_priority);
   r.Int(opt::kNicCnpDscp, &n->cnp_dscp);
+  std::string word;
+  if (r.IsWord(opt::kNicPfcPreventionTout, &word)) n->pfc_prevention_tout = word == "auto" ? 100 * kMillisecond : 0;
+  else r.Duration(opt::kNicPfcPreventionTout, &n->pfc_prevention_tout);
   ReadTrust(r, opt::kNicTrust, &n->trust_dscp);
 }
 
@@ -544,6 +548,11 @@ void ReadFaultKeys(ConfigReader& r, Scenario* sc, FaultSpec* f) {
       if (!f->headroom && !f->cable_delay) r.Fail(opt::kFaultsKind, "headroom needs a headroom size or a cable length");
       break;
     }
+    case Kind::kSlowReceiver:
+      if (!r.Has(opt::kFaultsDrainRate)) r.FailRequired(opt::kFaultsDrainRate);
+      r.Rate(opt::kFaultsDrainRate, &f->drain_rate);
+      if (f->drain_rate == 0) r.Fail(opt::kFaultsDrainRate, "a receiver that drains nothing is a pfc_storm");
+      break;
     case Kind::kRouteChange:
       if (!r.Has(opt::kFaultsRoutes)) r.FailRequired(opt::kFaultsRoutes);
       ReadRouteList(r, opt::kFaultsRoutes, sc, &f->routes);
@@ -561,7 +570,8 @@ void ReadFaults(ConfigReader& top, Scenario* sc) {
       {"ecn_off", FaultSpec::Kind::kEcnOff},       {"ecn_thresholds", FaultSpec::Kind::kEcnThresholds},
       {"cc_disabled", FaultSpec::Kind::kCcDisabled}, {"qos_drift", FaultSpec::Kind::kQosDrift},
       {"mtu", FaultSpec::Kind::kMtu},              {"headroom", FaultSpec::Kind::kHeadroom},
-      {"route_change", FaultSpec::Kind::kRouteChange},
+      {"route_change", FaultSpec::Kind::kRouteChange}, {"pfc_storm", FaultSpec::Kind::kPfcStorm},
+      {"slow_receiver", FaultSpec::Kind::kSlowReceiver},
   };
   const YamlNode* list = top.Get(opt::kFaults);
   if (!list) return;
@@ -644,6 +654,10 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
   top.Text(opt::kName, &sc.name);
   top.Int(opt::kSeed, &sc.seed);
   top.Duration(opt::kDuration, &sc.duration);
+  ReadSection(top, opt::kTimers, [&](ConfigReader& r) {
+    r.Number(opt::kTimersScale, &sc.timer_scale);
+    r.Finish();
+  });
   ReadTopology(top, &sc);
   ReadSection(top, opt::kSwitch, [&](ConfigReader& r) {
     ReadSwitch(r, &sc.sw);

@@ -78,13 +78,14 @@ struct EcnSpec {
 };
 
 // SONiC's PFC watchdog (sonic-utilities pfcwd: start_default is detection =
-// restoration = 200 ms, action drop). Checked by lint; the watchdog agent
-// itself is not simulated yet.
+// restoration = 200 ms, action drop; orchagent polls every 100 ms). The agent
+// is net/pfc_watchdog.h; lint checks that it is on.
 struct PfcWatchdogSpec {
   bool enabled = opt::kSwitchPfcWatchdogEnabled.def;
   Time detection_time = opt::kSwitchPfcWatchdogDetectionTime.def;
   Time restoration_time = opt::kSwitchPfcWatchdogRestorationTime.def;
   std::string action = opt::kSwitchPfcWatchdogAction.def_text;
+  Time poll_interval = opt::kSwitchPfcWatchdogPollInterval.def;
 };
 
 struct SwitchSpec {
@@ -142,6 +143,7 @@ struct NicSpec {
   std::array<uint8_t, 64> dscp_to_priority{};  // a scenario starts from DefaultDscpMap()
   uint8_t cnp_dscp = opt::kNicCnpDscp.def;     // mlx5 cnp_dscp 48 (NVIDIA DCQCN parameters)
   bool trust_dscp = opt::kNicTrust.Is("dscp");  // mlnx_qos --trust dscp (false: pcp)
+  Time pfc_prevention_tout = opt::kNicPfcPreventionTout.def;  // the pause-storm guard's timeout; 0: off
   // Header accounting (bytes in the frame). The defaults are RoCEv2's; the ns-3 compatibility
   // profile replaces them with that simulator's own sizes.
   uint32_t data_header_bytes = 62;  // Ethernet + IPv4 + UDP + BTH + ICRC + FCS
@@ -237,7 +239,7 @@ struct RouteOverride {
 struct FaultSpec {
   enum class Kind {
     kLinkDown, kLinkFlap, kLinkErrors, kGrayDrop, kEcnOff, kEcnThresholds, kCcDisabled, kQosDrift, kMtu,
-    kHeadroom, kRouteChange,
+    kHeadroom, kRouteChange, kPfcStorm, kSlowReceiver,
   };
   Kind kind = Kind::kLinkDown;
   std::string kind_name;  // as written: link_down ...
@@ -258,6 +260,7 @@ struct FaultSpec {
   std::optional<uint64_t> headroom;      // headroom: bytes, or
   std::optional<Time> cable_delay;       //   the delay of the cable the profile was made for
   std::vector<RouteOverride> routes;     // route_change
+  uint64_t drain_rate = 0;               // slow_receiver
   int line = 0, column = 0;
   FaultSpec() { dscp_changes.fill(-1); }
 };
@@ -276,6 +279,7 @@ struct Scenario {
   std::string name = opt::kName.def_text;
   uint64_t seed = opt::kSeed.def;
   Time duration = opt::kDuration.def;
+  double timer_scale = opt::kTimersScale.def;  // the agents' timers, scaled (timers.scale)
   TopologySpec topology;
   SwitchSpec sw;
   NicSpec nic;

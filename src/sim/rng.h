@@ -6,6 +6,7 @@
 #define ROCELAB_SIM_RNG_H_
 
 #include <cstdint>
+#include <string>
 
 namespace rocelab {
 
@@ -14,6 +15,13 @@ inline uint64_t SplitMix64(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
+}
+
+// A stream id from a component's name (FNV-1a), so a device's draws follow its name.
+inline uint64_t NameHash(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
 }
 
 // xoshiro256** (Blackman & Vigna): small state, fast, good statistical quality.
