@@ -77,8 +77,10 @@ bool Nic::HasBacklog(int) const {
 }
 
 Packet* Nic::NextFrame(int) {
+  // ns-3's ACK_HIGH_PRIO: its NIC sends ACKs and NAKs from a queue that no pause stops, though
+  // they carry the data's priority (its switches queue them with the data).
   for (int prio = kNumPriorities - 1; prio >= 0; --prio)
-    if (!control_[prio].empty() && !Paused(0, prio)) return control_[prio].pop();
+    if (!control_[prio].empty() && (!Paused(0, prio) || spec_.ack_high_priority)) return control_[prio].pop();
   const Time now = Now();
   Time earliest = kTimeNever;
   // READ responses this NIC owes, round robin over the queue pairs asking, each paced by its

@@ -255,7 +255,6 @@ void RcTransport::Receive(const Packet* pkt) {
 void RcTransport::SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t psn, bool ecn_echo) {
   Packet* p = NewPacket(qp, type, kOpAcknowledge, psn, true);
   p->frame_bytes = static_cast<uint16_t>(spec_->ack_bytes);
-  if (spec_->ack_high_priority) p->dscp = spec_->cnp_dscp;
   if (ecn_echo) {
     p->flags |= Packet::kFlagEcnEcho;
     rdma_->np_cnp_sent++;  // the echo is this profile's CNP: counted when it leaves
