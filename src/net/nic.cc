@@ -13,6 +13,7 @@ Nic::Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vec
       rc_(&ctx->sim, &ctx->pool, &spec_, ctx->wire_overhead, qps, &rdma_, this) {
   set_pfc_mask(spec_.pfc_enabled ? spec_.lossless_mask : 0);
   set_pause_expiry(spec_.pause_expiry);
+  rc_.set_pacing_grain(ctx->serialization_grain);
 }
 
 void Nic::SetRxThresholds(uint64_t headroom_bytes) {

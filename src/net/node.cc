@@ -187,7 +187,8 @@ void Node::Kick(int port) {
 void Node::Transmit(int port, Packet* pkt) {
   Port& p = ports_[port];
   const uint32_t wire = pkt->frame_bytes + ctx_->wire_overhead;
-  const Time ser = p.ps_per_byte ? wire * p.ps_per_byte : SerializationTime(wire, p.rate_bps);
+  const Time ser = RoundDown(p.ps_per_byte ? wire * p.ps_per_byte : SerializationTime(wire, p.rate_bps),
+                             ctx_->serialization_grain);
   const Time now = Now();
   p.busy_until = now + ser;
   PortCounters& c = p.counters;

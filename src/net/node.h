@@ -27,6 +27,7 @@ struct SimContext {
   uint64_t packet_hops = 0;
   uint64_t seed = 1;
   uint32_t wire_overhead = kWireOverhead;  // preamble + IFG
+  Time serialization_grain = 0;  // >0: serialization times rounded down to it (RoundDown)
 };
 
 struct Port {

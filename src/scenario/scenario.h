@@ -241,6 +241,7 @@ struct DeviceOverride {
 struct Scenario {
   std::string file = "<scenario>";
   uint32_t wire_overhead = 20;  // preamble + IFG per frame (0 under the ns-3 profile)
+  Time serialization_grain = 0;  // >0: frame and pacing times rounded down to it (1 ns under the ns-3 profile)
   std::string name = opt::kName.def_text;
   uint64_t seed = opt::kSeed.def;
   Time duration = opt::kDuration.def;

@@ -56,7 +56,7 @@ void RcTransport::Sent(const Pacing& pace, uint32_t frame_bytes) {
   pace.last_send = Now();
   pace.last_wire = frame_bytes + wire_overhead_;
   if (pace.rp.limited())
-    pace.next_send = Now() + SerializationTime(pace.last_wire, static_cast<uint64_t>(pace.rp.rate_bps()));
+    pace.next_send = Now() + PacingGap(pace);
 }
 
 Packet* RcTransport::BuildReadRequest(QueuePair& qp, const Message& m) {
@@ -233,8 +233,7 @@ void RcTransport::Repace(QueuePair& qp, const Pacing& pace) {
   if (!pace.rp.limited()) {
     pace.next_send = std::min(pace.next_send, Now());
   } else if (pace.last_wire) {
-    pace.next_send = std::min(pace.next_send,
-                              pace.last_send + SerializationTime(pace.last_wire, static_cast<uint64_t>(pace.rp.rate_bps())));
+    pace.next_send = std::min(pace.next_send, pace.last_send + PacingGap(pace));
   }
 }
 
