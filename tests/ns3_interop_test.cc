@@ -60,10 +60,18 @@ const double kLimits[] = {0.05, 0.10, 0.20};  // p50 5 %, p95 10 %, p99 20 %
 struct SideBySide {
   std::map<std::string, std::vector<double>> ours, theirs;
   uint64_t lossless_drops = 0;
+  uint64_t off_data_queue = 0;  // frames the switches sent from a queue other than the data's (3)
+  uint64_t first_fct_ours = 0, first_fct_theirs = 0;  // the flow file's first flow
   std::map<std::pair<int, int>, uint64_t> pfc_received;  // (switch node id, port) -> PFC frames
   // ours / theirs - 1 at percentile index i of a bucket.
   double Error(const std::string& bucket, int i) const {
     return Percentile(ours.at(bucket), kPs[i]) / Percentile(theirs.at(bucket), kPs[i]) - 1;
+  }
+  double MeanError(const std::string& bucket) const { return Mean(ours.at(bucket)) / Mean(theirs.at(bucket)) - 1; }
+  static double Mean(const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return s / static_cast<double>(v.size());
   }
 };
 
@@ -77,8 +85,11 @@ SideBySide RunSideBySide(const std::string& dir, size_t flows) {
   x.Run();
   r.lossless_drops = ComputeTotals(x.fabric()).drops_lossless;
   for (const auto& s : x.fabric().switches())
-    for (int p = 0; p < s->num_ports(); ++p)
+    for (int p = 0; p < s->num_ports(); ++p) {
       if (uint64_t n = s->port(p).counters.rx_pause[3]) r.pfc_received[{std::stoi(s->name().substr(1)), p}] = n;
+      for (int q = 0; q < kNumPriorities; ++q)
+        if (q != 3) r.off_data_queue += s->queue_counters(p, q).packets;
+    }
   std::vector<FctLine> ours = ParseFct(Ns3FctText(x.fabric(), run));
   std::vector<FctLine> theirs = ParseFct(Read(dir + "ns3-fct.txt"));
   EXPECT_EQ(ours.size(), flows);
@@ -93,6 +104,7 @@ SideBySide RunSideBySide(const std::string& dir, size_t flows) {
       continue;
     }
     EXPECT_EQ(o.standalone, it->second->standalone) << o.sip << " -> " << o.dip << " " << o.size;
+    if (&o == &ours.front()) r.first_fct_ours = o.fct, r.first_fct_theirs = it->second->fct;
     for (const Bucket& b : kBuckets) {
       if (!b.holds(o.size)) continue;
       r.ours[b.name].push_back(static_cast<double>(o.fct) / static_cast<double>(o.standalone));
@@ -131,9 +143,14 @@ TEST(Ns3Interop, SideBySideWithItsOwnFctFile) {
   SideBySide r = RunSideBySide(kData + "dcqcn-websearch30-1ms/", 405);
   EXPECT_EQ(r.lossless_drops, 0u);
   EXPECT_TRUE(r.pfc_received.empty());
+  // Its switches queue ACKs with the data although ACK_HIGH_PRIO is 1 (only its NICs read it).
+  EXPECT_EQ(r.off_data_queue, 0u);
+  // The first flow has the fabric to itself: the same frame sizes and the same nanosecond
+  // clock (each transmission time truncated) finish it at the same nanosecond.
+  EXPECT_EQ(r.first_fct_ours, r.first_fct_theirs);
   // 405 flows: the overall p99 is checked too, as a regression guard.
   for (int i = 0; i < 3; ++i) EXPECT_LE(std::fabs(r.Error("all", i)), kLimits[i]) << "all p" << kPs[i] * 100;
-  Gate(r, {"<100KB", ">=1MB"}, {"<100KB p99"});
+  Gate(r, {"<100KB", ">=1MB"});
 }
 
 // The same 1 ms plus two 60-to-1 incasts of 500 KB: where PFC acts. That simulator loses no
@@ -163,7 +180,13 @@ TEST(Ns3Interop, IncastRunSideBySide) {
   EXPECT_GE(static_cast<double>(both.size()) / static_cast<double>(either.size()), 0.5)
       << "paused switches in common: " << both.size() << " of " << either.size();
   Gate(r, {"all", "100KB-1MB", ">=1MB"});
+  // The short flows' p95 falls between the few that cross a paused link (slowdown 10 to 50) and
+  // the rest (below 5); which ones cross one follows each simulator's ECMP hash, so one flow
+  // more or less moves it several-fold (rocelab's seeds 1, 2, 3: 17.4, 2.8, 14.8; ns-3: 15.4).
+  // Their mean slowdown is gated instead: it counts how long those flows wait.
   Gate(r, {"<100KB"}, {"<100KB p95"});
+  EXPECT_LE(std::fabs(r.MeanError("<100KB")), 0.20) << "<100KB mean: ours " << SideBySide::Mean(r.ours.at("<100KB"))
+                                                     << ", ns-3 " << SideBySide::Mean(r.theirs.at("<100KB"));
 }
 
 // 3,201 flows over 5 ms; that simulator's own seed spread (three RngRuns) is p50 <= 0.9 %,
@@ -174,8 +197,7 @@ TEST(Ns3Interop, FiveMillisecondRunSideBySide) {
 #endif
   SideBySide r = RunSideBySide(kData + "dcqcn-websearch30-5ms/", 3201);
   EXPECT_EQ(r.lossless_drops, 0u);
-  Gate(r, {"all", "100KB-1MB", ">=1MB"});
-  Gate(r, {"<100KB"}, {"<100KB p95", "<100KB p99"});
+  Gate(r, {"all", "<100KB", "100KB-1MB", ">=1MB"});
 }
 
 TEST(Ns3Interop, BadInputsAreClearErrors) {

@@ -343,6 +343,9 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
   sc.file = cfg.path;
   sc.name = "ns3:" + cfg.path;
   sc.wire_overhead = 0;
+  // Its clock counts whole nanoseconds and converts each transmission time (and each pacing
+  // gap) from seconds by truncation: a 1,048 B frame takes 83 ns at 100G, 20 ns at 400G.
+  sc.serialization_grain = kNanosecond;
   run.payload = static_cast<uint32_t>(cfg.Num("PACKET_PAYLOAD_SIZE", 1000));
   if (run.payload < 64 || run.payload > 9000)
     throw ConfigError(cfg.path, cfg.Get("PACKET_PAYLOAD_SIZE")->line, "PACKET_PAYLOAD_SIZE", "must be 64 to 9000");

@@ -4,9 +4,11 @@
 //
 // Profile (docs/ns3-interop.md): payload of PACKET_PAYLOAD_SIZE bytes per
 // packet with 48 B of headers and no preamble/IFG, as that simulator counts;
-// ECN thresholds per link speed from KMIN/KMAX/PMAX_MAP (KB = 1000 B); its
-// DCQCN parameters (timer-driven increase, no byte counter); ACKs at high
-// priority when ACK_HIGH_PRIO is 1; go-back-N or go-back-to-chunk (L2_BACK_TO_ZERO 0 / 1).
+// transmission times truncated to its nanosecond clock; ECN thresholds per link
+// speed from KMIN/KMAX/PMAX_MAP (KB = 1000 B); its DCQCN parameters (timer-driven
+// increase, no byte counter); ACKs queued with the data in the switches, sent past
+// a pause by the NIC when ACK_HIGH_PRIO is 1; go-back-N or go-back-to-chunk
+// (L2_BACK_TO_ZERO 0 / 1).
 #ifndef ROCELAB_INTEROP_NS3_H_
 #define ROCELAB_INTEROP_NS3_H_
 

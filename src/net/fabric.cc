@@ -30,6 +30,7 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
   ctx_.seed = sc.seed;
   ctx_.timer_scale = sc.timer_scale;
   ctx_.wire_overhead = sc.wire_overhead;
+  ctx_.serialization_grain = sc.serialization_grain;
   for (const StaticRoute& r : ResolveRoutes(topo_, sc_)) topo_.OverrideRoute(r.node, r.host, r.port);
   const auto& nodes = topo_.nodes();
   by_node_.assign(nodes.size(), nullptr);

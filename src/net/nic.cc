@@ -15,6 +15,7 @@ Nic::Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vec
       rc_(&ctx->sim, &ctx->pool, &spec_, ctx->wire_overhead, qps, &rdma_, this) {
   set_pfc_mask(spec_.pfc_enabled ? spec_.lossless_mask : 0);
   set_pause_expiry(spec_.pause_expiry);
+  rc_.set_pacing_grain(ctx->serialization_grain);
 }
 
 void Nic::SetRxThresholds(uint64_t headroom_bytes) {
@@ -96,8 +97,10 @@ bool Nic::HasBacklog(int) const {
 }
 
 Packet* Nic::NextFrame(int) {
+  // ns-3's ACK_HIGH_PRIO: its NIC sends ACKs and NAKs from a queue that no pause stops, though
+  // they carry the data's priority (its switches queue them with the data).
   for (int prio = kNumPriorities - 1; prio >= 0; --prio)
-    if (!control_[prio].empty() && !Paused(0, prio)) return control_[prio].pop();
+    if (!control_[prio].empty() && (!Paused(0, prio) || spec_.ack_high_priority)) return control_[prio].pop();
   const Time now = Now();
   Time earliest = kTimeNever;
   // READ responses this NIC owes, round robin over the queue pairs asking, each paced by its

@@ -178,10 +178,15 @@ void Node::Kick(int port) {
   if (pkt) Transmit(port, pkt);
 }
 
+Time Node::FrameTime(const Port& p, uint32_t wire_bytes) const {
+  return RoundDown(p.ps_per_byte ? wire_bytes * p.ps_per_byte : SerializationTime(wire_bytes, p.rate_bps),
+                   ctx_->serialization_grain);
+}
+
 void Node::Transmit(int port, Packet* pkt) {
   Port& p = ports_[port];
   const uint32_t wire = pkt->frame_bytes + ctx_->wire_overhead;
-  const Time ser = p.ps_per_byte ? wire * p.ps_per_byte : SerializationTime(wire, p.rate_bps);
+  const Time ser = FrameTime(p, wire);
   const Time now = Now();
   p.busy_until = now + ser;
   if (p.faults && !p.faults->carrier) {
@@ -239,7 +244,7 @@ bool Node::SurvivesFaults(Port& p, Packet* pkt) {
   const uint32_t wire = pkt->frame_bytes + ctx_->wire_overhead;
   // Lost in flight: the link was down at some moment between the frame's first bit leaving
   // the peer and its last bit arriving here.
-  const Time sent = Now() - p.delay - SerializationTime(wire, p.rate_bps);
+  const Time sent = Now() - p.delay - FrameTime(p, wire);
   if (!f.carrier || f.carrier_down_at >= sent) {
     ctx_->pool.Put(pkt);
     return false;

@@ -32,6 +32,7 @@ struct SimContext {
   uint32_t wire_overhead = kWireOverhead;  // preamble + IFG
   Timeline timeline;  // what happened to the fabric (faults, link state, QP errors)
   double timer_scale = 1;  // the agents' production timers are multiplied by this (timers.scale)
+  Time serialization_grain = 0;  // >0: serialization times rounded down to it (RoundDown)
 };
 
 // What faults have done to one port: its carrier, the errors and drops on its link, a lowered
@@ -147,6 +148,8 @@ class Node : public EventSource {
   void ApplyPause(int port, Packet* pfc);
   void Resume(int port, int prio);
   Time QuantaTime(const Port& p, uint32_t quanta) const;
+  // The wire time of `wire_bytes` (frame, preamble, IFG) on the port.
+  Time FrameTime(const Port& p, uint32_t wire_bytes) const;
   Time RefreshPeriod(const Port& p) const;
 
   // A frame arrives on a port with fault state: false when a fault loses it (counted there).

@@ -127,7 +127,7 @@ struct NicSpec {
   // 0: go-back-N; else go back to the start of this many packets' chunk
   uint32_t back_to_chunk = opt::kNicBackToChunk.def;
   bool cnp_on_ack = false;     // echo CE on the ACK instead of sending CNPs (ns-3 profile)
-  bool ack_high_priority = false;  // ACKs and NAKs ride the CNP priority (ns-3 ACK_HIGH_PRIO)
+  bool ack_high_priority = false;  // ACKs and NAKs leave the NIC even while paused (ns-3 ACK_HIGH_PRIO)
   int timeout = opt::kNicTimeout.def;  // local ACK timeout exponent: 4.096 us * 2^timeout
   Time nak_interval = 0;  // >0: NAK the same PSN again only after this (the ns-3 profile's 500 us)
   int retry_count = opt::kNicRetryCount.def;
@@ -276,6 +276,7 @@ struct DeviceOverride {
 struct Scenario {
   std::string file = "<scenario>";
   uint32_t wire_overhead = 20;  // preamble + IFG per frame (0 under the ns-3 profile)
+  Time serialization_grain = 0;  // >0: frame and pacing times rounded down to it (1 ns under the ns-3 profile)
   std::string name = opt::kName.def_text;
   uint64_t seed = opt::kSeed.def;
   Time duration = opt::kDuration.def;

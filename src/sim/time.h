@@ -22,6 +22,10 @@ inline Time SerializationTime(uint64_t bytes, uint64_t rate_bps) {
   return static_cast<Time>((bits_ps + rate_bps - 1) / rate_bps);
 }
 
+// `t` rounded down to a whole number of `grain`s (0: as it is), but never to nothing. The ns-3
+// profile rounds to its clock's nanosecond: that simulator truncates every transmission time.
+inline Time RoundDown(Time t, Time grain) { return grain > 0 && t >= grain ? t - t % grain : t; }
+
 inline double ToMicroseconds(Time t) { return static_cast<double>(t) / kMicrosecond; }
 inline double ToNanoseconds(Time t) { return static_cast<double>(t) / kNanosecond; }
 

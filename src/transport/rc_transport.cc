@@ -56,7 +56,7 @@ void RcTransport::Sent(const Pacing& pace, uint32_t frame_bytes) {
   pace.last_send = Now();
   pace.last_wire = frame_bytes + wire_overhead_;
   if (pace.rp.limited())
-    pace.next_send = Now() + SerializationTime(pace.last_wire, static_cast<uint64_t>(pace.rp.rate_bps()));
+    pace.next_send = Now() + PacingGap(pace);
 }
 
 Packet* RcTransport::BuildReadRequest(QueuePair& qp, const Message& m) {
@@ -233,8 +233,7 @@ void RcTransport::Repace(QueuePair& qp, const Pacing& pace) {
   if (!pace.rp.limited()) {
     pace.next_send = std::min(pace.next_send, Now());
   } else if (pace.last_wire) {
-    pace.next_send = std::min(pace.next_send,
-                              pace.last_send + SerializationTime(pace.last_wire, static_cast<uint64_t>(pace.rp.rate_bps())));
+    pace.next_send = std::min(pace.next_send, pace.last_send + PacingGap(pace));
   }
 }
 
@@ -255,7 +254,6 @@ void RcTransport::Receive(const Packet* pkt) {
 void RcTransport::SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t psn, bool ecn_echo) {
   Packet* p = NewPacket(qp, type, kOpAcknowledge, psn, true);
   p->frame_bytes = static_cast<uint16_t>(spec_->ack_bytes);
-  if (spec_->ack_high_priority) p->dscp = spec_->cnp_dscp;
   if (ecn_echo) {
     p->flags |= Packet::kFlagEcnEcho;
     rdma_->np_cnp_sent++;  // the echo is this profile's CNP: counted when it leaves

@@ -44,6 +44,8 @@ class RcTransport {
  public:
   RcTransport(const Simulator* clock, PacketPool* pool, const NicSpec* spec, uint32_t wire_overhead,
               std::vector<QueuePair>* qps, RdmaCounters* counters, RcCarrier* carrier);
+  // Pacing gaps rounded down to this (SimContext::serialization_grain).
+  void set_pacing_grain(Time grain) { pacing_grain_ = grain; }
 
   // Requester: the next packet of `qp` (data, or a READ request for the rest of a READ).
   Packet* NextRequest(QueuePair& qp);
@@ -101,6 +103,10 @@ class RcTransport {
             qp.response_cc_timer_at, RcCarrier::Timer::kResponseCc};
   }
   void Repace(QueuePair& qp, const Pacing& pace);
+  // The gap after the last frame at the reaction point's rate.
+  Time PacingGap(const Pacing& pace) const {
+    return RoundDown(SerializationTime(pace.last_wire, static_cast<uint64_t>(pace.rp.rate_bps())), pacing_grain_);
+  }
   void Sent(const Pacing& pace, uint32_t frame_bytes);
   void OnCcTimer(QueuePair& qp, const Pacing& pace);
   void Complete(QueuePair& qp, bool failed);
@@ -115,6 +121,7 @@ class RcTransport {
   const NicSpec* spec_;
   bool rp_on_ = true;
   uint32_t wire_overhead_;
+  Time pacing_grain_ = 0;
   std::vector<QueuePair>* qps_;
   RdmaCounters* rdma_;
   RcCarrier* carrier_;
