@@ -112,6 +112,12 @@ TEST(Cli, DemoRuns) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("packet-hops/s"), std::string::npos);
   EXPECT_TRUE(Exists(dir + "/summary.json"));
+  // The story: the storm, the watchdog on the port facing h0, the ring finishing, the diagnosis.
+  EXPECT_NE(r.output.find("fault_injected   pfc_storm on h0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("leaf0:Ethernet0      pfc_storm_detected"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("allreduce: 6 ranks, 16777216 B, 10 iteration(s)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("diagnosis: link error: PFC storm in progress on leaf0:Ethernet0 queue 3"), std::string::npos)
+      << r.output;
 }
 
 namespace rocelab {

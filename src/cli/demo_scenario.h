@@ -1,38 +1,35 @@
-// The built-in demo: a 15-to-1 incast on a two-spine, two-leaf fabric with
-// PFC and DCQCN, the classic situation every RoCE operator meets first.
+// The built-in demo, the story an operator of a RoCE fabric for AI training
+// lives through: a ring AllReduce runs; a NIC whose receive pipeline is stuck
+// (h0, a storage host the ring does not touch) starts a pause storm; the pause
+// spreads up the congestion tree and stalls the ring; the switch PFC watchdog
+// finds the storming queue and drops it; the ring recovers; the timeline and
+// the diagnosis say what happened. Production timers scaled by 1/100 so the
+// story takes milliseconds of simulated time and a fraction of a second.
 #ifndef ROCELAB_CLI_DEMO_SCENARIO_H_
 #define ROCELAB_CLI_DEMO_SCENARIO_H_
 
 namespace rocelab {
 
 inline const char* DemoScenarioYaml() {
-  return R"(name: demo-incast-15to1
+  return R"(name: demo-pause-storm
 seed: 7
-duration: 20ms
-topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 8,
+duration: 40ms
+timers: {scale: 0.01}
+topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,
            host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 400G, delay: 1us}}
 switch:
   buffer: 32MB
   lossless_priorities: [3]
   pfc: {enabled: true, headroom: auto}
   ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}
-nic: {mtu: 4096, cc: dcqcn}
+  pfc_watchdog: {enabled: true, detection_time: 200ms, restoration_time: 200ms, poll_interval: 100ms, action: drop}
+nic: {mtu: 4096, cc: dcqcn, timeout: 8, pfc_prevention_tout: 8s}
 workload:
-  - {type: flow, src: h1, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h2, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h3, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h4, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h5, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h6, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h7, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h8, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h9, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h10, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h11, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h12, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h13, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h14, dst: h0, size: 1MB, priority: 3}
-  - {type: flow, src: h15, dst: h0, size: 1MB, priority: 3}
+  - {type: allreduce, hosts: [h1, h2, h3, h5, h6, h7], size: 16MB, iterations: 10, compute: 500us}
+  - {type: flow, src: h4, dst: h0, size: 64MB}
+  - {type: flow, src: h5, dst: h0, size: 64MB}
+faults:
+  - {kind: pfc_storm, target: h0, at: 3ms}
 )";
 }
 

@@ -246,7 +246,7 @@ void AddRunCommands(CLI::App* root) {
   AddOutputOptions(run);
   AddValue(run, "--seed", "N", "the random seed (default: the scenario's)");
   AddValue(run, "--ns3-config", "FILE", "run the HPCC ns-3 simulator's config.txt and its inputs instead");
-  CLI::App* demo = AddCommand(root, "demo", "The built-in demo: a 15-to-1 incast under PFC and DCQCN, then its diagnosis", Demo);
+  CLI::App* demo = AddCommand(root, "demo", "The built-in demo: a NIC pause storm under a running AllReduce, the PFC watchdog acting, the timeline and the diagnosis", Demo);
   AddOutputOptions(demo);
 }
 

@@ -50,6 +50,7 @@ class Rules {
     }
     SwitchWide();
     VanishingFrames();
+    CongestionTree();
     Deadlock();
     Watchdog();
     Application();
@@ -268,6 +269,67 @@ class Rules {
       Add("link", Severity::kError, "frames larger than the port's MTU are dropped", Where(p),
           Grew(oversize.name, D(p, oversize.name)) + Rate(D(p, oversize.name)),
           "set the MTU of this port to 9216 like the rest of the path (a RoCE frame of MTU 4096 is 4174 B)");
+  }
+
+  // A host that pauses its switch most of the time, and how far its pause spread: the ports
+  // held paused because of it, hop by hop upstream (a switch that paused its peers on a port
+  // while it was paused itself passes the pause on), and the hosts at the ends of the tree,
+  // whose flows stop whether or not they send to it. Ports paused for less than 1 % of the
+  // interval are not counted as its tree (a watchdog or guard may have cut the tree short).
+  void CongestionTree() {
+    if (ev_.interval_s <= 0) return;
+    std::map<std::string, std::vector<const PortEvidence*>> by_device;
+    for (const PortEvidence& p : ev_.ports) by_device[p.device].push_back(&p);
+    for (const PortEvidence& root : ev_.ports) {
+      if (root.is_switch) continue;
+      for (int prio = 0; prio < 8; ++prio) {
+        const double root_us = D(root, kTxPrioPauseDuration.Name(prio));
+        if (root_us * 1e-6 < 0.5 * ev_.interval_s) continue;
+        const double min_us = 0.01 * ev_.interval_s * 1e6;
+        std::vector<std::string> ports, hosts;
+        std::set<std::string> seen{root.device};
+        std::vector<std::string> frontier{root.device};  // devices that paused their peers
+        while (!frontier.empty()) {
+          const std::string dev = frontier.back();
+          frontier.pop_back();
+          // The ports facing `dev`, paused by it.
+          for (const PortEvidence& p : ev_.ports) {
+            if (p.peer != dev || !p.is_switch) continue;
+            if (D(p, kSaiPortPfcRxPauseDurationUs.Name(prio)) < min_us) continue;
+            ports.push_back(p.device + ":" + p.port);
+            if (!seen.insert(p.device).second) continue;
+            // That switch passes the pause on where it paused its own peers: to hosts, which stop,
+            // and to switches, whose ports facing it are the next level of the tree.
+            bool passes_on = false;
+            for (const PortEvidence* q : by_device[p.device]) {
+              if (q->peer.empty() || seen.count(q->peer) || D(*q, kSaiPortPfcTxPauseDurationUs.Name(prio)) < min_us)
+                continue;
+              auto host = by_device.find(q->peer);
+              const bool to_host = host != by_device.end() && !host->second.empty() && !host->second.front()->is_switch;
+              if (!to_host) {
+                passes_on = true;
+              } else if (D(*host->second.front(), kRxPrioPauseDuration.Name(prio)) >= min_us) {
+                hosts.push_back(q->peer);
+                seen.insert(q->peer);
+              }
+            }
+            if (passes_on) frontier.push_back(p.device);
+          }
+        }
+        if (ports.size() < 2 && hosts.empty()) continue;  // no spread beyond its own switch port
+        std::string list;
+        for (const std::string& x : ports) list += (list.empty() ? "" : ", ") + x;
+        std::string hl;
+        for (const std::string& h : hosts) hl += (hl.empty() ? "" : ", ") + h;
+        Add("link", Severity::kError,
+            "pause from " + root.device + " spread through " + std::to_string(ports.size()) + " switch ports" +
+                (hosts.empty() ? "" : " to " + std::to_string(hosts.size()) + " other hosts"),
+            Where(root),
+            "paused on priority " + std::to_string(prio) + ": " + list + (hl.empty() ? "" : "; hosts paused: " + hl),
+            "the congestion tree of one host's pause: flows that never touch " + root.device +
+                " stop with it; fix or isolate " + root.device + " (its pause-storm guard, the switch PFC watchdog)");
+      }
+    }
   }
 
   // Frames that leave one end of a link and never arrive at the other, with no counter at

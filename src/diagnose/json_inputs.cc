@@ -3,6 +3,7 @@
 // another version or a hand edit, so nothing in them is trusted: a syntax
 // error names the file and the line, a value of the wrong type names the file
 // and the key, and no input ever reaches nlohmann's own type_error.
+#include <cstdlib>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -259,6 +260,22 @@ void ParseSummaryJson(const std::string& text, const std::string& file, Evidence
         if (v.IsNumber()) p.counters[k] = v.Number();
       for (const auto& [block, into] : {std::pair{kQueuesBlock, &p.queues}, std::pair{kPriorityGroupsBlock, &p.pgs}})
         for (const auto& [q, m] : port[block].Members()) ReadCounters(m, &(*into)[q]);
+      // The PFC watchdog's queues, as `show pfcwd stats` shows them.
+      for (const auto& [q, m] : port["pfcwd"].Members()) {
+        WatchdogQueue w;
+        w.port = sw + ":" + name;
+        w.queue = q.size() > 2 && q.compare(0, 2, "UC") == 0 ? std::atoi(q.c_str() + 2) : -1;
+        if (w.queue < 0 || w.queue > 7) m.Fail("not a queue name (UC0 to UC7)");
+        w.status = m["status"].String();
+        w.storms_detected = m["storm_detected"].Number();
+        w.storms_restored = m["storm_restored"].Number();
+        w.tx_ok = m["tx_ok"].Number();
+        w.tx_drop = m["tx_drop"].Number();
+        w.rx_ok = m["rx_ok"].Number();
+        w.rx_drop = m["rx_drop"].Number();
+        w.source = file;
+        ev->watchdog.push_back(w);
+      }
       switch_counters |= !p.counters.empty() || !p.queues.empty() || !p.pgs.empty();
       ReadConfig(s["config"], &p);
       CompleteGroups(&p, {&kSaiPortPfcRxPkts, &kSaiPortPfcTxPkts, &kSaiPortPfcRxPauseDurationUs, &kSaiPortPfcTxPauseDurationUs},

@@ -29,6 +29,7 @@ Topology BuildTopology(const Scenario& sc) {
 Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
   ctx_.seed = sc.seed;
   ctx_.timer_scale = sc.timer_scale;
+  for (int id : topo_.hosts()) ctx_.host_names.push_back(topo_.nodes()[id].name);
   ctx_.wire_overhead = sc.wire_overhead;
   ctx_.serialization_grain = sc.serialization_grain;
   for (const StaticRoute& r : ResolveRoutes(topo_, sc_)) topo_.OverrideRoute(r.node, r.host, r.port);

@@ -282,8 +282,8 @@ void Nic::Finished(QueuePair& qp) {
   }
   if (qp.failed)
     ctx_->timeline.Add(Now(), name(), "eth0", -1, "qp_error",
-                       "QP " + std::to_string(qp.id) + " to host index " + std::to_string(qp.dst) +
-                           ": transport retries exceeded, work requests flushed");
+                       "QP " + std::to_string(qp.id) + " (" + ctx_->host_names[qp.src] + " -> " + ctx_->host_names[qp.dst] +
+                           "): transport retries exceeded, work requests flushed");
   if (--tracker_->remaining == 0) ctx_->sim.Stop();
 }
 

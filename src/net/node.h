@@ -32,6 +32,7 @@ struct SimContext {
   uint32_t wire_overhead = kWireOverhead;  // preamble + IFG
   Timeline timeline;  // what happened to the fabric (faults, link state, QP errors)
   double timer_scale = 1;  // the agents' production timers are multiplied by this (timers.scale)
+  std::vector<std::string> host_names;  // by host index, for what the timeline says
   Time serialization_grain = 0;  // >0: serialization times rounded down to it (RoundDown)
 };
 

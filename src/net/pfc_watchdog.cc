@@ -55,8 +55,10 @@ void PfcWatchdog::Poll() {
       const bool up = sw_->Carrier(p);
       if (!q.stats.stormed) {
         if (up && StormTest(p, prio, q, tx, pause)) {
-          q.detect_left -= spec_.poll_interval;
+          // As the Lua does it: the check comes before the countdown, so a storm is declared on
+          // the ceil(detection / poll)-th poll in a row that meets the test.
           if (q.detect_left <= spec_.poll_interval) Declare(p, prio, q);
+          else q.detect_left -= spec_.poll_interval;
         } else {
           q.detect_left = spec_.detection_time;
         }
@@ -64,8 +66,8 @@ void PfcWatchdog::Poll() {
         if (!(up && StormTest(p, prio, q, tx, pause))) Restore(p, prio, q);
       } else if (frames == q.last_pause_frames) {
         // pfc_restore.lua: no new pause frame since the last poll.
-        q.restore_left -= spec_.poll_interval;
         if (q.restore_left <= spec_.poll_interval) Restore(p, prio, q);
+        else q.restore_left -= spec_.poll_interval;
       } else {
         q.restore_left = spec_.restoration_time;
       }

@@ -6,9 +6,11 @@
 // Every poll interval it looks at each lossless queue of each port that is up.
 // A queue is in a storm when it is not empty, transmitted nothing since the
 // last poll, and the pause it received grew by more than 99 % of the poll
-// interval. Each such poll takes one poll off a countdown that starts at the
-// detection time; the storm is declared when no more than one poll is left,
-// and any poll that fails the test starts the countdown again. (Older SONiC
+// interval. A countdown starts at the detection time; a poll that meets the
+// test declares the storm if no more than one poll is left, else takes one
+// poll off; a poll that fails the test starts the countdown again. So a storm
+// is declared on the ceil(detection / poll)-th poll in a row that meets the
+// test: between detection time and detection time plus a poll after it began. (Older SONiC
 // versions declared on "PFC frames received, or pause time grew by more than
 // 80 %": a queue paused in short bursts could be taken for a storm there.)
 //
