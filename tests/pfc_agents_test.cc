@@ -4,6 +4,8 @@
 // production timers; the others scale them (timers.scale).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -199,6 +201,34 @@ TEST(PfcDeadlock, FrozenWithoutTheWatchdogAndBrokenByIt) {
   for (const auto& s : on->switches())
     for (int p = 0; p < s->num_ports(); ++p) dropped += s->storm_tx_drops(p, 3) + s->storm_rx_drops(p, 3);
   EXPECT_GT(dropped, 0u);
+}
+
+// The loop stands for 20 ms: the watchdog breaks the deadlock, the loop fills again and the
+// deadlock re-forms, and the watchdog breaks it again, as long as the routes stay wrong. The
+// flows into the loop (to h0) run out of retries meanwhile (8 x 1 ms); the others finish.
+TEST(PfcDeadlock, ReformsWhileTheLoopStandsAndIsBrokenEachTime) {
+  std::string s = "duration: 60ms\ntimers: {scale: 0.01}\n" +
+                  ExampleFabric("  pfc_watchdog: {enabled: true}\n", "{mtu: 4096, cc: none, timeout: 8, pfc_prevention_tout: off}") +
+                  "workload:\n";
+  for (int h = 8; h < 12; ++h) s += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 64MB}\n";
+  for (int h = 1; h < 4; ++h) s += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h9, size: 64MB}\n";
+  s += "faults:\n  - {kind: route_change, at: 100us, duration: 20ms, routes: [{switch: spine0, dst: h0, port: leaf1}, "
+       "{switch: leaf1, dst: h0, port: spine0}, {switch: spine1, dst: h0, port: leaf1}]}\n";
+  TestRun f = RunYaml(s);
+  auto detected = Events(*f, "pfc_storm_detected");
+  ASSERT_GE(detected.size(), 3u);
+  std::map<std::string, int> per_queue;
+  for (const TimelineEvent* e : detected) {
+    EXPECT_LT(e->t, 20100 * kMicrosecond) << "no storm once the routes are right";
+    ++per_queue[e->device + ":" + e->port];
+  }
+  int most = 0;
+  for (const auto& [q, n] : per_queue) most = std::max(most, n);
+  EXPECT_GE(most, 2) << "the same queue deadlocked again after the watchdog broke it";
+  for (const QueuePair& qp : f->qps()) {
+    if (qp.dst == 0) EXPECT_TRUE(qp.failed) << "flow " << qp.id << " into the loop";
+    else EXPECT_TRUE(qp.done) << "flow " << qp.id;
+  }
 }
 
 // A healthy fabric at production timers, every agent on (watchdog 200 ms, guard auto): a
