@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/demo_scenario.h"
+#include "report/series.h"
 #include "diagnose/diagnose.h"
 #include "interop/ns3.h"
 #include "report/summary.h"
@@ -183,6 +184,14 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
   Experiment run(sc);  // may throw ConfigError: nothing written yet
   std::string err;
   if (!MakeDirs(out, &err)) throw UsageError(a.command() + ": --out: " + err);
+  // The time series go to disk as they are sampled; the file takes its name when the run is done.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> series(nullptr, &std::fclose);
+  std::unique_ptr<SeriesSampler> sampler;
+  if (sc.telemetry.enabled) {
+    series.reset(std::fopen((out + "/series.csv.tmp").c_str(), "w"));
+    if (!series) throw UsageError(a.command() + ": --out: cannot write " + out + "/series.csv");
+    sampler = std::make_unique<SeriesSampler>(&run.fabric(), series.get());
+  }
   {
     std::unique_ptr<ProgressLine> progress;
     if (!quiet && isatty(STDERR_FILENO)) progress = std::make_unique<ProgressLine>(sc.duration);
@@ -191,7 +200,14 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
     run.fabric().SetProgressListener(nullptr);
   }
   WriteFileAtomically(out + "/summary.json", SummaryJson(run, counters));
-  const std::string also = extra ? extra(run, out) : "";
+  std::string also = extra ? extra(run, out) : "";
+  if (series) {
+    const bool ok = std::fflush(series.get()) == 0 && !std::ferror(series.get());
+    series.reset();
+    if (!ok || std::rename((out + "/series.csv.tmp").c_str(), (out + "/series.csv").c_str()) != 0)
+      throw std::runtime_error("cannot write " + out + "/series.csv");
+    also += " and " + out + "/series.csv (" + std::to_string(sampler->rows()) + " rows)";
+  }
   if (!quiet) {
     PrintReport(run);
     std::printf("wrote %s/summary.json%s\n", out.c_str(), also.c_str());

@@ -50,6 +50,9 @@ class Switch : public Node {
   // `port` on that priority, all before the buffer is charged. Counted per queue.
   void SetStormDrop(int port, int prio, bool drop);
   bool QueueEmpty(int port, int prio) const { return queues_[port][prio].fifo.empty(); }
+  // Bytes waiting in an egress queue, and bytes charged to an ingress PG (shared and headroom).
+  uint64_t queue_bytes(int port, int prio) const { return queues_[port][prio].fifo.bytes(); }
+  uint64_t pg_bytes(int port, int pg) const { return pgs_[port][pg].shared + pgs_[port][pg].headroom; }
   uint64_t storm_tx_drops(int port, int prio) const { return storm_drops_.empty() ? 0 : storm_drops_[port].tx[prio]; }
   uint64_t storm_rx_drops(int port, int prio) const { return storm_drops_.empty() ? 0 : storm_drops_[port].rx[prio]; }
   const QueueCounters& queue_counters(int port, int q) const { return queues_[port][q].counters; }

@@ -164,9 +164,9 @@ bool ConfigReader::Name(const Option& o, NameRef* out) {
 bool ConfigReader::Names(const Option& o, std::vector<NameRef>* out) {
   const YamlNode* n = Find(o, Unit::kNames);
   if (!n) return false;
-  if (!n->IsSeq()) Fail(o, "expected a list of host names");
+  if (!n->IsSeq()) Fail(o, "expected a list of names");
   for (const YamlNode& h : n->seq) {
-    if (!h.IsScalar()) FailAt(h.line, h.column, PathOf(o), "expected host names");
+    if (!h.IsScalar()) FailAt(h.line, h.column, PathOf(o), "expected names");
     out->push_back({h.scalar, h.line, PathOf(o), h.column});
   }
   return true;

@@ -414,6 +414,16 @@ inline constexpr Option kRoutes = Other("routes", Unit::kList, "", "static next 
 inline constexpr Option kRoutesSwitch = Other("routes[].switch", Unit::kName, "", "the switch").Required();
 inline constexpr Option kRoutesDst = Other("routes[].dst", Unit::kName, "", "the destination host").Required();
 inline constexpr Option kRoutesPort = Other("routes[].port", Unit::kName, "", "Ethernet8, h5 (its peer) or leaf0:h5 (bare numbers are refused)").Required();
+// ---- telemetry: time series ----
+inline constexpr Option kTelemetry =
+    Other("telemetry", Unit::kMapping, "", "time series sampled during the run into DIR/series.csv (docs/telemetry.md)");
+inline constexpr Option kTelemetryInterval =
+    Duration("telemetry.interval", 10 * kMicrosecond, 100 * kNanosecond, kSecond, "time between samples");
+inline constexpr Option kTelemetrySeries =
+    Other("telemetry.series", Unit::kNames, "[queue_depth, pg_occupancy, link_util, flow_rate, cc_rate, pause_state]",
+          "which series: queue_depth, pg_occupancy, link_util, flow_rate, cc_rate, pause_state")
+        .DefaultIs("all of them");
+
 // ---- timers ----
 inline constexpr Option kTimers =
     Other("timers", Unit::kMapping, "", "the agents' production timers, scaled to fit a short run");

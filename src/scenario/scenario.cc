@@ -654,6 +654,29 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
   top.Text(opt::kName, &sc.name);
   top.Int(opt::kSeed, &sc.seed);
   top.Duration(opt::kDuration, &sc.duration);
+  ReadSection(top, opt::kTelemetry, [&](ConfigReader& r) {
+    static const std::pair<const char*, uint8_t> kSeries[] = {
+        {"queue_depth", TelemetrySpec::kQueueDepth}, {"pg_occupancy", TelemetrySpec::kPgOccupancy},
+        {"link_util", TelemetrySpec::kLinkUtil},     {"flow_rate", TelemetrySpec::kFlowRate},
+        {"cc_rate", TelemetrySpec::kCcRate},         {"pause_state", TelemetrySpec::kPauseState},
+    };
+    sc.telemetry.enabled = true;
+    r.Duration(opt::kTelemetryInterval, &sc.telemetry.interval);
+    std::vector<NameRef> names;
+    if (r.Names(opt::kTelemetrySeries, &names)) {
+      sc.telemetry.series = 0;
+      for (const NameRef& n : names) {
+        uint8_t bit = 0;
+        for (const auto& k : kSeries)
+          if (n.name == k.first) bit = k.second;
+        if (!bit)
+          throw ConfigError(sc.file, n.line, n.column, n.key,
+                            "no series '" + n.name + "': queue_depth, pg_occupancy, link_util, flow_rate, cc_rate or pause_state");
+        sc.telemetry.series |= bit;
+      }
+    }
+    r.Finish();
+  });
   ReadSection(top, opt::kTimers, [&](ConfigReader& r) {
     r.Number(opt::kTimersScale, &sc.timer_scale);
     r.Finish();

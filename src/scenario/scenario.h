@@ -273,6 +273,16 @@ struct DeviceOverride {
   std::optional<NicSpec> nic;
 };
 
+// Time series sampled during a run (report/series.h).
+struct TelemetrySpec {
+  bool enabled = false;  // a `telemetry` section was given
+  Time interval = opt::kTelemetryInterval.def;
+  enum Series : uint8_t {
+    kQueueDepth = 1, kPgOccupancy = 2, kLinkUtil = 4, kFlowRate = 8, kCcRate = 16, kPauseState = 32,
+  };
+  uint8_t series = 63;  // a bit per series
+};
+
 struct Scenario {
   std::string file = "<scenario>";
   uint32_t wire_overhead = 20;  // preamble + IFG per frame (0 under the ns-3 profile)
@@ -281,6 +291,7 @@ struct Scenario {
   uint64_t seed = opt::kSeed.def;
   Time duration = opt::kDuration.def;
   double timer_scale = opt::kTimersScale.def;  // the agents' timers, scaled (timers.scale)
+  TelemetrySpec telemetry;
   TopologySpec topology;
   SwitchSpec sw;
   NicSpec nic;
