@@ -3,8 +3,9 @@
 // (h0, a storage host the ring does not touch) starts a pause storm; the pause
 // spreads up the congestion tree and stalls the ring; the switch PFC watchdog
 // finds the storming queue and drops it; the ring recovers; the timeline and
-// the diagnosis say what happened. Production timers scaled by 1/100 so the
-// story takes milliseconds of simulated time and a fraction of a second.
+// the diagnosis say what happened. A monitor samples the counters every window
+// and detects the storm with diagnose's rules, at h0. Production timers scaled
+// by 1/100 so the story takes milliseconds of simulated time and about a second.
 #ifndef ROCELAB_CLI_DEMO_SCENARIO_H_
 #define ROCELAB_CLI_DEMO_SCENARIO_H_
 
@@ -15,6 +16,7 @@ inline const char* DemoScenarioYaml() {
 seed: 7
 duration: 40ms
 timers: {scale: 0.01}
+monitor: {interval: 10ms}
 topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,
            host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 400G, delay: 1us}}
 switch:

@@ -56,7 +56,7 @@ int Diagnose(const Args& a) {
     w.BeginArray("findings");
     for (const Diagnosis& d : ds) {
       w.BeginObject();
-      w.String("layer", d.layer).String("severity", SeverityName(d.severity)).String("title", d.title);
+      w.String("rule", d.rule).String("layer", d.layer).String("severity", SeverityName(d.severity)).String("title", d.title);
       w.String("location", d.location).String("evidence", d.evidence).String("action", d.action);
       w.EndObject();
     }
@@ -68,8 +68,8 @@ int Diagnose(const Args& a) {
                 ev.interval_s > 0 ? (", over " + std::to_string(ev.interval_s) + " s").c_str() : "");
     for (const Diagnosis& d : ds) {
       std::printf("%-11s %-7s %s\n", d.layer.c_str(), SeverityName(d.severity), d.title.c_str());
-      std::printf("            where:    %s\n            evidence: %s\n            action:   %s\n", d.location.c_str(),
-                  d.evidence.c_str(), d.action.c_str());
+      std::printf("            where:    %s\n            evidence: %s\n            action:   %s\n            rule:     %s\n",
+                  d.location.c_str(), d.evidence.c_str(), d.action.c_str(), d.rule.c_str());
     }
     if (!errors && !warnings) std::printf("nothing wrong found\n");
     else std::printf("%d error(s), %d warning(s)\n", errors, warnings);

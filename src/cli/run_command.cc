@@ -117,6 +117,20 @@ void PrintReport(const Experiment& x) {
   if (f.scenario().timer_scale != 1)
     std::printf("timers scaled by %g: the PFC watchdog's and the NIC pause-storm guard's times are %g of production's\n",
                 f.scenario().timer_scale, f.scenario().timer_scale);
+  // Each fault, and what the monitor made of it.
+  for (size_t i = 0; i < x.faults().records().size(); ++i) {
+    const FaultInjector::Record& r = x.faults().records()[i];
+    if (r.injected < 0) continue;
+    std::printf("fault %s on %s: injected at %.3f ms", r.kind.c_str(), r.target.empty() ? "the routes" : r.target.c_str(),
+                static_cast<double>(r.injected) / kMillisecond);
+    if (const Monitor::Detection* d = x.FaultDetection(i))
+      std::printf(", detected at %.3f ms by %s at %s (MTTD %.3f ms)", static_cast<double>(d->t) / kMillisecond,
+                  d->rule.c_str(), d->location.c_str(), static_cast<double>(d->t - r.injected) / kMillisecond);
+    else if (x.monitor())
+      std::printf(", not detected by the monitor");
+    if (r.cleared >= 0) std::printf(", cleared at %.3f ms", static_cast<double>(r.cleared) / kMillisecond);
+    std::printf("\n");
+  }
   // The timeline, compactly: the first lines of it (summary.json has all of it).
   const std::vector<TimelineEvent>& tl = f.timeline().events();
   constexpr size_t kTimelineLines = 24;

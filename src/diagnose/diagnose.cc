@@ -39,7 +39,7 @@ class Rules {
  public:
   explicit Rules(const Evidence& ev) : ev_(ev) {}
 
-  std::vector<Diagnosis> Run() {
+  std::vector<Diagnosis> Run(bool merge_places) {
     Coverage();
     for (const PortEvidence& p : ev_.ports) {
       Configuration(p);
@@ -57,7 +57,7 @@ class Rules {
     std::stable_sort(out_.begin(), out_.end(), [](const Diagnosis& a, const Diagnosis& b) {
       return Order(a.layer) < Order(b.layer);
     });
-    return Merge(out_);
+    return merge_places ? Merge(out_) : out_;
   }
 
   // The same finding at several places is one finding with a list of places.
@@ -123,7 +123,7 @@ class Rules {
     std::string loop;
     for (const std::string& d : cycle) loop += d + " -> ";
     loop += cycle.front();
-    Add("link", Severity::kError, "PFC deadlock: switches pause each other in a cycle", loop,
+    Add("pfc.deadlock", "link", Severity::kError, "PFC deadlock: switches pause each other in a cycle", loop,
         "each switch in the cycle is paused by the next more than 80 % of the time (" +
             kSaiPortPfcRxPauseDurationUs.Pattern("N") + "), and traffic through them stopped",
         "break it now by draining or resetting one of the queues (the PFC watchdog with action drop does this); then "
@@ -139,9 +139,11 @@ class Rules {
     return 6;
   }
 
-  void Add(const std::string& layer, Severity s, const std::string& title, const std::string& where,
+  // `rule` names the rule: the same finding from a bundle, a summary or the live monitor has
+  // the same id.
+  void Add(const char* rule, const std::string& layer, Severity s, const std::string& title, const std::string& where,
            const std::string& evidence, const std::string& action) {
-    out_.push_back({layer, s, title, where, evidence, action});
+    out_.push_back({layer, s, title, where, evidence, action, rule});
   }
 
   // A counter of the map, 0 when the device does not show it.
@@ -178,7 +180,7 @@ class Rules {
     const bool hosts = std::count(without.begin(), without.end(), "hosts") > 0;
     const bool switches = std::count(without.begin(), without.end(), "switches") > 0;
     const std::string which = hosts && switches ? "hosts and switches" : hosts ? "hosts" : "switches";
-    Add("evidence", Severity::kWarning,
+    Add("evidence.no_device_counters", "evidence", Severity::kWarning,
         hosts && switches ? "summary.json has no per-device counters (written with --counters none): nothing to diagnose at "
                             "the device level"
                           : "summary.json has no counters for its " + which + " (written with --counters none?): nothing to "
@@ -215,7 +217,7 @@ class Rules {
         title = "the NIC trusts PCP: RoCEv2 priority is lost across routed hops";
         action = "mlnx_qos -i IF --trust dscp";
       }
-      Add("link", sev, title, Where(p), ev, action);
+      Add("config.classification", "link", sev, title, Where(p), ev, action);
     }
     if (!p.cc_params.empty() && p.cc_params.count("ROCE_CC_PRIO_MASK_P1")) {
       std::string ev;
@@ -225,7 +227,7 @@ class Rules {
         if (p.cc_params.count(k)) ev += (ev.empty() ? "" : ", ") + std::string(k) + " " + p.cc_params.at(k);
       const std::string mask = p.cc_params.at("ROCE_CC_PRIO_MASK_P1");
       const bool on = mask != "0";
-      Add("network", on ? Severity::kInfo : Severity::kWarning,
+      Add("config.dcqcn_firmware", "network", on ? Severity::kInfo : Severity::kWarning,
           on ? "DCQCN is enabled in firmware (priority mask " + mask + ")" : "DCQCN is disabled in firmware on port 1", Where(p), ev,
           on ? "these are the ConnectX defaults rocelab's mlx5 profile models (docs/dcqcn.md)"
              : "set ROCE_CC_PRIO_MASK_P1 to include the RoCE priority (mlxconfig set)");
@@ -238,18 +240,18 @@ class Rules {
     const double crc = D(p, fcs_errors.name);
     if (crc > 0) {
       const double frames = D(p, received.name);
-      Add("physical", Severity::kError, "bit errors on the link (frames dropped for a bad FCS)", Where(p),
+      Add("physical.crc_errors", "physical", Severity::kError, "bit errors on the link (frames dropped for a bad FCS)", Where(p),
           Grew(fcs_errors.name, crc) + Rate(crc) + (frames > 0 ? ", " + Fmt("%.3g", crc / frames) + " of received frames" : ""),
           "clean or replace the optic/cable of this link (check the peer's transmitter too); each loss costs a "
           "go-back-N retransmission of everything after it");
     }
     for (const char* k : {kRxSymbolErrPhy.name, kRxPcsSymbolErrPhy.name})
       if (D(p, k) > 0)
-        Add("physical", Severity::kWarning, "symbol errors on the link", Where(p), Grew(k, D(p, k)),
+        Add("physical.symbol_errors", "physical", Severity::kWarning, "symbol errors on the link", Where(p), Grew(k, D(p, k)),
             "a marginal optic or cable: watch " + std::string(kRxCrcErrorsPhy.name) + " and plan a replacement");
     for (const Counter* flaps : {&kCarrierChanges, &kSonicFlapCount})
       if (D(p, flaps->name) > 0)
-        Add("physical", Severity::kWarning, "the link went down and up", Where(p), Grew(flaps->name, D(p, flaps->name)),
+        Add("physical.link_flap", "physical", Severity::kWarning, "the link went down and up", Where(p), Grew(flaps->name, D(p, flaps->name)),
             "check the link's optics, cabling and the peer port's logs; RC queue pairs whose packets were lost wait out "
             "their ACK timeout, and an outage longer than the retry budget fails them");
     // FEC at work: corrected codewords are the warning that comes before lost frames.
@@ -259,14 +261,14 @@ class Rules {
     if (D(p, corrected.name) > 0) {
       // Errored bits over bits received (a switch counts symbols: at real error rates one bit each).
       const double ber = D(p, octets.name) > 0 ? D(p, bits.name) / (8 * D(p, octets.name)) : 0;
-      Add("physical", Severity::kInfo, "FEC is correcting bit errors on the link (pre-FEC BER about " + Fmt("%.1e", ber) + ")",
+      Add("physical.fec_corrected", "physical", Severity::kInfo, "FEC is correcting bit errors on the link (pre-FEC BER about " + Fmt("%.1e", ber) + ")",
           Where(p), Grew(corrected.name, D(p, corrected.name)) + ", " + Grew(bits.name, D(p, bits.name)),
           "harmless while no codeword is uncorrectable; a rising rate is the early sign of a failing optic or cable: "
           "watch the trend and plan a replacement");
     }
     const Counter& oversize = p.is_switch ? kSaiPortEtherRxOversizePkts : kRxOversizePktsPhy;
     if (D(p, oversize.name) > 0)
-      Add("link", Severity::kError, "frames larger than the port's MTU are dropped", Where(p),
+      Add("link.mtu_oversize", "link", Severity::kError, "frames larger than the port's MTU are dropped", Where(p),
           Grew(oversize.name, D(p, oversize.name)) + Rate(D(p, oversize.name)),
           "set the MTU of this port to 9216 like the rest of the path (a RoCE frame of MTU 4096 is 4174 B)");
   }
@@ -321,7 +323,7 @@ class Rules {
         for (const std::string& x : ports) list += (list.empty() ? "" : ", ") + x;
         std::string hl;
         for (const std::string& h : hosts) hl += (hl.empty() ? "" : ", ") + h;
-        Add("link", Severity::kError,
+        Add("pfc.congestion_tree", "link", Severity::kError,
             "pause from " + root.device + " spread through " + std::to_string(ports.size()) + " switch ports" +
                 (hosts.empty() ? "" : " to " + std::to_string(hosts.size()) + " other hosts"),
             Where(root),
@@ -350,7 +352,7 @@ class Rules {
       if (!Has(from, sent.name) || !Has(to, got.name) || flapped(from) || flapped(to)) return;
       const double lost = D(from, sent.name) - D(to, got.name);
       if (lost <= 16 || lost <= 1e-4 * D(from, sent.name)) return;  // frames still in flight at the end
-      Add("network", Severity::kError, "frames vanish on the link " + from.device + " -> " + to.device + " and no device counts them",
+      Add("network.gray_drop", "network", Severity::kError, "frames vanish on the link " + from.device + " -> " + to.device + " and no device counts them",
           Where(from), std::string(sent.name) + " " + Count(D(from, sent.name)) + " at " + from.device + ", " + got.name + " " +
                            Count(D(to, got.name)) + " at " + to.device + ": " + Count(lost) + " lost",
           "a gray failure (a faulty ASIC, optic or forwarding entry): take the link out of service so ECMP routes "
@@ -377,12 +379,12 @@ class Rules {
         if (Has(p, k)) continue;
         const double rx = D(p, kSaiPortPfcRxPkts.Name(prio)), tx = D(p, kSaiPortPfcTxPkts.Name(prio));
         if (rx > 0)
-          Add("link", Severity::kWarning, "receives pause on priority " + std::to_string(prio), Where(p),
+          Add("pfc.pause_received", "link", Severity::kWarning, "receives pause on priority " + std::to_string(prio), Where(p),
               Grew(kSaiPortPfcRxPkts.Name(prio), rx) + Rate(rx),
               "the device at the other end of " + p.port + " asserts pause: follow it downstream (its Tx pause counters) "
               "to a slow receiver, a pause storm or a congested hot spot");
         if (tx > 0)
-          Add("link", Severity::kWarning, "sends pause on priority " + std::to_string(prio), Where(p),
+          Add("pfc.pause_sent", "link", Severity::kWarning, "sends pause on priority " + std::to_string(prio), Where(p),
               Grew(kSaiPortPfcTxPkts.Name(prio), tx) + Rate(tx),
               "this switch runs out of buffer for traffic arriving on " + p.port + ": look at the egress queues that "
               "traffic feeds (show queue counters) and whether they mark ECN before PFC fires");
@@ -397,10 +399,10 @@ class Rules {
       bool any = false;
       for (bool b : *p.pfc_enabled) any |= b;
       if (!any)
-        Add("link", Severity::kWarning, "PFC is off on every priority: RoCE traffic on this NIC is lossy", Where(p),
+        Add("pfc.off_on_nic", "link", Severity::kWarning, "PFC is off on every priority: RoCE traffic on this NIC is lossy", Where(p),
             "PFC configuration: enabled 0 0 0 0 0 0 0 0", "enable PFC on the RoCE priority (mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0)");
     } else if (ethtool_seen && !any_pfc_counter) {
-      Add("link", Severity::kWarning, "PFC is off on every priority: RoCE traffic on this NIC is lossy", Where(p),
+      Add("pfc.off_on_nic", "link", Severity::kWarning, "PFC is off on every priority: RoCE traffic on this NIC is lossy", Where(p),
           "ethtool -S has no " + kRxPrioPause.Pattern("N") + " counters (mlx5 shows them only for priorities with PFC enabled)",
           "enable PFC on the RoCE priority (mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0) and trust DSCP");
     }
@@ -411,7 +413,7 @@ class Rules {
       const double tx_share = ev_.interval_s > 0 ? D(p, tx_duration) * 1e-6 / ev_.interval_s : 0;
       if (tx_share > 0.5) {
         const double discards = D(p, kRxDiscardsPhy.name) + D(p, kRxOutOfBuffer.name);
-        Add("link", tx_share > 0.9 ? Severity::kError : Severity::kWarning,
+        Add("pfc.slow_receiver", "link", tx_share > 0.9 ? Severity::kError : Severity::kWarning,
             "this NIC pauses its switch " + Fmt("%.0f", tx_share * 100) + " % of the time on priority " + std::to_string(prio) +
                 ": the host does not drain its receive buffer (slow receiver)",
             Where(p),
@@ -425,7 +427,7 @@ class Rules {
     }
     for (const Counter* storm : {&kTxPauseStormErrorEvents, &kTxPauseStormWarningEvents})
       if (D(p, storm->name) > 0)
-        Add("link", storm == &kTxPauseStormErrorEvents ? Severity::kError : Severity::kWarning,
+        Add("pfc.nic_storm_guard", "link", storm == &kTxPauseStormErrorEvents ? Severity::kError : Severity::kWarning,
             "the NIC's pause-storm guard fired: it kept sending pause for too long", Where(p), Grew(storm->name, D(p, storm->name)),
             "the host stopped draining (driver hang, PCIe stall); the NIC stops pausing after pfc-prevention-tout, so drops follow");
   }
@@ -434,7 +436,7 @@ class Rules {
     if (ev_.interval_s <= 0 || seconds <= 0) return;
     const double share = seconds / ev_.interval_s;
     if (share <= 0.5) return;
-    Add("link", share > 0.9 ? Severity::kError : Severity::kWarning,
+    Add("pfc.paused_share", "link", share > 0.9 ? Severity::kError : Severity::kWarning,
         std::string(share > 0.9 ? "pause storm: " : "heavy pausing: ") + "priority " + std::to_string(prio) + " was paused " +
             Fmt("%.0f", share * 100) + " % of the time by the peer",
         Where(p), counter + " " + Count(seconds * 1e6) + " us over " + Fmt("%.3f", ev_.interval_s) + " s",
@@ -458,7 +460,7 @@ class Rules {
         const int prio = pg.size() > 2 ? std::atoi(pg.c_str() + 2) : -1;
         const PortEvidence* peer = PeerOf(p);
         const bool peer_ignores = peer && peer->pfc_enabled && prio >= 0 && prio < 8 && !(*peer->pfc_enabled)[prio];
-        Add("network", Severity::kError, "drops in the lossless class: PG headroom overflow", Where(p) + " " + pg,
+        Add("drop.lossless_pg_headroom", "network", Severity::kError, "drops in the lossless class: PG headroom overflow", Where(p) + " " + pg,
             Grew(kSaiPgDroppedPackets.name, dropped) + ", headroom watermark " +
                 Count(At(c, kSaiPgXoffRoomWatermarkBytes.name)) + " B" +
                 (peer_ignores ? "; " + p.peer + " has PFC off for priority " + std::to_string(prio) : ""),
@@ -471,7 +473,7 @@ class Rules {
       double pg_drops = 0;
       for (const auto& [pg, c] : p.pgs) pg_drops += At(c, kSaiPgDroppedPackets.name);
       if (in_disc - pg_drops > 0)
-        Add("network", Severity::kError, "frames discarded at ingress (not for buffer): MTU too small, no route, or a routing loop",
+        Add("drop.ingress_discard", "network", Severity::kError, "frames discarded at ingress (not for buffer): MTU too small, no route, or a routing loop",
             Where(p), Grew(kSaiPortIfInDiscards.name, in_disc - pg_drops) + " beyond PG drops",
             "compare this switch's port MTU with the RoCE frame size (MTU + 78 B) and check its routes");
       for (const auto& [q, c] : p.queues) {
@@ -482,15 +484,15 @@ class Rules {
         if (queue < 0 || queue > 7) continue;  // UC0..UC7; a summary.json may say anything
         const bool lossless = p.pfc_enabled ? (*p.pfc_enabled)[queue] : (queue == 3 || queue == 4);
         if (lossless) {
-          Add("network", Severity::kError, "drops in a lossless queue", Where(p) + " " + q,
+          Add("drop.lossless_queue", "network", Severity::kError, "drops in a lossless queue", Where(p) + " " + q,
               Grew(kSaiQueueDroppedPackets.name, dp), "PFC is not protecting this queue: check PFC is enabled on the priority end to end");
         } else if (p.dscp_to_priority ? (*p.dscp_to_priority)[kCnpDscp] == queue : queue == 6) {  // CNPs: DSCP 48, queue 6
-          Add("network", Severity::kWarning, "CNPs dropped in " + q + ": " + Count(dp) + " of " + Count(pk + dp),
+          Add("drop.cnp_queue", "network", Severity::kWarning, "CNPs dropped in " + q + ": " + Count(dp) + " of " + Count(pk + dp),
               Where(p) + " " + q, std::string(kSaiQueueDroppedPackets.name) + " " + Count(dp) + " in the CNP queue (DSCP 48)",
               "a dropped CNP leaves its sender at full rate: give the CNP queue strict priority and reserved buffer "
               "(SONiC: scheduler type STRICT for this queue)");
         } else {
-          Add("network", Severity::kWarning,
+          Add("drop.lossy_queue", "network", Severity::kWarning,
               "drops in lossy queue " + q + ": " + Count(dp) + " of " + Count(pk + dp) + " packets (" +
                   Fmt("%.1f", 100.0 * dp / (pk + dp)) + " %)",
               Where(p) + " " + q,
@@ -505,7 +507,7 @@ class Rules {
     for (int prio = 0; prio < 8; ++prio) {
       const std::string k = kRxPrioDiscards.Name(prio);
       if (D(p, k) > 0 && Lossless(p, prio))
-        Add("network", Severity::kError, "drops in the lossless class at the NIC (receive buffer full)", Where(p),
+        Add("drop.lossless_nic", "network", Severity::kError, "drops in the lossless class at the NIC (receive buffer full)", Where(p),
             k + " +" + Count(D(p, k)), "the NIC's PFC did not stop the sender in time: check its headroom and pause response");
     }
     const double marked = D(p, kNpEcnMarkedRocePackets.name), cnp = D(p, kNpCnpSent.name);
@@ -513,17 +515,17 @@ class Rules {
     if (cc != p.cc_params.end() && cc->second == "none") {
       // Congestion control switched off on purpose is a setting, not a fault: say what it means.
       if (marked > 0)
-        Add("transport", Severity::kInfo, "congestion control is off on this NIC: CE marks get no CNPs, PFC alone paces its senders",
+        Add("cc.off", "transport", Severity::kInfo, "congestion control is off on this NIC: CE marks get no CNPs, PFC alone paces its senders",
             Where(p), "congestion_control none; " + Grew(kNpEcnMarkedRocePackets.name, marked) + ", " + kNpCnpSent.name + " +0",
             "if the fabric is meant to run DCQCN, enable it (nic.cc: dcqcn; on a host: roce_np and roce_rp enable for the "
             "RoCE priority)");
     } else if (marked > 0 && cnp == 0) {
-      Add("network", Severity::kError, "ECN-marked RoCE packets arrive but no CNPs are sent", Where(p),
+      Add("cc.ecn_without_cnp", "network", Severity::kError, "ECN-marked RoCE packets arrive but no CNPs are sent", Where(p),
           Grew(kNpEcnMarkedRocePackets.name, marked) + ", " + kNpCnpSent.name + " +0",
           "enable the DCQCN notification point for the RoCE priority (/sys/class/net/IF/ecn/roce_np/enable/3)");
     }
     if (D(p, kRpCnpIgnored.name) > 0)
-      Add("network", Severity::kWarning, "CNPs arrive but the reaction point ignores them", Where(p),
+      Add("cc.cnp_ignored", "network", Severity::kWarning, "CNPs arrive but the reaction point ignores them", Where(p),
           Grew(kRpCnpIgnored.name, D(p, kRpCnpIgnored.name)) + ", " + Grew(kRpCnpHandled.name, D(p, kRpCnpHandled.name)),
           "enable the DCQCN reaction point for the RoCE priority (/sys/class/net/IF/ecn/roce_rp/enable/3)");
   }
@@ -532,20 +534,20 @@ class Rules {
     if (p.is_switch) return;
     const double ooo = D(p, kOutOfSequence.name), seq = D(p, kPacketSeqErr.name);
     if (ooo > 0 || seq > 0)
-      Add("transport", Severity::kWarning, "packet loss on the RoCE path: go-back-N retransmissions", Where(p),
+      Add("transport.sequence_errors", "transport", Severity::kWarning, "packet loss on the RoCE path: go-back-N retransmissions", Where(p),
           Grew(kOutOfSequence.name, ooo) + Rate(ooo) + ", " + Grew(kPacketSeqErr.name, seq) + Rate(seq),
           "find the drop point: CRC errors on a link, drops in a queue, or RoCE in a lossy class; in a lossless fabric "
           "these counters stay at zero");
     if (D(p, kLocalAckTimeoutErr.name) > 0)
-      Add("transport", Severity::kWarning, "ACK timeouts: tail loss or a stalled path", Where(p),
+      Add("transport.ack_timeouts", "transport", Severity::kWarning, "ACK timeouts: tail loss or a stalled path", Where(p),
           Grew(kLocalAckTimeoutErr.name, D(p, kLocalAckTimeoutErr.name)),
           "a lost last packet or NAK costs a full timeout (4.096 us x 2^timeout): fix the loss; a stalled path "
           "(pause storm, deadlock) shows as timeouts without NAKs");
     if (D(p, kRnrNakRetryErr.name) > 0)
-      Add("transport", Severity::kWarning, "receiver not ready: receives not posted in time", Where(p),
+      Add("transport.rnr", "transport", Severity::kWarning, "receiver not ready: receives not posted in time", Where(p),
           Grew(kRnrNakRetryErr.name, D(p, kRnrNakRetryErr.name)), "the application must post receive buffers ahead of SENDs");
     if (D(p, kReqTransportRetriesExceeded.name) > 0)
-      Add("transport", Severity::kError, "queue pairs failed: retries exhausted", Where(p),
+      Add("transport.retries_exceeded", "transport", Severity::kError, "queue pairs failed: retries exhausted", Where(p),
           Grew(kReqTransportRetriesExceeded.name, D(p, kReqTransportRetriesExceeded.name)),
           "the path lost packets or stalled longer than retry_count x timeout: fix the loss or stall first");
   }
@@ -569,7 +571,7 @@ class Rules {
       const bool ecn_off = cfg && cfg->cc_params.count("ecn_enabled") && cfg->cc_params.at("ecn_enabled") == "false";
       const bool ecn_on = cfg && cfg->cc_params.count("ecn_enabled") && cfg->cc_params.at("ecn_enabled") == "true";
       if (pm.first > 0 && pm.second == 0 && (any_marks || ecn_off))
-        Add("network", Severity::kError, "PFC fires but ECN never marks on this switch", sw,
+        Add("ecn.pfc_without_ecn", "network", Severity::kError, "PFC fires but ECN never marks on this switch", sw,
             kSaiPortPfcTxPkts.Pattern("*") + " " + Count(pm.first) + ", " + kSaiQueueWredEcnMarkedPackets.name + " 0" +
                 (ecn_off ? " (ECN is disabled in its configuration)" : " while other switches mark"),
             ecn_on ? "ECN is on here, yet no queue reached Kmin while PFC fired: Kmin sits above the XOFF point (lower it), "
@@ -577,7 +579,7 @@ class Rules {
                    : "enable ECN on the RoCE queue (WRED_PROFILE ecn_all) with Kmin below the PFC XOFF point");
       else if (ecn_off && pm.first > 0)
         // It marked, then its ECN went off (a configuration change during the interval).
-        Add("network", Severity::kError, "ECN is off on this switch and PFC does its work", sw,
+        Add("ecn.turned_off", "network", Severity::kError, "ECN is off on this switch and PFC does its work", sw,
             kSaiPortPfcTxPkts.Pattern("*") + " " + Count(pm.first) + ", " + kSaiQueueWredEcnMarkedPackets.name + " " +
                 Count(pm.second) + " (all before ECN was disabled: its configuration now has it off)",
             "enable ECN on the RoCE queue again (WRED_PROFILE ecn_all) and find the change that disabled it");
@@ -590,7 +592,7 @@ class Rules {
             if (it != p.queues.end()) roce += At(it->second, kSaiQueuePackets.name);
           }
         if (roce > 0)
-          Add("network", Severity::kWarning, "ECN is off on this switch while RoCE traffic crosses it", sw,
+          Add("ecn.off", "network", Severity::kWarning, "ECN is off on this switch while RoCE traffic crosses it", sw,
               "ecn_enabled false in its configuration; " + Count(roce) + " RoCE packets through its RoCE queue",
               "enable ECN on the RoCE queue (WRED_PROFILE ecn_all): congestion here reaches the senders only as PFC");
       }
@@ -609,13 +611,13 @@ class Rules {
         if (o.is_switch && o.device != p.device && o.pfc_enabled && (*o.pfc_enabled)[prio]) lossless_elsewhere = true;
       const std::string pk = Count(At(it->second, kSaiQueuePackets.name));
       if (lossless_elsewhere)
-        Add("network", Severity::kError, "PFC is off for the RoCE priority " + std::to_string(prio) + " on " + p.device, Where(p) + " " + q,
+        Add("pfc.off_on_hop", "network", Severity::kError, "PFC is off for the RoCE priority " + std::to_string(prio) + " on " + p.device, Where(p) + " " + q,
             std::string(kSaiQueuePackets.name) + " " + pk + " of RoCE (DSCP 26) in " + q +
                 ", which is lossless on the other switches but has no PFC here (no " + kSaiPortPfcTxPkts.prefix +
                 std::to_string(prio) + " counters)",
             "enable PFC for priority " + std::to_string(prio) + " on " + p.device + " (PORT_QOS_MAP pfc_enable)");
       else
-        Add("network", Severity::kError, "RoCE traffic (DSCP 26) rides lossy queue " + q + " on " + p.device, Where(p) + " " + q,
+        Add("qos.roce_in_lossy_queue", "network", Severity::kError, "RoCE traffic (DSCP 26) rides lossy queue " + q + " on " + p.device, Where(p) + " " + q,
             std::string(kSaiQueuePackets.name) + " " + pk + "; DSCP 26 maps to priority " + std::to_string(prio) +
                 " here, while PFC protects only the lossless priorities",
             "fix the DSCP-to-priority map on " + p.device + " so DSCP 26 lands in the lossless priority, as on the other hops");
@@ -626,7 +628,7 @@ class Rules {
     for (const WatchdogQueue& q : ev_.watchdog) {
       if (q.storms_detected <= 0 && q.status != "stormed") continue;
       const bool now = q.status == "stormed";
-      Add("link", now ? Severity::kError : Severity::kWarning,
+      Add("pfc.watchdog_storm", "link", now ? Severity::kError : Severity::kWarning,
           std::string(now ? "PFC storm in progress" : "PFC storms were detected") + " on " + q.port + " queue " +
               std::to_string(q.queue) + " (the PFC watchdog " + (now ? "is dropping its traffic" : "has restored it") + ")",
           q.port + ":" + std::to_string(q.queue),
@@ -644,7 +646,7 @@ class Rules {
       if (r.bandwidth) {
         std::string unit = r.gbits ? "Gb/s" : "MB/s";
         const double gbps = r.gbits ? r.bw_average : r.bw_average * 8 / 1000;
-        Add("application", Severity::kInfo,
+        Add("app.perftest_bandwidth", "application", Severity::kInfo,
             "perftest bandwidth: " + Fmt("%.2f", r.bw_average) + " " + unit + " average at " + Count(r.bytes) + " B messages",
             r.source,
             "#bytes " + Count(r.bytes) + ", #iterations " + Count(r.iterations) + ", BW peak " + Fmt("%.2f", r.bw_peak) +
@@ -655,7 +657,7 @@ class Rules {
                                   "messages to test bandwidth"
                             : "compare with the link rate times the wire efficiency MTU/(MTU + 78 B)");
       } else {
-        Add("application", Severity::kInfo, "perftest latency: " + Fmt("%.2f", r.t_typical_us) + " us typical", r.source,
+        Add("app.perftest_latency", "application", Severity::kInfo, "perftest latency: " + Fmt("%.2f", r.t_typical_us) + " us typical", r.source,
             "#bytes " + Count(r.bytes) + ", t_typical " + Fmt("%.2f", r.t_typical_us) + " us, t_avg " + Fmt("%.2f", r.t_avg_us) + " us",
             "compare with the path's serialization, propagation and NIC latencies");
       }
@@ -663,14 +665,14 @@ class Rules {
     for (const CollectiveResult& c : ev_.collectives) {
       const std::string what = std::to_string(c.ranks) + "-rank AllReduce";
       if (c.iterations_done < c.iterations)
-        Add("application", Severity::kError,
+        Add("app.allreduce_incomplete", "application", Severity::kError,
             what + " finished " + std::to_string(c.iterations_done) + " of its " + std::to_string(c.iterations) + " iterations",
             ev_.origin, "iterations_done " + std::to_string(c.iterations_done) + ", iterations " + std::to_string(c.iterations),
             "a stalled rank or QP: look for QP errors, pause storms or deadlocks on the ring's links (or a run too short)");
       // NCCL's bus bandwidth approaches the link goodput (4096 of every 4178 B at RoCE MTU 4096).
       const double goodput = c.host_link_gbps * 4096 / 4178;
       if (c.iterations_done > 0 && goodput > 0 && c.busbw_gbps < 0.7 * goodput)
-        Add("application", Severity::kWarning,
+        Add("app.allreduce_busbw", "application", Severity::kWarning,
             what + " bus bandwidth is " + Fmt("%.0f", 100 * c.busbw_gbps / goodput) + " % of what its links carry",
             ev_.origin,
             "busbw " + Fmt("%.1f", c.busbw_gbps) + " Gb/s, host links " + Fmt("%.0f", c.host_link_gbps) + " Gb/s (goodput " +
@@ -680,11 +682,11 @@ class Rules {
     if (ev_.flows > 0) {
       const int unfinished = ev_.flows - ev_.flows_finished - ev_.flows_failed;
       if (ev_.flows_failed > 0)
-        Add("application", Severity::kError, std::to_string(ev_.flows_failed) + " flows failed (QP error)", ev_.origin,
+        Add("app.flows_failed", "application", Severity::kError, std::to_string(ev_.flows_failed) + " flows failed (QP error)", ev_.origin,
             std::to_string(ev_.flows_failed) + " of " + std::to_string(ev_.flows) + " flows in state qp_error",
             "see the transport findings for the loss that exhausted the retries");
       if (unfinished > 0)
-        Add("application", Severity::kWarning, std::to_string(unfinished) + " flows did not finish in the simulated time",
+        Add("app.flows_unfinished", "application", Severity::kWarning, std::to_string(unfinished) + " flows did not finish in the simulated time",
             ev_.origin, std::to_string(unfinished) + " of " + std::to_string(ev_.flows) + " flows unfinished after " +
                 Fmt("%.3f", ev_.interval_s * 1e3) + " ms",
             "a stall (pause storm, deadlock, loss with long timeouts) or simply too short a run: look at the link findings");
@@ -697,6 +699,8 @@ class Rules {
 
 }  // namespace
 
-std::vector<Diagnosis> Diagnose(const Evidence& evidence) { return Rules(evidence).Run(); }
+std::vector<Diagnosis> Diagnose(const Evidence& evidence, bool merge_places) {
+  return Rules(evidence).Run(merge_places);
+}
 
 }  // namespace rocelab

@@ -21,6 +21,7 @@ struct Diagnosis {
   std::string location;
   std::string evidence;
   std::string action;
+  std::string rule;  // a stable id of the rule that found it ("pfc.watchdog_storm")
 };
 
 // Reads a bundle directory (rocelab collect), a simulation output directory or
@@ -29,7 +30,9 @@ struct Diagnosis {
 // Throws ParseError (file and line) or std::runtime_error on input it cannot use.
 Evidence LoadEvidence(const std::vector<std::string>& paths);
 
-std::vector<Diagnosis> Diagnose(const Evidence& evidence);
+// The findings, in layer order. The same finding at several places is one finding listing
+// them, unless `merge_places` is false (one finding per place: what a monitor tracks).
+std::vector<Diagnosis> Diagnose(const Evidence& evidence, bool merge_places = true);
 
 }  // namespace rocelab
 

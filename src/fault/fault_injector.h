@@ -28,6 +28,7 @@ class FaultInjector final : public EventSource {
     Time injected = -1, cleared = -1;  // -1: not (yet)
   };
   const std::vector<Record>& records() const { return records_; }
+  const std::vector<FaultTarget>& targets() const { return targets_; }
 
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 

@@ -75,6 +75,15 @@ struct Port {
   Wire wire;           // the frames this port has sent that have not yet arrived
   PortCounters counters;
   std::unique_ptr<PortFaults> faults;  // null until a fault touches the port
+
+  // Pause time so far, the interval in progress included (the counters close an interval when
+  // the pause ends): what a device shows when it is read.
+  Time RxPauseTime(int prio, Time now) const {
+    return counters.rx_pause_duration[prio] + (paused[prio] ? now - pause_began[prio] : 0);
+  }
+  Time TxPauseTime(int prio, Time now) const {
+    return counters.tx_pause_duration[prio] + (xoff_sent[prio] ? now - xoff_began[prio] : 0);
+  }
 };
 
 class Node : public EventSource {

@@ -50,7 +50,7 @@ void PfcWatchdog::Poll() {
       if (!(queues_ & (1u << prio))) continue;
       QueueState& q = state_[p][prio];
       const uint64_t tx = sw_->queue_counters(p, prio).packets;
-      const Time pause = port.counters.rx_pause_duration[prio] + (port.paused[prio] ? now - port.pause_began[prio] : 0);
+      const Time pause = port.RxPauseTime(prio, now);
       const uint64_t frames = port.counters.rx_pause[prio];
       const bool up = sw_->Carrier(p);
       if (!q.stats.stormed) {

@@ -121,7 +121,7 @@ void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::ar
   w.EndObject();
 }
 
-void WriteNic(JsonWriter& w, const Nic& n) {
+void WriteNic(JsonWriter& w, const Nic& n, Time now) {
   const PortCounters& c = n.port(0).counters;
   const RdmaCounters& r = n.rdma();
   w.BeginObject(n.name().c_str());
@@ -148,8 +148,8 @@ void WriteNic(JsonWriter& w, const Nic& n) {
     w.Uint(kRxPrioBytes.Name(p), c.rx_prio_bytes[p]).Uint(kRxPrioPackets.Name(p), c.rx_prio_packets[p]);
     w.Uint(kTxPrioBytes.Name(p), c.tx_prio_bytes[p]).Uint(kTxPrioPackets.Name(p), c.tx_prio_packets[p]);
     w.Uint(kRxPrioDiscards.Name(p), c.rx_prio_discards[p]);
-    w.Uint(kRxPrioPause.Name(p), c.rx_pause[p]).Uint(kRxPrioPauseDuration.Name(p), Us(c.rx_pause_duration[p]));
-    w.Uint(kTxPrioPause.Name(p), c.tx_pause[p]).Uint(kTxPrioPauseDuration.Name(p), Us(c.tx_pause_duration[p]));
+    w.Uint(kRxPrioPause.Name(p), c.rx_pause[p]).Uint(kRxPrioPauseDuration.Name(p), Us(n.port(0).RxPauseTime(p, now)));
+    w.Uint(kTxPrioPause.Name(p), c.tx_pause[p]).Uint(kTxPrioPauseDuration.Name(p), Us(n.port(0).TxPauseTime(p, now)));
     if (pfc) w.Uint(kRxPrioPauseTransition.Name(p), c.rx_pause_transitions[p]);
   }
   w.EndObject();
@@ -217,7 +217,7 @@ void WritePfcwd(JsonWriter& w, const PfcWatchdog& wd, int port) {
 }
 
 void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCounters counters,
-                 const PfcWatchdog* wd) {
+                 const PfcWatchdog* wd, Time now) {
   if (counters == DeviceCounters::kNonzero) {
     bool any = s.ttl_expired() > 0;
     for (int i = 0; i < s.num_ports() && !any; ++i) any = SawTraffic(s.port(i));
@@ -256,8 +256,8 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
     for (int p = 0; p < kNumPriorities; ++p) {
       if (!(s.pfc_mask() & (1u << p)) && !c.rx_pause[p] && !c.tx_pause[p]) continue;
       w.Uint(kSaiPortPfcRxPkts.Name(p), c.rx_pause[p]).Uint(kSaiPortPfcTxPkts.Name(p), c.tx_pause[p]);
-      w.Uint(kSaiPortPfcRxPauseDurationUs.Name(p), Us(c.rx_pause_duration[p]));
-      w.Uint(kSaiPortPfcTxPauseDurationUs.Name(p), Us(c.tx_pause_duration[p]));
+      w.Uint(kSaiPortPfcRxPauseDurationUs.Name(p), Us(s.port(i).RxPauseTime(p, now)));
+      w.Uint(kSaiPortPfcTxPauseDurationUs.Name(p), Us(s.port(i).TxPauseTime(p, now)));
     }
     w.Uint(kRocelabTxBusyNs.name, static_cast<uint64_t>(c.busy / kNanosecond));
     w.BeginObject(kQueuesBlock);
@@ -377,6 +377,14 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     else w.Null("injected_ns");
     if (r.cleared >= 0) w.Double("cleared_ns", static_cast<double>(r.cleared) / kNanosecond, 3);
     else w.Null("cleared_ns");
+    // What the monitor (if any) made of it: when, by which rule, where; MTTD from injection.
+    if (const Monitor::Detection* d = x.FaultDetection(&r - x.faults().records().data())) {
+      w.Double("detected_ns", static_cast<double>(d->t) / kNanosecond, 3).String("detected_by", d->rule);
+      w.String("localized_to", d->location);
+      w.Double("mttd_ns", static_cast<double>(d->t - r.injected) / kNanosecond, 3);
+    } else {
+      w.Null("detected_ns").Null("detected_by").Null("localized_to").Null("mttd_ns");
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -397,10 +405,10 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   if (counters != DeviceCounters::kNone) {
     w.BeginObject("hosts");
     for (const auto& n : f.nics())
-      if (counters == DeviceCounters::kAll || SawTraffic(n->port(0))) WriteNic(w, *n);
+      if (counters == DeviceCounters::kAll || SawTraffic(n->port(0))) WriteNic(w, *n, f.now());
     w.EndObject();
     w.BeginObject("switches");
-    for (size_t i = 0; i < f.switches().size(); ++i) WriteSwitch(w, *f.switches()[i], f.topology(), counters, x.watchdog(i));
+    for (size_t i = 0; i < f.switches().size(); ++i) WriteSwitch(w, *f.switches()[i], f.topology(), counters, x.watchdog(i), f.now());
     w.EndObject();
   }
   w.EndObject();

@@ -32,6 +32,23 @@ Experiment::Experiment(const Scenario& sc) : fabric_(sc) {
     watchdogs_.push_back(s->spec().pfc_watchdog.enabled && s->pfc_mask()
                              ? std::make_unique<PfcWatchdog>(fabric_.context(), s.get())
                              : nullptr);
+  if (sc.monitor_interval > 0) monitor_ = std::make_unique<Monitor>(this);
+}
+
+const Monitor::Detection* Experiment::FaultDetection(size_t i) const {
+  const FaultInjector::Record& r = faults_->records()[i];
+  const FaultTarget& t = faults_->targets()[i];
+  if (!monitor_ || r.injected < 0 || t.node < 0) return nullptr;
+  const Topology& topo = fabric_.topology();
+  std::vector<std::string> devices{topo.nodes()[t.node].name};
+  if (t.what == FaultTarget::What::kLink) devices.push_back(topo.nodes()[topo.nodes()[t.node].ports[t.port].peer_node].name);
+  for (const Monitor::Detection& d : monitor_->detections()) {
+    if (d.t < r.injected) continue;
+    const std::string dev = LocationDevice(d.location);
+    for (const std::string& n : devices)
+      if (dev == n) return &d;
+  }
+  return nullptr;
 }
 
 void Experiment::Run() {

@@ -12,6 +12,7 @@
 #include "fault/fault_injector.h"
 #include "net/fabric.h"
 #include "net/pfc_watchdog.h"
+#include "run/monitor.h"
 #include "scenario/scenario.h"
 #include "workload/driver.h"
 
@@ -40,12 +41,18 @@ class Experiment {
   const FaultInjector& faults() const { return *faults_; }
   // The PFC watchdog of switch `index` (in switch order); nullptr where it is off.
   const PfcWatchdog* watchdog(size_t index) const { return watchdogs_[index].get(); }
+  // The monitor (a `monitor` section), or nullptr.
+  const Monitor* monitor() const { return monitor_.get(); }
+  // The monitor's first detection that names fault `i`'s target (a device of it: the host, the
+  // switch, either end of the link) at or after its injection; nullptr if none.
+  const Monitor::Detection* FaultDetection(size_t i) const;
 
  private:
   Fabric fabric_;
   std::vector<std::unique_ptr<WorkloadDriver>> drivers_;
   std::unique_ptr<FaultInjector> faults_;
   std::vector<std::unique_ptr<PfcWatchdog>> watchdogs_;
+  std::unique_ptr<Monitor> monitor_;
   std::vector<uint64_t> delivered_at_tail_;
 };
 

@@ -424,6 +424,13 @@ inline constexpr Option kTelemetrySeries =
           "which series: queue_depth, pg_occupancy, link_util, flow_rate, cc_rate, pause_state")
         .DefaultIs("all of them");
 
+// ---- monitor: detection from what a monitoring system sees ----
+inline constexpr Option kMonitor =
+    Other("monitor", Unit::kMapping, "", "sample every device's counters and run diagnose's rules on each window");
+inline constexpr Option kMonitorInterval =
+    Duration("monitor.interval", 10 * kMillisecond, kMicrosecond, 3600 * kSecond,
+             "the sampling window (scaled with timers.scale)");
+
 // ---- timers ----
 inline constexpr Option kTimers =
     Other("timers", Unit::kMapping, "", "the agents' production timers, scaled to fit a short run");

@@ -677,6 +677,11 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
     }
     r.Finish();
   });
+  ReadSection(top, opt::kMonitor, [&](ConfigReader& r) {
+    sc.monitor_interval = static_cast<Time>(opt::kMonitorInterval.def);
+    r.Duration(opt::kMonitorInterval, &sc.monitor_interval);
+    r.Finish();
+  });
   ReadSection(top, opt::kTimers, [&](ConfigReader& r) {
     r.Number(opt::kTimersScale, &sc.timer_scale);
     r.Finish();

@@ -292,6 +292,7 @@ struct Scenario {
   Time duration = opt::kDuration.def;
   double timer_scale = opt::kTimersScale.def;  // the agents' timers, scaled (timers.scale)
   TelemetrySpec telemetry;
+  Time monitor_interval = 0;  // 0: no monitor (monitor.interval)
   TopologySpec topology;
   SwitchSpec sw;
   NicSpec nic;

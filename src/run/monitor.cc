@@ -1,0 +1,83 @@
+#include "run/monitor.h"
+
+#include "diagnose/diagnose.h"
+#include "diagnose/parsers.h"
+#include "report/summary.h"
+#include "run/experiment.h"
+
+namespace rocelab {
+
+namespace {
+
+// `now - before`, counter by counter (a counter absent before counts from zero).
+void Subtract(const CounterMap& before, CounterMap* now) {
+  for (auto& [k, v] : *now) {
+    auto it = before.find(k);
+    if (it != before.end()) v -= it->second;
+  }
+}
+
+}  // namespace
+
+std::string LocationDevice(const std::string& location) {
+  const size_t end = location.find_first_of(": ");
+  return location.substr(0, end);
+}
+
+Monitor::Monitor(Experiment* x)
+    : x_(x),
+      window_(static_cast<Time>(static_cast<double>(x->fabric().scenario().monitor_interval) *
+                                x->fabric().scenario().timer_scale)) {
+  if (window_ < 1) window_ = 1;
+  prev_ = Snapshot();
+  prev_t_ = x_->fabric().now();
+  x_->fabric().ScheduleAt(prev_t_ + window_, this, 0);
+}
+
+Evidence Monitor::Snapshot() const {
+  Evidence ev;
+  ParseSummaryJson(SummaryJson(*x_, DeviceCounters::kAll), "monitor", &ev);
+  return ev;
+}
+
+void Monitor::HandleEvent(uint32_t, uint32_t, Packet*) {
+  Window();
+  x_->fabric().ScheduleAt(x_->fabric().now() + window_, this, 0);
+}
+
+void Monitor::Window() {
+  const Time now = x_->fabric().now();
+  Evidence current = Snapshot();
+  // The window's evidence: what changed since the last sample, over the time between them.
+  Evidence w = current;
+  w.origin = "monitor";
+  w.interval_s = static_cast<double>(now - prev_t_) / kSecond;
+  for (size_t i = 0; i < w.ports.size() && i < prev_.ports.size(); ++i) {
+    PortEvidence& p = w.ports[i];
+    const PortEvidence& before = prev_.ports[i];
+    if (p.device != before.device || p.port != before.port) continue;  // summaries list ports in one order
+    Subtract(before.counters, &p.deltas);
+    for (auto& [q, c] : p.queues)
+      if (before.queues.count(q)) Subtract(before.queues.at(q), &c);
+    for (auto& [g, c] : p.pgs)
+      if (before.pgs.count(g)) Subtract(before.pgs.at(g), &c);
+  }
+  // A monitor sees devices, not applications.
+  w.flows = w.flows_finished = w.flows_failed = 0;
+  w.collectives.clear();
+  w.perftest.clear();
+  ++windows_;
+  for (const Diagnosis& d : Diagnose(w, /*merge_places=*/false)) {
+    if (d.severity == Severity::kInfo || d.layer == "application" || d.layer == "evidence") continue;
+    auto [it, fresh] = seen_.try_emplace(std::make_pair(d.rule, d.location), windows_);
+    const bool quiet_before = fresh || windows_ - it->second > kQuiet;
+    it->second = windows_;
+    if (!quiet_before) continue;
+    detections_.push_back({now, d.rule, d.location, d.title});
+    x_->fabric().timeline().Add(now, "monitor", "", -1, "detected", d.rule + " at " + d.location + ": " + d.title);
+  }
+  prev_ = std::move(current);
+  prev_t_ = now;
+}
+
+}  // namespace rocelab

@@ -1,0 +1,62 @@
+// What a monitoring system sees, and what it makes of it. Every window
+// (`monitor.interval`, scaled with the agents' timers) it samples every
+// device's counters, as a collector scraping SONiC and the hosts would, and runs
+// diagnose's rules on the window's deltas: the same rule set, with the same rule
+// ids, that `rocelab diagnose` runs on a summary or a bundle. A finding that
+// was not there in the previous window is a detection, on the timeline
+// ("detected") and in the list below; the faults' lifecycle figures (when each
+// fault was detected, by which rule, localized where) come from it.
+//
+// Only counters are read (no simulator state), and only the layers a monitor
+// watches: physical, link, network, transport.
+#ifndef ROCELAB_RUN_MONITOR_H_
+#define ROCELAB_RUN_MONITOR_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "diagnose/evidence.h"
+#include "sim/event_queue.h"
+
+namespace rocelab {
+
+class Experiment;
+
+class Monitor final : public EventSource {
+ public:
+  // Takes its first sample now (the baseline) and one per window after.
+  explicit Monitor(Experiment* x);
+
+  struct Detection {
+    Time t;
+    std::string rule, location, title;
+  };
+  const std::vector<Detection>& detections() const { return detections_; }
+  Time window() const { return window_; }
+
+  void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
+
+ private:
+  Evidence Snapshot() const;
+  void Window();
+
+  Experiment* x_;
+  Time window_;
+  Evidence prev_;
+  Time prev_t_ = 0;
+  // (rule, location) -> the last window it was found in. A finding is a new detection when it
+  // was not found in the last kQuiet windows: one that comes and goes is not re-detected each time.
+  static constexpr uint64_t kQuiet = 5;
+  std::map<std::pair<std::string, std::string>, uint64_t> seen_;
+  uint64_t windows_ = 0;
+  std::vector<Detection> detections_;
+};
+
+// The device a finding's location names first: "h0 (mlx5_0/eth0)" -> h0, "leaf0:Ethernet0:3" -> leaf0.
+std::string LocationDevice(const std::string& location);
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_RUN_MONITOR_H_
