@@ -339,8 +339,7 @@ TEST(FaultConfig, EcnOffStopsTheMarksAndPfcTakesOver) {
       "duration: 20ms\n"
       "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 16}\n"
       "switch: {ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}}\n"
-      "workload:\n";
-  for (int h = 1; h <= 15; ++h) yaml += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 2MB}\n";
+      "workload:\n" + FlowsTo(1, 15, "h0", "2MB");
   TestRun base = RunYaml(yaml);
   TestRun f = StartYaml(yaml + "faults:\n  - {kind: ecn_off, target: leaf0, at: 200us}\n");
   f->RunUntil(200 * kMicrosecond);

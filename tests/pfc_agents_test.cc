@@ -176,8 +176,7 @@ TEST(PfcDeadlock, FrozenWithoutTheWatchdogAndBrokenByIt) {
                     ExampleFabric(watchdog ? "  pfc_watchdog: {enabled: true}\n" : "  pfc_watchdog: {enabled: false}\n",
                                   "{mtu: 4096, cc: none, timeout: 8, pfc_prevention_tout: off}") +
                     "workload:\n";
-    for (int h = 8; h < 12; ++h) s += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 8MB}\n";
-    for (int h = 1; h < 4; ++h) s += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h9, size: 8MB}\n";
+    s += FlowsTo(8, 11, "h0", "8MB") + FlowsTo(1, 3, "h9", "8MB");
     return s +
            "faults:\n  - {kind: route_change, at: 100us, duration: 1ms, routes: [{switch: spine0, dst: h0, port: leaf1}, "
            "{switch: leaf1, dst: h0, port: spine0}, {switch: spine1, dst: h0, port: leaf1}]}\n";
@@ -210,8 +209,7 @@ TEST(PfcDeadlock, ReformsWhileTheLoopStandsAndIsBrokenEachTime) {
   std::string s = "duration: 60ms\ntimers: {scale: 0.01}\n" +
                   ExampleFabric("  pfc_watchdog: {enabled: true}\n", "{mtu: 4096, cc: none, timeout: 8, pfc_prevention_tout: off}") +
                   "workload:\n";
-  for (int h = 8; h < 12; ++h) s += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 64MB}\n";
-  for (int h = 1; h < 4; ++h) s += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h9, size: 64MB}\n";
+  s += FlowsTo(8, 11, "h0", "64MB") + FlowsTo(1, 3, "h9", "64MB");
   s += "faults:\n  - {kind: route_change, at: 100us, duration: 20ms, routes: [{switch: spine0, dst: h0, port: leaf1}, "
        "{switch: leaf1, dst: h0, port: spine0}, {switch: spine1, dst: h0, port: leaf1}]}\n";
   TestRun f = RunYaml(s);
@@ -238,8 +236,7 @@ TEST(PfcAgents, HealthyIncastTriggersNothingAtProductionTimers) {
       "duration: 400ms\n"
       "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 17}\n"
       "nic: {pfc_prevention_tout: auto}\n"
-      "workload:\n";
-  for (int h = 1; h <= 16; ++h) yaml += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 200MB}\n";
+      "workload:\n" + FlowsTo(1, 16, "h0", "200MB");
   TestRun f = RunYaml(yaml);
   EXPECT_GE(f->now(), 250 * kMillisecond) << "the incast outlasts both agents' timers";
   EXPECT_TRUE(Events(*f, "pfc_storm_detected").empty());

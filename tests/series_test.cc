@@ -62,8 +62,7 @@ TEST(Series, IncastQueueLinkFlowsAndPausesAgreeWithTheRun) {
       "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 5}\n"
       "nic: {cc: none}\n"
       "telemetry: {interval: 10us}\n"
-      "workload:\n";
-  for (int h = 1; h <= 4; ++h) yaml += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 4MB}\n";
+      "workload:\n" + FlowsTo(1, 4, "h0", "4MB");
   TestRun run;
   const std::vector<Row> rows = Sample(yaml, &run);
   const Fabric& f = *run;
@@ -105,8 +104,7 @@ TEST(Series, CcRateShowsTheCuts) {
       "duration: 20ms\n"
       "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 9}\n"
       "telemetry: {interval: 20us, series: [cc_rate]}\n"
-      "workload:\n";
-  for (int h = 1; h <= 8; ++h) yaml += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 4MB}\n";
+      "workload:\n" + FlowsTo(1, 8, "h0", "4MB");
   TestRun run;
   const std::vector<Row> rows = Sample(yaml, &run);
   double min_rate = 1e9;

@@ -51,6 +51,14 @@ inline std::string ExampleFabric(const std::string& extra_switch = "", const std
          "nic: " + nic + "\n";
 }
 
+// Workload entries: one `size` flow from each of h<first>..h<last> to `dst`.
+inline std::string FlowsTo(int first, int last, const std::string& dst, const std::string& size) {
+  std::string s;
+  for (int h = first; h <= last; ++h)
+    s += "  - {type: flow, src: h" + std::to_string(h) + ", dst: " + dst + ", size: " + size + "}\n";
+  return s;
+}
+
 // Summary JSON without the "engine" block (the only wall-clock figures).
 inline std::string WithoutEngine(const std::string& json) {
   size_t a = json.find("  \"engine\": {");

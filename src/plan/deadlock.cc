@@ -376,12 +376,7 @@ std::vector<BufferRef> DeadlockChecker::FindCycle() const {
     push(start);
     while (!stack.empty()) {
       Frame& f = stack.back();
-      int o = -1;
-      for (int i = 0; i < words_ && o < 0; ++i) {
-        if (!f.rest.w[i]) continue;
-        o = i * 64 + __builtin_ctzll(f.rest.w[i]);
-        f.rest.w[i] &= f.rest.w[i] - 1;
-      }
+      const int o = TakeNextPort(&f.rest);
       if (o < 0) {
         color[f.idx] = 2;
         stack.pop_back();
@@ -461,12 +456,7 @@ bool DeadlockChecker::RankBuffers() {
     stack.push_back({start, edges_[start]});
     while (!stack.empty()) {
       Frame& f = stack.back();
-      int o = -1;
-      for (int i = 0; i < words_ && o < 0; ++i) {
-        if (!f.rest.w[i]) continue;
-        o = i * 64 + __builtin_ctzll(f.rest.w[i]);
-        f.rest.w[i] &= f.rest.w[i] - 1;
-      }
+      const int o = TakeNextPort(&f.rest);
       if (o < 0) {
         color[f.idx] = 2;
         rank_[f.idx] = --next;

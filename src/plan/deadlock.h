@@ -165,6 +165,16 @@ class DeadlockChecker {
     Mask rest;  // out ports not yet followed
   };
   std::vector<Frame> stack_;
+  // The lowest port left in `rest`, taken out of it; -1 when none is left.
+  int TakeNextPort(Mask* rest) const {
+    for (int i = 0; i < words_; ++i) {
+      if (!rest->w[i]) continue;
+      const int o = i * 64 + __builtin_ctzll(rest->w[i]);
+      rest->w[i] &= rest->w[i] - 1;
+      return o;
+    }
+    return -1;
+  }
   std::vector<int> candidates_;
 };
 
