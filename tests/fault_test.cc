@@ -266,7 +266,7 @@ TEST(FaultGrayDrop, NothingCountsItWhereItHappensButTheEndsShowTheLoss) {
       "nic: {timeout: 6}\n"
       "workload:\n";
   for (int h = 0; h < 4; ++h)
-    yaml += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h" + std::to_string(h + 4) + ", size: 2MB}\n";
+    yaml += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h" + std::to_string(h + 4) + ", size: 8MB}\n";
   yaml += "faults:\n  - {kind: gray_drop, target: \"leaf0:spine0\", at: 0s, rate: 0.01}\n";
   TestRun f = RunYaml(yaml);
   const Switch& leaf0 = f->sw("leaf0");
@@ -282,7 +282,7 @@ TEST(FaultGrayDrop, NothingCountsItWhereItHappensButTheEndsShowTheLoss) {
   uint64_t seq = 0;
   for (int h = 4; h < 8; ++h) seq += f->nic("h" + std::to_string(h)).rdma().out_of_sequence;
   EXPECT_GT(seq, 0u);
-  EXPECT_EQ(Delivered(*f), 8ull << 20);
+  EXPECT_EQ(Delivered(*f), 32ull << 20);
 
   const std::string dir = ::testing::TempDir() + "/gray";
   std::system(("mkdir -p " + dir).c_str());

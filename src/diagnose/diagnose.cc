@@ -350,8 +350,10 @@ class Rules {
       const Counter& sent = from.is_switch ? kSaiPortIfOutUcastPkts : kTxPacketsPhy;
       const Counter& got = to.is_switch ? kSaiPortIfInUcastPkts : kRxPacketsPhy;
       if (!Has(from, sent.name) || !Has(to, got.name) || flapped(from) || flapped(to)) return;
+      // Frames on the wire when the counters were read count as lost here: a few on a quiet link
+      // at the end of a run, dozens of small ones on a busy link at the end of a short window.
       const double lost = D(from, sent.name) - D(to, got.name);
-      if (lost <= 16 || lost <= 1e-4 * D(from, sent.name)) return;  // frames still in flight at the end
+      if (lost <= 64 || lost <= 5e-3 * D(from, sent.name)) return;
       Add("network.gray_drop", "network", Severity::kError, "frames vanish on the link " + from.device + " -> " + to.device + " and no device counts them",
           Where(from), std::string(sent.name) + " " + Count(D(from, sent.name)) + " at " + from.device + ", " + got.name + " " +
                            Count(D(to, got.name)) + " at " + to.device + ": " + Count(lost) + " lost",
@@ -524,7 +526,9 @@ class Rules {
           Grew(kNpEcnMarkedRocePackets.name, marked) + ", " + kNpCnpSent.name + " +0",
           "enable the DCQCN notification point for the RoCE priority (/sys/class/net/IF/ecn/roce_np/enable/3)");
     }
-    if (D(p, kRpCnpIgnored.name) > 0)
+    // A few CNPs that arrive after their QP finished are ignored too; a reaction point that is
+    // off ignores more than it handles.
+    if (D(p, kRpCnpIgnored.name) > 0 && At(p.counters, kRpCnpIgnored.name) > At(p.counters, kRpCnpHandled.name))
       Add("cc.cnp_ignored", "network", Severity::kWarning, "CNPs arrive but the reaction point ignores them", Where(p),
           Grew(kRpCnpIgnored.name, D(p, kRpCnpIgnored.name)) + ", " + Grew(kRpCnpHandled.name, D(p, kRpCnpHandled.name)),
           "enable the DCQCN reaction point for the RoCE priority (/sys/class/net/IF/ecn/roce_rp/enable/3)");

@@ -83,9 +83,14 @@ void Switch::FinishSetup() {
       }
     }
   }
-  port_ecn_.assign(ports_.size(), spec_.ecn);
+  SetEcnFrom(spec_);
+}
+
+void Switch::SetEcnFrom(const SwitchSpec& spec) {
+  spec_.ecn = spec.ecn;
+  port_ecn_.assign(ports_.size(), spec.ecn);
   for (size_t p = 0; p < ports_.size(); ++p)
-    for (const EcnSpec& e : spec_.ecn_by_rate)
+    for (const EcnSpec& e : spec.ecn_by_rate)
       if (e.rate_bps == ports_[p].rate_bps) port_ecn_[p] = e;
 }
 

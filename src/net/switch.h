@@ -40,6 +40,8 @@ class Switch : public Node {
   const EcnSpec& port_ecn(int port) const { return port_ecn_[port]; }
   void SetPortEcn(int port, const EcnSpec& e) { port_ecn_[port] = e; }
   void SetConfiguredEcn(const EcnSpec& e) { spec_.ecn = e; }
+  // Every port's marking as `spec` configures it (a rollback to a known configuration).
+  void SetEcnFrom(const SwitchSpec& spec);
   // Classification (DSCP map and trust) and the PFC priorities.
   void SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_dscp, uint8_t lossless_mask);
   // What the switch reports as its MTU (a port's lowered MTU acts in Node's fault state).

@@ -385,6 +385,22 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     } else {
       w.Null("detected_ns").Null("detected_by").Null("localized_to").Null("mttd_ns");
     }
+    // What recovery (if on) did about it, and when the monitor saw its devices quiet after.
+    const size_t index = &r - x.faults().records().data();
+    w.BeginArray("actions");
+    for (const Recovery::Action& a : x.FaultActions(index)) {
+      w.BeginObject();
+      w.Double("t_ns", static_cast<double>(a.t) / kNanosecond, 3).String("tier", a.tier).String("action", a.action);
+      w.EndObject();
+    }
+    w.EndArray();
+    const Time recovered = x.FaultRecovered(index);
+    if (recovered >= 0) {
+      w.Double("recovered_ns", static_cast<double>(recovered) / kNanosecond, 3);
+      w.Double("mttr_ns", static_cast<double>(recovered - r.injected) / kNanosecond, 3);
+    } else {
+      w.Null("recovered_ns").Null("mttr_ns");
+    }
     w.EndObject();
   }
   w.EndArray();

@@ -33,15 +33,46 @@ Experiment::Experiment(const Scenario& sc) : fabric_(sc) {
                              ? std::make_unique<PfcWatchdog>(fabric_.context(), s.get())
                              : nullptr);
   if (sc.monitor_interval > 0) monitor_ = std::make_unique<Monitor>(this);
+  if (monitor_ && sc.recovery_auto) {
+    recovery_ = std::make_unique<Recovery>(this);
+    monitor_->SetOnDetection([this](const Monitor::Detection& d) { recovery_->OnDetection(d); });
+  }
+}
+
+std::vector<std::string> Experiment::FaultDevices(size_t i) const {
+  const FaultTarget& t = faults_->targets()[i];
+  if (t.node < 0) return {};
+  const Topology& topo = fabric_.topology();
+  std::vector<std::string> devices{topo.nodes()[t.node].name};
+  if (t.what == FaultTarget::What::kLink) devices.push_back(topo.nodes()[topo.nodes()[t.node].ports[t.port].peer_node].name);
+  return devices;
+}
+
+std::vector<Recovery::Action> Experiment::FaultActions(size_t i) const {
+  std::vector<Recovery::Action> out;
+  if (!recovery_) return out;
+  const Time injected = faults_->records()[i].injected;
+  const std::vector<std::string> devices = FaultDevices(i);
+  for (const Recovery::Action& a : recovery_->actions()) {
+    bool mine = false;
+    for (const std::string& d : a.devices)
+      for (const std::string& f : devices) mine = mine || d == f;
+    if (mine && injected >= 0 && a.t >= injected) out.push_back(a);
+  }
+  return out;
+}
+
+Time Experiment::FaultRecovered(size_t i) const {
+  const std::vector<Recovery::Action> actions = FaultActions(i);
+  if (actions.empty()) return -1;
+  return monitor_->QuietAfter(actions.back().t, FaultDevices(i));
 }
 
 const Monitor::Detection* Experiment::FaultDetection(size_t i) const {
   const FaultInjector::Record& r = faults_->records()[i];
   const FaultTarget& t = faults_->targets()[i];
   if (!monitor_ || r.injected < 0 || t.node < 0) return nullptr;
-  const Topology& topo = fabric_.topology();
-  std::vector<std::string> devices{topo.nodes()[t.node].name};
-  if (t.what == FaultTarget::What::kLink) devices.push_back(topo.nodes()[topo.nodes()[t.node].ports[t.port].peer_node].name);
+  const std::vector<std::string> devices = FaultDevices(i);
   for (const Monitor::Detection& d : monitor_->detections()) {
     if (d.t < r.injected) continue;
     const std::string dev = LocationDevice(d.location);

@@ -13,6 +13,7 @@
 #include "net/fabric.h"
 #include "net/pfc_watchdog.h"
 #include "run/monitor.h"
+#include "run/recovery.h"
 #include "scenario/scenario.h"
 #include "workload/driver.h"
 
@@ -46,6 +47,10 @@ class Experiment {
   // The monitor's first detection that names fault `i`'s target (a device of it: the host, the
   // switch, either end of the link) at or after its injection; nullptr if none.
   const Monitor::Detection* FaultDetection(size_t i) const;
+  // The recovery actions taken on fault `i`'s devices, and when the monitor saw them quiet
+  // after the last of them (-1: not yet); empty without `recovery: {mode: auto}`.
+  std::vector<Recovery::Action> FaultActions(size_t i) const;
+  Time FaultRecovered(size_t i) const;
 
  private:
   Fabric fabric_;
@@ -53,6 +58,9 @@ class Experiment {
   std::unique_ptr<FaultInjector> faults_;
   std::vector<std::unique_ptr<PfcWatchdog>> watchdogs_;
   std::unique_ptr<Monitor> monitor_;
+  std::unique_ptr<Recovery> recovery_;
+  // The devices fault `i` acts on: the host or switch, or both ends of the link.
+  std::vector<std::string> FaultDevices(size_t i) const;
   std::vector<uint64_t> delivered_at_tail_;
 };
 

@@ -45,6 +45,16 @@ void Monitor::HandleEvent(uint32_t, uint32_t, Packet*) {
   x_->fabric().ScheduleAt(x_->fabric().now() + window_, this, 0);
 }
 
+Time Monitor::QuietAfter(Time t, const std::vector<std::string>& devices) const {
+  for (const auto& [end, named] : named_) {
+    if (end <= t) continue;
+    bool quiet = true;
+    for (const std::string& d : devices) quiet = quiet && !named.count(d);
+    if (quiet) return end;
+  }
+  return -1;
+}
+
 void Monitor::Window() {
   const Time now = x_->fabric().now();
   Evidence current = Snapshot();
@@ -67,14 +77,17 @@ void Monitor::Window() {
   w.collectives.clear();
   w.perftest.clear();
   ++windows_;
+  named_.push_back({now, {}});
   for (const Diagnosis& d : Diagnose(w, /*merge_places=*/false)) {
     if (d.severity == Severity::kInfo || d.layer == "application" || d.layer == "evidence") continue;
+    named_.back().second.insert(LocationDevice(d.location));
     auto [it, fresh] = seen_.try_emplace(std::make_pair(d.rule, d.location), windows_);
     const bool quiet_before = fresh || windows_ - it->second > kQuiet;
     it->second = windows_;
     if (!quiet_before) continue;
     detections_.push_back({now, d.rule, d.location, d.title});
     x_->fabric().timeline().Add(now, "monitor", "", -1, "detected", d.rule + " at " + d.location + ": " + d.title);
+    if (on_detection_) on_detection_(detections_.back());
   }
   prev_ = std::move(current);
   prev_t_ = now;

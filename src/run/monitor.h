@@ -12,7 +12,9 @@
 #ifndef ROCELAB_RUN_MONITOR_H_
 #define ROCELAB_RUN_MONITOR_H_
 
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +36,10 @@ class Monitor final : public EventSource {
     std::string rule, location, title;
   };
   const std::vector<Detection>& detections() const { return detections_; }
+  // Called with each new detection as it is made (recovery acts on it).
+  void SetOnDetection(std::function<void(const Detection&)> f) { on_detection_ = std::move(f); }
+  // The first window that ended after `t` in which no finding named any of `devices`; -1 if none.
+  Time QuietAfter(Time t, const std::vector<std::string>& devices) const;
   Time window() const { return window_; }
 
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
@@ -52,6 +58,9 @@ class Monitor final : public EventSource {
   std::map<std::pair<std::string, std::string>, uint64_t> seen_;
   uint64_t windows_ = 0;
   std::vector<Detection> detections_;
+  std::function<void(const Detection&)> on_detection_;
+  // Per window: its end and the devices its findings named.
+  std::vector<std::pair<Time, std::set<std::string>>> named_;
 };
 
 // The device a finding's location names first: "h0 (mlx5_0/eth0)" -> h0, "leaf0:Ethernet0:3" -> leaf0.

@@ -49,7 +49,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kFaults, &kFaultsKind, &kFaultsTarget, &kFaultsAt, &kFaultsDuration, &kFaultsPeriod, &kFaultsCount,
       &kFaultsPreFecBer, &kFaultsFec, &kFaultsRate, &kFaultsKmin, &kFaultsKmax, &kFaultsPmax,
       &kFaultsDscpToPriority, &kFaultsTrust, &kFaultsLosslessPriorities, &kFaultsMtu, &kFaultsHeadroom,
-      &kFaultsCable, &kFaultsDrainRate, &kFaultsRoutes, &kTimers, &kTimersScale, &kMonitor, &kMonitorInterval, &kTelemetry, &kTelemetryInterval,
+      &kFaultsCable, &kFaultsDrainRate, &kFaultsRoutes, &kTimers, &kTimersScale, &kMonitor, &kMonitorInterval, &kRecovery, &kRecoveryMode, &kTelemetry, &kTelemetryInterval,
       &kTelemetrySeries,
   };
   return kAll;

@@ -431,6 +431,12 @@ inline constexpr Option kMonitorInterval =
     Duration("monitor.interval", 10 * kMillisecond, kMicrosecond, 3600 * kSecond,
              "the sampling window (scaled with timers.scale)");
 
+inline constexpr Option kRecovery =
+    Other("recovery", Unit::kMapping, "", "what acts on the monitor's detections (docs/faults.md)");
+inline constexpr Option kRecoveryMode =
+    Choice("recovery.mode", "off", "off|auto",
+           "off: only the device agents act; auto: isolation and rollback (T3) as soon as the monitor detects");
+
 // ---- timers ----
 inline constexpr Option kTimers =
     Other("timers", Unit::kMapping, "", "the agents' production timers, scaled to fit a short run");

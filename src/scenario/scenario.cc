@@ -682,6 +682,13 @@ Scenario ParseScenarioText(const std::string& text, const std::string& file_labe
     r.Duration(opt::kMonitorInterval, &sc.monitor_interval);
     r.Finish();
   });
+  ReadSection(top, opt::kRecovery, [&](ConfigReader& r) {
+    std::string mode;
+    if (r.Choice(opt::kRecoveryMode, &mode)) sc.recovery_auto = mode == "auto";
+    if (sc.recovery_auto && sc.monitor_interval == 0)
+      r.Fail(opt::kRecoveryMode, "auto acts on what the monitor detects: add a monitor section (monitor: {interval: 10ms})");
+    r.Finish();
+  });
   ReadSection(top, opt::kTimers, [&](ConfigReader& r) {
     r.Number(opt::kTimersScale, &sc.timer_scale);
     r.Finish();

@@ -293,6 +293,7 @@ struct Scenario {
   double timer_scale = opt::kTimersScale.def;  // the agents' timers, scaled (timers.scale)
   TelemetrySpec telemetry;
   Time monitor_interval = 0;  // 0: no monitor (monitor.interval)
+  bool recovery_auto = false;  // recovery.mode: auto
   TopologySpec topology;
   SwitchSpec sw;
   NicSpec nic;
