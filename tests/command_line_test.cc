@@ -84,7 +84,8 @@ TEST(CommandLine, EveryCommandAnswersHelp) {
   const std::vector<std::pair<std::string, std::string>> commands = {
       {"run", "--out"},          {"demo", "--out"},       {"plan", "headroom"},       {"plan headroom", "--speed"},
       {"plan buffer", "--json"}, {"plan ecn", "--rtt"},   {"lint", "--no-failures"},  {"schema", "--json"},
-      {"perftest", "--size"},    {"collect", "--root"},   {"diagnose", "--json"},     {"", "diagnose"}};
+      {"perftest", "--size"},    {"collect", "--root"},   {"diagnose", "--json"},     {"", "diagnose"},
+      {"export", "prom"},        {"export prom", "--out"}, {"", "export"},            {"run", "--prom"}};
   for (const auto& [cmd, option] : commands) {
     Result r = Rocelab(cmd + " --help");
     EXPECT_EQ(r.status, 0) << cmd << "\n" << r.output;
@@ -132,6 +133,13 @@ TEST(CommandLine, UsageErrorsAreOneLineWithAHint) {
       {"lint", "FABRIC_OR_SCENARIO.yaml is required", "see: rocelab lint --help"},
       {"run " + file + " --out a --counters some", "--counters is all, nonzero or none", "see: rocelab run --help"},
       {"perftest write_bw --size", "--size needs a value", "see: rocelab perftest --help"},
+      {"export", "which command? prom", "see: rocelab export --help"},
+      {"export prom", "RUN_OUT_DIR is required", "see: rocelab export prom --help"},
+      {"export prom " + dir + " --out", "--out needs a value", "see: rocelab export prom --help"},
+      {"export prom " + dir + " --format x", "unknown option '--format'", "see: rocelab export prom --help"},
+      {"export prom " + dir + " " + dir, "unexpected extra arguments", "see: rocelab export prom --help"},
+      {"export prom " + dir, "summary.json: no such file", "see: rocelab export prom --help"},
+      {"run " + file + " --out a --prom", "--prom needs a value", "see: rocelab run --help"},
   };
   for (const Case& c : cases) {
     Result r = Rocelab(c.args);
@@ -179,6 +187,8 @@ TEST(CommandLine, ExitStatusContract) {
       {"collect --out " + dir + "/bundle --root " + dir + "/no-such-root", 2},
       {"schema", 0},
       {"version", 0},
+      {"export prom " + dir + "/run", 0},
+      {"export prom " + dir + "/never", 2},
   };
   for (const Case& c : cases) {
     Result r = Rocelab(c.args);

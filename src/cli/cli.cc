@@ -1,11 +1,13 @@
 #include "cli/cli.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -93,6 +95,21 @@ bool MakeDirs(const std::string& path, std::string* err) {
     return false;
   }
   return true;
+}
+
+void CheckOutputFile(const std::string& path, const std::string& what, const std::string& made_first) {
+  namespace fs = std::filesystem;
+  if (path.empty()) throw UsageError(what + " needs a file name");
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw UsageError(what + ": " + path + " is a folder; give a file name");
+  fs::path folder = fs::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  const auto same = [](const fs::path& a, const fs::path& b) {
+    return (a.lexically_normal() / "").lexically_normal() == (b.lexically_normal() / "").lexically_normal();
+  };
+  if (!made_first.empty() && same(folder, made_first)) return;
+  if (!fs::is_directory(folder, ec)) throw UsageError(what + ": no folder " + folder.string() + " to write " + path + " in");
+  if (::access(folder.c_str(), W_OK) != 0) throw UsageError(what + ": cannot write in " + folder.string());
 }
 
 void WriteFileAtomically(const std::string& path, const std::string& text) {

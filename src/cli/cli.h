@@ -73,10 +73,15 @@ void AddCollectCommand(CLI::App* root);
 void AddDiagnoseCommand(CLI::App* root);
 void AddPerftestCommand(CLI::App* root);
 void AddSchemaCommand(CLI::App* root);
+void AddExportCommand(CLI::App* root);  // export prom
 
 // Writes via a temporary file and a rename: never a half-written file.
 void WriteFileAtomically(const std::string& path, const std::string& text);
 bool MakeDirs(const std::string& path, std::string* err);
+// Refuses, before anything is written, a file the command could not write at the end: `what`
+// ("run: --prom") begins the message. Its folder must exist or be `made_first`, a folder the
+// command creates before it writes (run's --out).
+void CheckOutputFile(const std::string& path, const std::string& what, const std::string& made_first = "");
 
 }  // namespace rocelab
 

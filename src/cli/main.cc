@@ -27,6 +27,7 @@ CLI::App* Root() {
     AddPerftestCommand(app);
     AddCollectCommand(app);
     AddDiagnoseCommand(app);
+    AddExportCommand(app);
     AddCommand(app, "version", "Print the version", [](const Args&) {
       std::printf("rocelab 0.1.0\n");
       return static_cast<int>(kExitOk);

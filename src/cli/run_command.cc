@@ -1,6 +1,6 @@
-// rocelab run SCENARIO.yaml --out DIR [--seed N] [--counters all|nonzero|none] [--max-memory SIZE] [--quiet]
+// rocelab run SCENARIO.yaml --out DIR [--seed N] [--counters all|nonzero|none] [--max-memory SIZE] [--prom FILE] [--quiet]
 // rocelab run --ns3-config config.txt --out DIR
-// rocelab demo --out DIR [--quiet]
+// rocelab demo --out DIR [--prom FILE] [--quiet]
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,9 +13,10 @@
 
 #include "cli/cli.h"
 #include "cli/demo_scenario.h"
-#include "report/series.h"
 #include "diagnose/diagnose.h"
 #include "interop/ns3.h"
+#include "report/prometheus.h"
+#include "report/series.h"
 #include "report/summary.h"
 #include "run/experiment.h"
 #include "run/memory_estimate.h"
@@ -195,6 +196,8 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
   const DeviceCounters counters = CountersArg(a);
   const bool quiet = a.Has("--quiet");
   CheckMemory(a, sc, counters);
+  const std::string prom = a.Get("--prom");
+  if (a.Has("--prom")) CheckOutputFile(prom, a.command() + ": --prom", out);
   Experiment run(sc);  // may throw ConfigError: nothing written yet
   std::string err;
   if (!MakeDirs(out, &err)) throw UsageError(a.command() + ": --out: " + err);
@@ -213,8 +216,11 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
     run.Run();
     run.fabric().SetProgressListener(nullptr);
   }
-  WriteFileAtomically(out + "/summary.json", SummaryJson(run, counters));
-  std::string also = extra ? extra(run, out) : "";
+  const std::string summary = SummaryJson(run, counters);
+  WriteFileAtomically(out + "/summary.json", summary);
+  // The exposition reads the summary as `rocelab export prom` would: one writer for both.
+  if (a.Has("--prom")) WriteFileAtomically(prom, PrometheusText(summary, out + "/summary.json"));
+  std::string also = (extra ? extra(run, out) : "") + (a.Has("--prom") ? " and " + prom : "");
   if (series) {
     const bool ok = std::fflush(series.get()) == 0 && !std::ferror(series.get());
     series.reset();
@@ -266,6 +272,7 @@ void AddOutputOptions(CLI::App* c) {
            "per-device counters in summary.json: every device (default), devices and ports that saw traffic, or none");
   AddValue(c, "--max-memory", "SIZE",
            "refuse a fabric whose estimated memory exceeds this (default: the memory available on this machine)");
+  AddValue(c, "--prom", "FILE", "also write the run's counters in the Prometheus text format (docs/prometheus.md)");
   AddFlag(c, "--quiet", "print nothing; no progress line");
 }
 
