@@ -81,5 +81,72 @@ TEST(Monitor, LinkDownIsLocalizedToAnEndOfTheLink) {
   EXPECT_EQ(d->t, 200 * kMicrosecond);
 }
 
+// Recovery on: frames vanish on leaf0-spine1; the monitor finds the link, recovery shuts it
+// (T3), the fabric routes around it, and no frame vanishes after; off: the loss goes on.
+TEST(Recovery, AGrayLinkIsShutAndTheLossStops) {
+  auto yaml = [](const std::string& mode) {
+    return "duration: 20ms\nmonitor: {interval: 1ms}\nrecovery: {mode: " + mode +
+           "}\n"
+           "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4}\n"
+           "switch: {link_down_detection: 50us, route_convergence: 200us}\n"
+           "nic: {timeout: 6}\n"
+           "workload:\n  - {type: all-to-all, size: 4MB}\n"
+           "faults:\n  - {kind: gray_drop, target: leaf0-spine1, at: 100us, rate: 0.02}\n";
+  };
+  TestRun on = RunYaml(yaml("auto"));
+  const Monitor::Detection* d = on.run->FaultDetection(0);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->rule, "network.gray_drop");
+  const std::vector<Recovery::Action> actions = on.run->FaultActions(0);
+  ASSERT_EQ(actions.size(), 1u);
+  EXPECT_EQ(actions[0].tier, "T3");
+  EXPECT_EQ(actions[0].t, d->t) << "auto acts as soon as the rule fires";
+  EXPECT_NE(actions[0].action.find("shut link"), std::string::npos);
+  const Time recovered = on.run->FaultRecovered(0);
+  EXPECT_GT(recovered, actions[0].t);
+  // After the shut, nothing crosses the link: the carrier is down at both ends.
+  const int leaf0 = on->topology().FindNode("leaf0");
+  EXPECT_FALSE(on->device(leaf0).Carrier(ResolvePort(on->topology(), leaf0, "spine1")));
+  for (const QueuePair& qp : on->qps()) EXPECT_TRUE(qp.done) << "flow " << qp.id;
+  const auto s = nlohmann::json::parse(SummaryJson(*on.run));
+  EXPECT_EQ(s["faults"][0]["actions"][0]["tier"], "T3");
+  EXPECT_EQ(s["faults"][0]["mttr_ns"], static_cast<double>(recovered - 100 * kMicrosecond) / kNanosecond);
+
+  TestRun off = RunYaml(yaml("off"));
+  EXPECT_TRUE(off.run->FaultActions(0).empty());
+  EXPECT_EQ(off.run->FaultRecovered(0), -1);
+  uint64_t seq_on = 0, seq_off = 0;
+  for (const auto& n : on->nics()) seq_on += n->rdma().packet_seq_err;
+  for (const auto& n : off->nics()) seq_off += n->rdma().packet_seq_err;
+  EXPECT_GT(seq_off, 2 * seq_on) << "left alone, the link keeps losing frames";
+}
+
+// A config push turns ECN off on a switch; recovery rolls it back and the switch marks again.
+TEST(Recovery, EcnTurnedOffIsRolledBack) {
+  std::string yaml =
+      "duration: 30ms\nmonitor: {interval: 1ms}\nrecovery: {mode: auto}\n"
+      "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 16}\n"
+      "switch: {ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}}\n"
+      "workload:\n" + FlowsTo(1, 15, "h0", "16MB") +
+      "faults:\n  - {kind: ecn_off, target: leaf0, at: 1ms}\n";
+  TestRun f = StartYaml(yaml);
+  f->RunUntil(1 * kMillisecond);
+  const uint64_t marks_before = f->sw("leaf0").ecn_marked();
+  f.run->Run();
+  const std::vector<Recovery::Action> actions = f.run->FaultActions(0);
+  ASSERT_FALSE(actions.empty());
+  EXPECT_NE(actions[0].action.find("roll back ECN on leaf0"), std::string::npos) << actions[0].action;
+  EXPECT_TRUE(f->sw("leaf0").spec().ecn.enabled);
+  EXPECT_TRUE(f->sw("leaf0").port_ecn(0).enabled);
+  EXPECT_GT(f->sw("leaf0").ecn_marked(), marks_before) << "marking resumed after the rollback";
+}
+
+TEST(Recovery, AutoNeedsAMonitor) {
+  EXPECT_THROW(ParseScenarioText("topology: {type: spine-leaf}\nrecovery: {mode: auto}\n", "t.yaml"), ConfigError);
+  EXPECT_THROW(ParseScenarioText("topology: {type: spine-leaf}\nmonitor: {interval: 1ms}\nrecovery: {mode: runbook}\n",
+                                 "t.yaml"),
+               ConfigError);
+}
+
 }  // namespace
 }  // namespace rocelab
