@@ -1,6 +1,7 @@
 // rocelab run SCENARIO.yaml --out DIR [--seed N] [--counters all|nonzero|none] [--max-memory SIZE] [--quiet]
 // rocelab run --ns3-config config.txt --out DIR
 // rocelab demo --out DIR [--quiet]
+// Both take a port capture too: --pcap FILE --pcap-port DEVICE:PORT ... (cli/pcap_options.h).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/demo_scenario.h"
+#include "cli/pcap_options.h"
 #include "diagnose/diagnose.h"
 #include "interop/ns3.h"
 #include "report/summary.h"
@@ -179,8 +181,10 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
   const std::string out = a.Require("--out");
   const DeviceCounters counters = CountersArg(a);
   const bool quiet = a.Has("--quiet");
+  PcapOption pcap(a);
   CheckMemory(a, sc, counters);
   Experiment run(sc);  // may throw ConfigError: nothing written yet
+  pcap.Start(&run.fabric());
   std::string err;
   if (!MakeDirs(out, &err)) throw UsageError(a.command() + ": --out: " + err);
   {
@@ -190,8 +194,9 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
     run.Run();
     run.fabric().SetProgressListener(nullptr);
   }
+  const std::string captured = pcap.Finish();
   WriteFileAtomically(out + "/summary.json", SummaryJson(run, counters));
-  const std::string also = extra ? extra(run, out) : "";
+  const std::string also = (extra ? extra(run, out) : "") + captured;
   if (!quiet) {
     PrintReport(run);
     std::printf("wrote %s/summary.json%s\n", out.c_str(), also.c_str());
@@ -246,8 +251,10 @@ void AddRunCommands(CLI::App* root) {
   AddOutputOptions(run);
   AddValue(run, "--seed", "N", "the random seed (default: the scenario's)");
   AddValue(run, "--ns3-config", "FILE", "run the HPCC ns-3 simulator's config.txt and its inputs instead");
+  AddPcapOptions(run);
   CLI::App* demo = AddCommand(root, "demo", "The built-in demo: a NIC pause storm under a running AllReduce, the PFC watchdog acting, the timeline and the diagnosis", Demo);
   AddOutputOptions(demo);
+  AddPcapOptions(demo);
 }
 
 }  // namespace rocelab
