@@ -1,6 +1,7 @@
 // rocelab run SCENARIO.yaml --out DIR [--seed N] [--counters all|nonzero|none] [--max-memory SIZE] [--prom FILE] [--quiet]
 // rocelab run --ns3-config config.txt --out DIR
 // rocelab demo --out DIR [--prom FILE] [--quiet]
+// Both take a port capture too: --pcap FILE --pcap-port DEVICE:PORT ... (cli/pcap_options.h).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/demo_scenario.h"
+#include "cli/pcap_options.h"
 #include "diagnose/diagnose.h"
 #include "interop/ns3.h"
 #include "report/prometheus.h"
@@ -195,10 +197,12 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
   const std::string out = a.Require("--out");
   const DeviceCounters counters = CountersArg(a);
   const bool quiet = a.Has("--quiet");
+  PcapOption pcap(a);
   CheckMemory(a, sc, counters);
   const std::string prom = a.Get("--prom");
   if (a.Has("--prom")) CheckOutputFile(prom, a.command() + ": --prom", out);
   Experiment run(sc);  // may throw ConfigError: nothing written yet
+  pcap.Start(&run.fabric());
   std::string err;
   if (!MakeDirs(out, &err)) throw UsageError(a.command() + ": --out: " + err);
   // The time series go to disk as they are sampled; the file takes its name when the run is done.
@@ -216,11 +220,12 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
     run.Run();
     run.fabric().SetProgressListener(nullptr);
   }
+  const std::string captured = pcap.Finish();
   const std::string summary = SummaryJson(run, counters);
   WriteFileAtomically(out + "/summary.json", summary);
   // The exposition reads the summary as `rocelab export prom` would: one writer for both.
   if (a.Has("--prom")) WriteFileAtomically(prom, PrometheusText(summary, out + "/summary.json"));
-  std::string also = (extra ? extra(run, out) : "") + (a.Has("--prom") ? " and " + prom : "");
+  std::string also = (extra ? extra(run, out) : "") + captured + (a.Has("--prom") ? " and " + prom : "");
   if (series) {
     const bool ok = std::fflush(series.get()) == 0 && !std::ferror(series.get());
     series.reset();
@@ -283,8 +288,10 @@ void AddRunCommands(CLI::App* root) {
   AddOutputOptions(run);
   AddValue(run, "--seed", "N", "the random seed (default: the scenario's)");
   AddValue(run, "--ns3-config", "FILE", "run the HPCC ns-3 simulator's config.txt and its inputs instead");
+  AddPcapOptions(run);
   CLI::App* demo = AddCommand(root, "demo", "The built-in demo: a NIC pause storm under a running AllReduce, the PFC watchdog acting, the timeline and the diagnosis", Demo);
   AddOutputOptions(demo);
+  AddPcapOptions(demo);
 }
 
 }  // namespace rocelab

@@ -32,6 +32,7 @@ void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
       if (p.faults && !SurvivesFaults(p, pkt)) return;
       p.counters.rx_frames++;
       p.counters.rx_bytes += pkt->frame_bytes;
+      if (p.tap) p.tap->Received(*pkt, Now());
       if (pkt->corrupted()) {
         p.counters.crc_errors++;
         ctx_->pool.Put(pkt);
@@ -209,6 +210,7 @@ void Node::Transmit(int port, Packet* pkt) {
   c.busy += ser;
   if (c.first_tx < 0) c.first_tx = now;
   c.last_tx_end = now + ser;
+  if (p.tap) p.tap->Sent(*pkt, now);  // before a bit error can hit it: it leaves intact
   if (p.ber > 0) {
     // P(frame hit) = 1 - (1 - ber)^bits
     double bits = 8.0 * pkt->frame_bytes;
@@ -253,6 +255,7 @@ bool Node::SurvivesFaults(Port& p, Packet* pkt) {
   if (f.mtu > 0 && pkt->type != PacketType::kPause && pkt->frame_bytes > f.mtu + kEthHeader + kFcs) {
     p.counters.rx_frames++;
     p.counters.rx_bytes += pkt->frame_bytes;
+    if (p.tap) p.tap->Received(*pkt, Now());
     f.counters.rx_oversize++;
     ctx_->pool.Put(pkt);
     return false;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fault/fec.h"
+#include "net/port_tap.h"
 #include "sim/event_queue.h"
 #include "sim/packet.h"
 #include "sim/rng.h"
@@ -75,6 +76,7 @@ struct Port {
   Wire wire;           // the frames this port has sent that have not yet arrived
   PortCounters counters;
   std::unique_ptr<PortFaults> faults;  // null until a fault touches the port
+  PortTap* tap = nullptr;              // a capture of this port's frames (net/port_tap.h), if any
 
   // Pause time so far, the interval in progress included (the counters close an interval when
   // the pause ends): what a device shows when it is read.
