@@ -367,8 +367,9 @@ TEST(FaultConfig, EcnThresholdsAboveXoffNeverMark) {
   EXPECT_EQ(Marks(f->sw("leaf0")), 0u);
   EXPECT_EQ(f->sw("leaf0").spec().ecn.kmin, 16u << 20);
   EXPECT_GT(ComputeTotals(*f).pause_frames_tx, 0u);
-  const Diagnosis* d = Find(DiagnoseOf(f, "ecn_thr"), "PFC fires but ECN never marks");
-  ASSERT_NE(d, nullptr);
+  const auto ds = DiagnoseOf(f, "ecn_thr");
+  const Diagnosis* d = Find(ds, "PFC fires but ECN never marks");
+  ASSERT_NE(d, nullptr) << Dump(ds);
   EXPECT_EQ(d->location, "leaf0");
 }
 
