@@ -17,45 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "file_util.h"
+
+namespace rocelab {
 namespace {
-
-struct Result {
-  int status;
-  std::string output;  // stdout and stderr
-};
-
-Result Rocelab(const std::string& args) {
-  const std::string cmd = std::string(ROCELAB_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
-
-std::string TempDir() {
-  char tmpl[] = "/tmp/rocelab-cmd-XXXXXX";
-  return mkdtemp(tmpl);
-}
-
-bool Exists(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0;
-}
-
-std::string Write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-  return path;
-}
-
-std::string Read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 int Lines(const std::string& s) {
   int n = 0;
@@ -87,7 +52,7 @@ TEST(CommandLine, EveryCommandAnswersHelp) {
       {"perftest", "--size"},    {"collect", "--root"},   {"diagnose", "--json"},     {"", "diagnose"},
       {"export", "prom"},        {"export prom", "--out"}, {"", "export"},            {"run", "--prom"}};
   for (const auto& [cmd, option] : commands) {
-    Result r = Rocelab(cmd + " --help");
+    CommandResult r = Rocelab(cmd + " --help");
     EXPECT_EQ(r.status, 0) << cmd << "\n" << r.output;
     EXPECT_NE(r.output.find("Usage: rocelab" + (cmd.empty() ? "" : " " + cmd)), std::string::npos) << r.output;
     EXPECT_NE(r.output.find(option), std::string::npos) << cmd << " lists " << option << "\n" << r.output;
@@ -97,25 +62,25 @@ TEST(CommandLine, EveryCommandAnswersHelp) {
 }
 
 TEST(CommandLine, OptionsTakeTheirValueWithOrWithoutEquals) {
-  const std::string dir = TempDir();
-  const std::string file = Write(dir + "/s.yaml", kTwoHosts);
-  Result spaced = Rocelab("run " + file + " --out " + dir + "/a --seed 3 --quiet");
-  Result equals = Rocelab("run " + file + " --out=" + dir + "/b --seed=3 --quiet");
+  const std::string dir = TempDir("cmd");
+  const std::string file = WriteFile(dir + "/s.yaml", kTwoHosts);
+  CommandResult spaced = Rocelab("run " + file + " --out " + dir + "/a --seed 3 --quiet");
+  CommandResult equals = Rocelab("run " + file + " --out=" + dir + "/b --seed=3 --quiet");
   ASSERT_EQ(spaced.status, 0) << spaced.output;
   ASSERT_EQ(equals.status, 0) << equals.output;
   // The same run either way: summaries equal but for the wall-clock figures.
   auto strip = [](std::string s) { return s.erase(s.find("\"engine\""), s.find("\"flows\"") - s.find("\"engine\"")); };
-  EXPECT_EQ(strip(Read(dir + "/a/summary.json")), strip(Read(dir + "/b/summary.json")));
-  EXPECT_NE(Read(dir + "/a/summary.json").find("\"seed\": 3"), std::string::npos);
-  Result pt = Rocelab("perftest write_bw --size=4096 --iters=20 -q 2");
+  EXPECT_EQ(strip(ReadFile(dir + "/a/summary.json")), strip(ReadFile(dir + "/b/summary.json")));
+  EXPECT_NE(ReadFile(dir + "/a/summary.json").find("\"seed\": 3"), std::string::npos);
+  CommandResult pt = Rocelab("perftest write_bw --size=4096 --iters=20 -q 2");
   EXPECT_EQ(pt.status, 0) << pt.output;
   EXPECT_NE(pt.output.find(" 4096 "), std::string::npos) << pt.output;
 }
 
 // Every usage error: one line that names what is wrong, then where to look. No usage dump.
 TEST(CommandLine, UsageErrorsAreOneLineWithAHint) {
-  const std::string dir = TempDir();
-  const std::string file = Write(dir + "/s.yaml", kTwoHosts);
+  const std::string dir = TempDir("cmd");
+  const std::string file = WriteFile(dir + "/s.yaml", kTwoHosts);
   struct Case {
     std::string args, says, hint;
   };
@@ -142,7 +107,7 @@ TEST(CommandLine, UsageErrorsAreOneLineWithAHint) {
       {"run " + file + " --out a --prom", "--prom needs a value", "see: rocelab run --help"},
   };
   for (const Case& c : cases) {
-    Result r = Rocelab(c.args);
+    CommandResult r = Rocelab(c.args);
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.output;
     EXPECT_EQ(Lines(r.output), 2) << c.args << "\n" << r.output;
     EXPECT_NE(r.output.find(c.says), std::string::npos) << c.args << "\n" << r.output;
@@ -154,12 +119,12 @@ TEST(CommandLine, UsageErrorsAreOneLineWithAHint) {
 
 // 0 success or nothing found, 1 the command worked and found problems, 2 bad input.
 TEST(CommandLine, ExitStatusContract) {
-  const std::string dir = TempDir();
-  const std::string good = Write(dir + "/good.yaml", kTwoHosts);
+  const std::string dir = TempDir("cmd");
+  const std::string good = WriteFile(dir + "/good.yaml", kTwoHosts);
   std::string bad_text = kTwoHosts;
   bad_text += "switch: {pfc: {enabled: false}}\n";  // RoCE on a lossy priority: a lint error
-  const std::string lossy = Write(dir + "/lossy.yaml", bad_text);
-  const std::string tight = Write(dir + "/tight.yaml", std::string(kTwoHosts) + "switch: {buffer: 64KB}\n");
+  const std::string lossy = WriteFile(dir + "/lossy.yaml", bad_text);
+  const std::string tight = WriteFile(dir + "/tight.yaml", std::string(kTwoHosts) + "switch: {buffer: 64KB}\n");
   const std::string missing = dir + "/missing.yaml";
   const std::string samples = std::string(ROCELAB_SHARED_DATA) + "/samples/";
   struct Case {
@@ -191,7 +156,7 @@ TEST(CommandLine, ExitStatusContract) {
       {"export prom " + dir + "/never", 2},
   };
   for (const Case& c : cases) {
-    Result r = Rocelab(c.args);
+    CommandResult r = Rocelab(c.args);
     EXPECT_EQ(r.status, c.status) << c.args << "\n" << r.output;
   }
   EXPECT_FALSE(Exists(dir + "/never"));
@@ -231,9 +196,9 @@ std::string OnATerminal(const std::vector<std::string>& args, const std::string&
 
 // A long run on a terminal says how far it has come; piped or --quiet, it does not.
 TEST(CommandLine, ProgressOnATerminalOnly) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("cmd");
   // One long flow: many seconds of work, of which the test watches the first few.
-  const std::string file = Write(dir + "/long.yaml",
+  const std::string file = WriteFile(dir + "/long.yaml",
                                  "name: long\nduration: 20s\n"
                                  "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2, "
                                  "host_link: {rate: 100G, delay: 1us}}\n"
@@ -247,7 +212,7 @@ TEST(CommandLine, ProgressOnATerminalOnly) {
   const std::string quiet = OnATerminal({"run", file, "--out", dir + "/quiet", "--quiet"}, "ETA", 4);
   EXPECT_EQ(quiet.find("ETA"), std::string::npos) << quiet;
   // Piped, for as long: nothing but what a report would print.
-  Result piped = Rocelab("run " + file + " --out " + dir + "/piped 2>&1 & sleep 4; kill $!");
+  CommandResult piped = Rocelab("run " + file + " --out " + dir + "/piped 2>&1 & sleep 4; kill $!");
   EXPECT_EQ(piped.output.find("ETA"), std::string::npos) << piped.output;
   EXPECT_EQ(piped.output.find('\r'), std::string::npos) << piped.output;
 }
@@ -255,29 +220,29 @@ TEST(CommandLine, ProgressOnATerminalOnly) {
 // A fabric larger than the memory allowed is refused before anything is built or written,
 // naming the estimate.
 TEST(CommandLine, RefusesAFabricThatWouldNotFitInMemory) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("cmd");
   const std::string file =
-      Write(dir + "/k16.yaml", "name: k16\ntopology: {type: fat-tree, k: 16, link: {rate: 100G, delay: 1us}}\n"
+      WriteFile(dir + "/k16.yaml", "name: k16\ntopology: {type: fat-tree, k: 16, link: {rate: 100G, delay: 1us}}\n"
                                "workload:\n  - {type: flow, src: h0, dst: h1, size: 64KB}\n");
-  Result r = Rocelab("run " + file + " --out " + dir + "/out --max-memory 4MB");
+  CommandResult r = Rocelab("run " + file + " --out " + dir + "/out --max-memory 4MB");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("needs an estimated "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("routes "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("more than --max-memory 4.0 MB"), std::string::npos) << r.output;
   EXPECT_FALSE(Exists(dir + "/out"));
   // With room enough, it runs.
-  Result ok = Rocelab("run " + file + " --out " + dir + "/out --max-memory 1GB --quiet");
+  CommandResult ok = Rocelab("run " + file + " --out " + dir + "/out --max-memory 1GB --quiet");
   EXPECT_EQ(ok.status, 0) << ok.output;
   EXPECT_EQ(Rocelab("run " + file + " --out " + dir + "/out --max-memory lots").status, 2);
 }
 
 TEST(CommandLine, CountersAllNonzeroOrNone) {
-  const std::string dir = TempDir();
-  const std::string file = Write(dir + "/ft.yaml", kFatTreeOneFlow);
+  const std::string dir = TempDir("cmd");
+  const std::string file = WriteFile(dir + "/ft.yaml", kFatTreeOneFlow);
   for (const char* mode : {"all", "nonzero", "none"})
     ASSERT_EQ(Rocelab("run " + file + " --quiet --counters " + mode + " --out " + dir + "/" + mode).status, 0) << mode;
-  const std::string all = Read(dir + "/all/summary.json"), nonzero = Read(dir + "/nonzero/summary.json"),
-                    none = Read(dir + "/none/summary.json");
+  const std::string all = ReadFile(dir + "/all/summary.json"), nonzero = ReadFile(dir + "/nonzero/summary.json"),
+                    none = ReadFile(dir + "/none/summary.json");
   EXPECT_NE(all.find("\"device_counters\": \"all\""), std::string::npos);
   EXPECT_NE(nonzero.find("\"device_counters\": \"nonzero\""), std::string::npos);
   EXPECT_NE(none.find("\"device_counters\": \"none\""), std::string::npos);
@@ -300,27 +265,29 @@ TEST(CommandLine, CountersAllNonzeroOrNone) {
 
 // diagnose reads a nonzero summary as the full one, and says when there are no counters.
 TEST(CommandLine, DiagnoseFollowsTheCountersOption) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("cmd");
   const std::string incast = std::string(ROCELAB_SOURCE_DIR) + "/scenarios/incast-15to1.yaml";
   for (const char* mode : {"all", "nonzero", "none"})
     ASSERT_EQ(Rocelab("run " + incast + " --quiet --counters " + mode + " --out " + dir + "/" + mode).status, 0);
   auto findings = [](std::string s) { return s.substr(s.find('\n')); };  // past the line naming the file
-  const Result all = Rocelab("diagnose " + dir + "/all"), nonzero = Rocelab("diagnose " + dir + "/nonzero");
+  const CommandResult all = Rocelab("diagnose " + dir + "/all"), nonzero = Rocelab("diagnose " + dir + "/nonzero");
   EXPECT_EQ(findings(all.output), findings(nonzero.output));
   EXPECT_EQ(all.status, nonzero.status);
-  const Result none = Rocelab("diagnose " + dir + "/none");
+  const CommandResult none = Rocelab("diagnose " + dir + "/none");
   EXPECT_NE(none.output.find("no per-device counters (written with --counters none)"), std::string::npos) << none.output;
   EXPECT_EQ(none.output.find("nothing wrong found"), std::string::npos) << none.output;
 }
 
 TEST(CommandLine, LintNoFailuresSkipsTheLinkFailureAnalysis) {
-  const std::string dir = TempDir();
-  const std::string file = Write(dir + "/ft.yaml", kFatTreeOneFlow);
-  Result full = Rocelab("lint --json " + file), quick = Rocelab("lint --json --no-failures " + file);
+  const std::string dir = TempDir("cmd");
+  const std::string file = WriteFile(dir + "/ft.yaml", kFatTreeOneFlow);
+  CommandResult full = Rocelab("lint --json " + file), quick = Rocelab("lint --json --no-failures " + file);
   ASSERT_EQ(full.status, 0) << full.output;
   ASSERT_EQ(quick.status, 0) << quick.output;
   EXPECT_NE(full.output.find("\"link_failures_checked\": 256"), std::string::npos) << full.output;
   EXPECT_NE(quick.output.find("\"link_failures_checked\": 0"), std::string::npos) << quick.output;
-  Result text = Rocelab("lint --no-failures " + file);
+  CommandResult text = Rocelab("lint --no-failures " + file);
   EXPECT_NE(text.output.find("single link failures not checked: --no-failures"), std::string::npos) << text.output;
 }
+
+}  // namespace rocelab

@@ -14,30 +14,13 @@
 #include "diagnose/parsers.h"
 #include "test_util.h"
 
+#include "file_util.h"
+
 namespace rocelab {
 
 namespace {
 
 std::string Sample(const std::string& name) { return std::string(ROCELAB_SHARED_DATA) + "/samples/" + name; }
-
-std::string Read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string TempDir() {
-  char tmpl[] = "/tmp/rocelab-diag-XXXXXX";
-  return mkdtemp(tmpl);
-}
-
-void Write(const std::string& path, const std::string& text) {
-  std::string dir;
-  for (size_t i = 1; i < path.size(); ++i)
-    if (path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
-  std::ofstream(path) << text;
-}
 
 const Diagnosis* Find(const std::vector<Diagnosis>& ds, const std::string& words) {
   for (const Diagnosis& d : ds)
@@ -142,7 +125,7 @@ TEST(DiagnoseSamples, PerftestResultRow) {
 
 // A cut-short copy of a command output is an error naming the line.
 void ExpectParseErrorAtLine(const std::string& path, const std::string& text, int line) {
-  Write(path, text);
+  WriteFile(path, text);
   try {
     LoadEvidence({path});
     ADD_FAILURE() << "no error for " << path;
@@ -153,8 +136,8 @@ void ExpectParseErrorAtLine(const std::string& path, const std::string& text, in
 
 // SONiC's `show pfc counters` (pfcstat): which ports receive pause and which send it.
 TEST(DiagnoseSamples, PfcCountersSayWhichWayThePauseGoes) {
-  const std::string dir = TempDir();
-  Write(dir + "/leaf0.txt",
+  const std::string dir = TempDir("diag");
+  WriteFile(dir + "/leaf0.txt",
         "admin@leaf0:~$ show pfc counters\n"
         "    Port Rx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
         "-----------  ------  ------  ------  ------  ------  ------  ------  ------\n"
@@ -183,8 +166,8 @@ TEST(DiagnoseSamples, PfcCountersSayWhichWayThePauseGoes) {
 // iproute2's `rdma statistic show`: the hw_counters of every port, one record each (wrapped
 // when pasted), with the findings ethtool and hw_counters files give.
 TEST(DiagnoseSamples, RdmaStatisticGivesTheHwCounterFindings) {
-  const std::string dir = TempDir();
-  Write(dir + "/host1.txt",
+  const std::string dir = TempDir("diag");
+  WriteFile(dir + "/host1.txt",
         "# rdma statistic show\n"
         "link mlx5_0/1 rx_write_requests 120 rx_read_requests 0 out_of_buffer 0 out_of_sequence 37\n"
         "duplicate_request 0 rnr_nak_retry_err 0 packet_seq_err 12 implied_nak_seq_err 0 local_ack_timeout_err 0\n"
@@ -203,8 +186,8 @@ TEST(DiagnoseSamples, RdmaStatisticGivesTheHwCounterFindings) {
 
 // Drops in the CNP queue (UC6) get CNP advice, not the DSCP-map advice of other lossy queues.
 TEST(DiagnoseSamples, CnpQueueDropsGetCnpAdvice) {
-  const std::string dir = TempDir();
-  Write(dir + "/leaf1.txt",
+  const std::string dir = TempDir("diag");
+  WriteFile(dir + "/leaf1.txt",
         "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes\n"
         "---------  -----  --------------  ---------------  -----------  ------------\n"
         "Ethernet4    UC6            9000           702000          310         24180\n");
@@ -217,7 +200,7 @@ TEST(DiagnoseSamples, CnpQueueDropsGetCnpAdvice) {
 
 // "PFC fires but ECN never marks" on a switch whose ECN is on: the advice is not "enable ECN".
 TEST(DiagnoseSamples, PfcWithoutMarksWhereEcnIsOnPointsAtKminOrDownstreamPauses) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("diag");
   auto sw = [](const std::string& name, bool ecn, int pauses, int marks) {
     return "\"" + name + "\": {\"config\": {\"pfc_priorities\": [3], \"trust\": \"dscp\", \"dscp_to_priority\": {\"26\": 3, "
            "\"48\": 6}, \"ecn_enabled\": " + std::string(ecn ? "true" : "false") + ", \"ecn_kmin\": 102400},\n"
@@ -226,7 +209,7 @@ TEST(DiagnoseSamples, PfcWithoutMarksWhereEcnIsOnPointsAtKminOrDownstreamPauses)
            "    \"queues\": {\"UC3\": {\"SAI_QUEUE_STAT_PACKETS\": 5000, \"SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS\": " +
            std::to_string(marks) + "}}}}}";
   };
-  Write(dir + "/summary.json", "{\"sim_time_ns\": 1000000, \"hosts\": {}, \"switches\": {" + sw("leaf0", true, 40, 0) + ",\n" +
+  WriteFile(dir + "/summary.json", "{\"sim_time_ns\": 1000000, \"hosts\": {}, \"switches\": {" + sw("leaf0", true, 40, 0) + ",\n" +
                                    sw("leaf1", false, 40, 0) + ",\n" + sw("spine0", true, 0, 300) + "}}\n");
   std::vector<Diagnosis> ds = Diagnose(LoadEvidence({dir}));
   int found = 0;
@@ -245,7 +228,7 @@ TEST(DiagnoseSamples, PfcWithoutMarksWhereEcnIsOnPointsAtKminOrDownstreamPauses)
 }
 
 TEST(DiagnoseSamples, TruncatedOrGarbledInputNamesFileAndLine) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("diag");
   struct Case {
     std::string sample;
     std::function<std::string(const std::string&)> damage;
@@ -273,7 +256,7 @@ TEST(DiagnoseSamples, TruncatedOrGarbledInputNamesFileAndLine) {
   int i = 0;
   for (const Case& c : cases) {
     const std::string path = dir + "/bad" + std::to_string(i++) + "_" + c.sample;
-    Write(path, c.damage(Read(Sample(c.sample))));
+    WriteFile(path, c.damage(ReadFile(Sample(c.sample))));
     try {
       LoadEvidence({path});
       ADD_FAILURE() << "no error for " << path;
@@ -285,28 +268,28 @@ TEST(DiagnoseSamples, TruncatedOrGarbledInputNamesFileAndLine) {
 }
 
 TEST(Collect, CapturedTreeMakesABundleThatDiagnoses) {
-  const std::string root = TempDir() + "/root";
+  const std::string root = TempDir("diag") + "/root";
   const std::string ib = root + "/sys/class/infiniband/mlx5_0";
-  Write(ib + "/ports/1/counters/port_rcv_data", "123456789\n");
-  Write(ib + "/ports/1/counters/port_xmit_discards", "0\n");
-  Write(ib + "/ports/1/hw_counters/np_ecn_marked_roce_packets", "5000\n");
-  Write(ib + "/ports/1/hw_counters/np_cnp_sent", "0\n");
-  Write(ib + "/ports/1/hw_counters/out_of_sequence", "42\n");
-  Write(ib + "/ports/1/hw_counters/packet_seq_err", "40\n");
-  Write(ib + "/ports/1/hw_counters/local_ack_timeout_err", "0\n");
-  Write(ib + "/device/net/eth0/ifindex", "2\n");
-  Write(root + "/sys/class/net/eth0/mtu", "9000\n");
-  Write(root + "/sys/class/net/eth0/speed", "100000\n");
-  Write(root + "/sys/class/net/eth0/carrier_changes", "3\n");
-  Write(root + "/sys/class/net/eth0/ecn/roce_np/enable/3", "0\n");
-  Write(root + "/sys/class/net/eth0/ecn/roce_rp/enable/3", "1\n");
-  Write(root + "/sys/class/net/eth0/ecn/roce_np/cnp_dscp", "48\n");
-  Write(root + "/proc/sys/kernel/hostname", "gpu-node-17\n");
-  Write(root + "/proc/version", "Linux version 6.1.0\n");
-  std::string ethtool = Read(Sample("ethtool_S_mlx5_cx4lx_k415.txt"));
-  Write(root + "/commands/ethtool_S.eth0.txt", ethtool.substr(ethtool.find('\n') + 1));
-  std::string qos = Read(Sample("mlnx_qos_trust_dscp_pfc3.txt"));
-  Write(root + "/commands/mlnx_qos.eth0.txt", qos.substr(qos.find('\n') + 1));
+  WriteFile(ib + "/ports/1/counters/port_rcv_data", "123456789\n");
+  WriteFile(ib + "/ports/1/counters/port_xmit_discards", "0\n");
+  WriteFile(ib + "/ports/1/hw_counters/np_ecn_marked_roce_packets", "5000\n");
+  WriteFile(ib + "/ports/1/hw_counters/np_cnp_sent", "0\n");
+  WriteFile(ib + "/ports/1/hw_counters/out_of_sequence", "42\n");
+  WriteFile(ib + "/ports/1/hw_counters/packet_seq_err", "40\n");
+  WriteFile(ib + "/ports/1/hw_counters/local_ack_timeout_err", "0\n");
+  WriteFile(ib + "/device/net/eth0/ifindex", "2\n");
+  WriteFile(root + "/sys/class/net/eth0/mtu", "9000\n");
+  WriteFile(root + "/sys/class/net/eth0/speed", "100000\n");
+  WriteFile(root + "/sys/class/net/eth0/carrier_changes", "3\n");
+  WriteFile(root + "/sys/class/net/eth0/ecn/roce_np/enable/3", "0\n");
+  WriteFile(root + "/sys/class/net/eth0/ecn/roce_rp/enable/3", "1\n");
+  WriteFile(root + "/sys/class/net/eth0/ecn/roce_np/cnp_dscp", "48\n");
+  WriteFile(root + "/proc/sys/kernel/hostname", "gpu-node-17\n");
+  WriteFile(root + "/proc/version", "Linux version 6.1.0\n");
+  std::string ethtool = ReadFile(Sample("ethtool_S_mlx5_cx4lx_k415.txt"));
+  WriteFile(root + "/commands/ethtool_S.eth0.txt", ethtool.substr(ethtool.find('\n') + 1));
+  std::string qos = ReadFile(Sample("mlnx_qos_trust_dscp_pfc3.txt"));
+  WriteFile(root + "/commands/mlnx_qos.eth0.txt", qos.substr(qos.find('\n') + 1));
 
   CollectOptions o;
   o.root = root;
@@ -319,7 +302,7 @@ TEST(Collect, CapturedTreeMakesABundleThatDiagnoses) {
     struct stat st;
     EXPECT_EQ(stat((o.out + f).c_str(), &st), 0) << f;
   }
-  const std::string manifest = Read(o.out + "/manifest.json");
+  const std::string manifest = ReadFile(o.out + "/manifest.json");
   EXPECT_NE(manifest.find("\"host\": \"gpu-node-17\""), std::string::npos);
   EXPECT_NE(manifest.find("\"roce_np/enable/3\": \"0\""), std::string::npos);
   EXPECT_THROW(Collect(o), std::runtime_error);  // never overwrites a bundle
@@ -338,7 +321,7 @@ TEST(Collect, CapturedTreeMakesABundleThatDiagnoses) {
 }
 
 TEST(Collect, NoRdmaDevicesIsAClearErrorAndLeavesNothing) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("diag");
   CollectOptions o;
   o.root = dir;
   o.out = dir + "/bundle";
@@ -358,9 +341,9 @@ std::string IncastScenario(const std::string& nic, const std::string& extra) {
 }
 
 std::vector<Diagnosis> DiagnoseRun(const std::string& yaml) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("diag");
   auto f = RunYaml(yaml);
-  Write(dir + "/summary.json", SummaryJson(*f.run));
+  WriteFile(dir + "/summary.json", SummaryJson(*f.run));
   return Diagnose(LoadEvidence({dir}));
 }
 
@@ -372,8 +355,8 @@ nlohmann::ordered_json RunSummary(const std::string& yaml) {
   return nlohmann::ordered_json::parse(SummaryJson(*f.run));
 }
 
-std::vector<Diagnosis> DiagnoseSummary(const nlohmann::ordered_json& summary, const std::string& dir = TempDir()) {
-  Write(dir + "/summary.json", summary.dump(2));
+std::vector<Diagnosis> DiagnoseSummary(const nlohmann::ordered_json& summary, const std::string& dir = TempDir("diag")) {
+  WriteFile(dir + "/summary.json", summary.dump(2));
   return Diagnose(LoadEvidence({dir}));
 }
 
@@ -568,7 +551,7 @@ TEST(DiagnoseSimulation, MissingCountersCountAsZero) {
     const nlohmann::ordered_json full = RunSummary(yaml);
     const nlohmann::ordered_json sparse = WithoutZeroCounters(full);
     ASSERT_LT(sparse.dump().size(), full.dump().size());
-    const std::string dir = TempDir();  // the same origin in both
+    const std::string dir = TempDir("diag");  // the same origin in both
     EXPECT_EQ(Dump(DiagnoseSummary(sparse, dir)), Dump(DiagnoseSummary(full, dir))) << yaml;
   }
   // A switch port that received a few pause frames, held less than a microsecond in all:
@@ -585,7 +568,7 @@ TEST(DiagnoseSimulation, MissingCountersCountAsZero) {
 // summary.json and manifests come from other machines and hand edits: a value of the wrong
 // type is an error naming the file and the key, a syntax error one naming the line.
 TEST(DiagnoseSamples, BadJsonNamesFileAndKeyOrLine) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("diag");
   struct Case {
     std::string file, text, words;
     int line;
@@ -608,7 +591,7 @@ TEST(DiagnoseSamples, BadJsonNamesFileAndKeyOrLine) {
   };
   for (const Case& c : cases) {
     const std::string path = dir + "/" + c.file;
-    Write(path, c.text);
+    WriteFile(path, c.text);
     try {
       LoadEvidence({path.substr(0, path.rfind('/'))});
       ADD_FAILURE() << "no error for " << c.text;
@@ -622,8 +605,8 @@ TEST(DiagnoseSamples, BadJsonNamesFileAndKeyOrLine) {
 
 // Bytes that are not UTF-8 (a scenario name written in Latin-1) do not make a summary unreadable.
 TEST(DiagnoseSamples, SummaryWithLatin1NameIsRead) {
-  const std::string dir = TempDir();
-  Write(dir + "/summary.json", "{\"scenario\": \"caf\xe9\", \"sim_time_ns\": 1000, \"hosts\": {\"h0\": {\"ethtool\": "
+  const std::string dir = TempDir("diag");
+  WriteFile(dir + "/summary.json", "{\"scenario\": \"caf\xe9\", \"sim_time_ns\": 1000, \"hosts\": {\"h0\": {\"ethtool\": "
                                "{\"rx_crc_errors_phy\": 7}}}, \"switches\": {}}\n");
   std::vector<Diagnosis> ds = Diagnose(LoadEvidence({dir}));
   EXPECT_NE(Find(ds, "bit errors on the link"), nullptr) << Dump(ds);

@@ -19,35 +19,15 @@
 #include "capture/pcap_file.h"
 #include "capture/port_capture.h"
 #include "capture/roce_frame.h"
+#include "file_util.h"
 #include "test_util.h"
 
 namespace rocelab {
 namespace {
 
-std::string TempDir() {
-  char tmpl[] = "/tmp/rocelab-pcap-XXXXXX";
-  return mkdtemp(tmpl);
-}
-
-bool Exists(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0;
-}
-
-std::string Run(const std::string& cmd, int* status = nullptr) {
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  if (status) *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return out;
-}
-
 // The tshark on PATH. A machine without one fails these tests: scripts/setup.sh installs it.
 std::string Tshark() {
-  const std::string path = Run("command -v tshark");
+  const std::string path = RunCommand("command -v tshark");
   return path.empty() ? "" : path.substr(0, path.find('\n'));
 }
 
@@ -64,7 +44,7 @@ Rows Fields(const std::string& file, const std::vector<std::string>& fields, con
                     " -T fields -E separator=/t -E occurrence=f";
   for (const std::string& f : fields) cmd += " -e " + f;
   int status = 0;
-  const std::string out = Run(cmd + " 2>/dev/null", &status);
+  const std::string out = RunCommand(cmd + " 2>/dev/null", &status);
   EXPECT_EQ(status, 0) << cmd;
   Rows rows;
   std::istringstream in(out);
@@ -186,7 +166,7 @@ TEST(Crc32, SynthesizedWriteFirstMatchesZlib) {
   EXPECT_EQ(HexOf(f.icrc, 4), "d23e7c11");
   EXPECT_EQ(HexOf(f.fcs, 4), "afd821a4");
   // The frame as a capture file, through tshark: a good FCS and IP checksum, the ICRC in place.
-  const std::string file = TempDir() + "/write-first.pcap";
+  const std::string file = TempDir("pcap") + "/write-first.pcap";
   PcapFile pcap;
   std::string err;
   ASSERT_TRUE(pcap.Open(file, PcapFile::kDefaultSnaplen, &err)) << err;
@@ -233,7 +213,7 @@ TEST(PcapFrames, EveryOpcodeDecodes) {
       {PacketType::kData, kOpSendOnly, 6, 1, DataFrameBytes(1, false), true, "1", "", "", "", "", ""},
       {PacketType::kCnp, kOpCnp, 6, 0, kCnpFrameBytes, false, "0", "", "", "", "", ""},
   };
-  const std::string file = TempDir() + "/kinds.pcap";
+  const std::string file = TempDir("pcap") + "/kinds.pcap";
   {
     PcapFile pcap;
     std::string err;
@@ -358,7 +338,7 @@ Captured Capture(TestRun& run, const std::string& dir, const std::string& port, 
 class PcapIncast : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new std::string(TempDir());
+    dir_ = new std::string(TempDir("pcap"));
     run_ = new TestRun(StartYaml(kIncast));
     TestRun& run = *run_;
     receiver_ = new Captured(Capture(run, *dir_, "leaf0:h0"));
@@ -559,29 +539,14 @@ TEST_F(PcapIncast, SnaplenTruncatesAndKeepsTheLength) {
 
 // ---- The command line ----
 
-struct Result {
-  int status;
-  std::string output;
-};
-
-Result Rocelab(const std::string& args) {
-  Result r;
-  r.output = Run(std::string(ROCELAB_BINARY) + " " + args + " 2>&1", &r.status);
-  return r;
-}
-
-std::string WriteScenario(const std::string& dir) {
-  const std::string path = dir + "/incast.yaml";
-  std::ofstream(path) << kIncast;
-  return path;
-}
+std::string WriteScenario(const std::string& dir) { return WriteFile(dir + "/incast.yaml", kIncast); }
 
 TEST(PcapCommandLine, CapturesAPortWithoutChangingTheRun) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("pcap");
   const std::string sc = WriteScenario(dir);
-  const Result plain = Rocelab("run " + sc + " --out " + dir + "/plain --quiet");
+  const CommandResult plain = Rocelab("run " + sc + " --out " + dir + "/plain --quiet");
   ASSERT_EQ(plain.status, 0) << plain.output;
-  const Result cap = Rocelab("run " + sc + " --out " + dir + "/cap --pcap " + dir + "/h0.pcap --pcap-port=leaf0:h0" +
+  const CommandResult cap = Rocelab("run " + sc + " --out " + dir + "/cap --pcap " + dir + "/h0.pcap --pcap-port=leaf0:h0" +
                              " --pcap-window 50us,150us --snaplen 96");
   ASSERT_EQ(cap.status, 0) << cap.output;
   EXPECT_NE(cap.output.find(" and " + dir + "/h0.pcap ("), std::string::npos) << cap.output;
@@ -603,13 +568,13 @@ TEST(PcapCommandLine, CapturesAPortWithoutChangingTheRun) {
     EXPECT_NE(r[3], "");
   }
   // A host's one port by the host's name.
-  const Result host = Rocelab("run " + sc + " --out " + dir + "/host --quiet --pcap " + dir + "/h3.pcap --pcap-port h3");
+  const CommandResult host = Rocelab("run " + sc + " --out " + dir + "/host --quiet --pcap " + dir + "/h3.pcap --pcap-port h3");
   ASSERT_EQ(host.status, 0) << host.output;
   EXPECT_GT(Fields(dir + "/h3.pcap", {"frame.len"}).size(), 0u);
 }
 
 TEST(PcapCommandLine, BadOptionsAreUsageErrorsAndWriteNothing) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("pcap");
   const std::string sc = WriteScenario(dir);
   const std::string out = " --out " + dir + "/never --pcap " + dir + "/never.pcap";
   struct Case {
@@ -631,7 +596,7 @@ TEST(PcapCommandLine, BadOptionsAreUsageErrorsAndWriteNothing) {
       {"demo --out " + dir + "/never --pcap " + dir + "/never.pcap --pcap-port spine9:h0", "--pcap-port: no device named 'spine9'"},
   };
   for (const Case& c : cases) {
-    const Result r = Rocelab(c.args);
+    const CommandResult r = Rocelab(c.args);
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.output;
     EXPECT_NE(r.output.find(c.says), std::string::npos) << c.args << "\n" << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 2) << c.args << "\n" << r.output;

@@ -24,46 +24,12 @@
 #include "test_util.h"
 #include "util/config_error.h"
 
+#include "file_util.h"
+
 namespace rocelab {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-struct Result {
-  int status;
-  std::string output;  // stdout and stderr
-};
-
-Result Shell(const std::string& cmd) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
-
-Result Rocelab(const std::string& args) { return Shell(std::string(ROCELAB_BINARY) + " " + args); }
-
-std::string TempDir() {
-  char tmpl[] = "/tmp/rocelab-prom-XXXXXX";
-  return mkdtemp(tmpl);
-}
-
-bool Exists(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0;
-}
-
-std::string Read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void Write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 // promtool from Debian's prometheus package (scripts/setup.sh installs it). Without it these
 // tests fail: a format check that quietly does not run checks nothing.
@@ -81,9 +47,9 @@ std::string Promtool() {
   const std::string promtool = Promtool();
   if (promtool.empty())
     return ::testing::AssertionFailure() << "promtool not found: install Debian's prometheus package (scripts/setup.sh)";
-  const std::string file = TempDir() + "/metrics.prom";
-  Write(file, exposition);
-  const Result r = Shell(promtool + " check metrics < " + file);
+  const std::string file = TempDir("prom") + "/metrics.prom";
+  WriteFile(file, exposition);
+  const CommandResult r = Shell(promtool + " check metrics < " + file);
   if (r.status == 0 && r.output.empty()) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "promtool check metrics: exit " << r.status << "\n" << r.output;
 }
@@ -391,27 +357,27 @@ TEST(Prometheus, LinkErrorsShowInFecCounters) {
 
 // The demo through the command line: its watchdog, `run --prom` and `export prom` agreeing.
 TEST(Prometheus, DemoWatchdogAndBothCommandsWriteTheSameBytes) {
-  const std::string dir = TempDir();
-  const Result run = Rocelab("demo --out " + dir + "/demo --prom " + dir + "/demo/rocelab.prom");
+  const std::string dir = TempDir("prom");
+  const CommandResult run = Rocelab("demo --out " + dir + "/demo --prom " + dir + "/demo/rocelab.prom");
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("wrote " + dir + "/demo/summary.json and " + dir + "/demo/rocelab.prom"), std::string::npos)
       << run.output;
-  const std::string from_run = Read(dir + "/demo/rocelab.prom");
+  const std::string from_run = ReadFile(dir + "/demo/rocelab.prom");
   ASSERT_TRUE(PromtoolAccepts(from_run));
   const Exposition e = Parse(from_run);
-  ExpectEveryCounterExported(Read(dir + "/demo/summary.json"), e);
+  ExpectEveryCounterExported(ReadFile(dir + "/demo/summary.json"), e);
   EXPECT_EQ(Value(e, "rocelab_switch_pfcwd_stormed", {{"device", "leaf0"}, {"port", "Ethernet0"}, {"queue", "3"}}), "1");
   EXPECT_NE(Value(e, "rocelab_switch_pfcwd_tx_dropped_packets_total", {{"device", "leaf0"}, {"queue", "3"}}), "0");
   EXPECT_EQ(Value(e, "rocelab_switch_pfcwd_storms_detected_total", {{"device", "leaf0"}, {"queue", "3"}}), "1");
   EXPECT_EQ(Value(e, "rocelab_fault_injected_seconds", {{"kind", "pfc_storm"}, {"target", "h0"}}), "0.003");
 
-  const Result to_stdout = Rocelab("export prom " + dir + "/demo");
+  const CommandResult to_stdout = Rocelab("export prom " + dir + "/demo");
   ASSERT_EQ(to_stdout.status, 0) << to_stdout.output;
   EXPECT_EQ(to_stdout.output, from_run);
-  const Result to_file = Rocelab("export prom " + dir + "/demo/summary.json --out " + dir + "/exported.prom");
+  const CommandResult to_file = Rocelab("export prom " + dir + "/demo/summary.json --out " + dir + "/exported.prom");
   ASSERT_EQ(to_file.status, 0) << to_file.output;
   EXPECT_EQ(to_file.output, "");
-  EXPECT_EQ(Read(dir + "/exported.prom"), from_run);
+  EXPECT_EQ(ReadFile(dir + "/exported.prom"), from_run);
   EXPECT_FALSE(Exists(dir + "/exported.prom.tmp"));
 }
 
@@ -463,18 +429,18 @@ TEST(Prometheus, PromtoolRefusesABrokenExposition) {
 }
 
 TEST(Prometheus, RunPromWritesTheFileOrNothing) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("prom");
   const std::string scenario = dir + "/incast.yaml";
-  Write(scenario, kIncast);
+  WriteFile(scenario, kIncast);
   // Into the --out folder the run creates.
-  Result r = Rocelab("run " + scenario + " --out " + dir + "/a --prom " + dir + "/a/metrics.prom --quiet");
+  CommandResult r = Rocelab("run " + scenario + " --out " + dir + "/a --prom " + dir + "/a/metrics.prom --quiet");
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(Read(dir + "/a/metrics.prom"), PrometheusText(Read(dir + "/a/summary.json"), "summary.json"));
-  EXPECT_TRUE(PromtoolAccepts(Read(dir + "/a/metrics.prom")));
+  EXPECT_EQ(ReadFile(dir + "/a/metrics.prom"), PrometheusText(ReadFile(dir + "/a/summary.json"), "summary.json"));
+  EXPECT_TRUE(PromtoolAccepts(ReadFile(dir + "/a/metrics.prom")));
   // --counters none: flows and totals only, still a valid exposition.
   r = Rocelab("run " + scenario + " --out " + dir + "/b --counters none --prom=" + dir + "/b.prom --quiet");
   ASSERT_EQ(r.status, 0) << r.output;
-  const std::string none = Read(dir + "/b.prom");
+  const std::string none = ReadFile(dir + "/b.prom");
   EXPECT_TRUE(PromtoolAccepts(none));
   EXPECT_EQ(none.find("rocelab_nic_"), std::string::npos);
   EXPECT_NE(none.find("rocelab_fabric_tx_pause_frames_total"), std::string::npos);
@@ -488,21 +454,21 @@ TEST(Prometheus, RunPromWritesTheFileOrNothing) {
 }
 
 TEST(Prometheus, ExportRefusesWhatIsNotARunAndWritesNothing) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("prom");
   const std::string out = dir + "/out.prom";
   mkdir((dir + "/empty").c_str(), 0755);
   mkdir((dir + "/other").c_str(), 0755);
-  Write(dir + "/other/summary.json", "{\"name\": \"not a run\"}\n");
+  WriteFile(dir + "/other/summary.json", "{\"name\": \"not a run\"}\n");
   mkdir((dir + "/garbled").c_str(), 0755);
-  Write(dir + "/garbled/summary.json", "{\"sim_time_ns\": 1,\n \"hosts\": {\n");
+  WriteFile(dir + "/garbled/summary.json", "{\"sim_time_ns\": 1,\n \"hosts\": {\n");
   mkdir((dir + "/typed").c_str(), 0755);
-  Write(dir + "/typed/summary.json", "{\"sim_time_ns\": 1, \"hosts\": {\"h0\": {\"ethtool\": {\"rx_prio3_pause\": \"many\"}}}}");
+  WriteFile(dir + "/typed/summary.json", "{\"sim_time_ns\": 1, \"hosts\": {\"h0\": {\"ethtool\": {\"rx_prio3_pause\": \"many\"}}}}");
   mkdir((dir + "/negative").c_str(), 0755);
-  Write(dir + "/negative/summary.json", "{\"sim_time_ns\": 1, \"totals\": {\"drops_lossless\": -1}}");
+  WriteFile(dir + "/negative/summary.json", "{\"sim_time_ns\": 1, \"totals\": {\"drops_lossless\": -1}}");
   mkdir((dir + "/twice").c_str(), 0755);
-  Write(dir + "/twice/summary.json", "{\"sim_time_ns\": 1, \"flows\": [{\"id\": 1, \"bytes\": 2}, {\"id\": 1, \"bytes\": 2}]}");
+  WriteFile(dir + "/twice/summary.json", "{\"sim_time_ns\": 1, \"flows\": [{\"id\": 1, \"bytes\": 2}, {\"id\": 1, \"bytes\": 2}]}");
   mkdir((dir + "/queue").c_str(), 0755);
-  Write(dir + "/queue/summary.json",
+  WriteFile(dir + "/queue/summary.json",
         "{\"sim_time_ns\": 1, \"switches\": {\"s\": {\"ports\": {\"Ethernet0\": {\"queues\": {\"Q9\": {}}}}}}}");
   struct Case {
     std::string dir, says;
@@ -518,7 +484,7 @@ TEST(Prometheus, ExportRefusesWhatIsNotARunAndWritesNothing) {
       {dir + "/queue", "key 'switches.s.ports.Ethernet0.queues.Q9': not a name from UC0 to UC7"},
   };
   for (const Case& c : cases) {
-    const Result r = Rocelab("export prom " + c.dir + " --out " + out);
+    const CommandResult r = Rocelab("export prom " + c.dir + " --out " + out);
     EXPECT_EQ(r.status, 2) << c.dir << "\n" << r.output;
     EXPECT_EQ(r.output.rfind("rocelab: export prom: ", 0), 0u) << r.output;
     EXPECT_NE(r.output.find(c.says), std::string::npos) << r.output;
@@ -527,12 +493,12 @@ TEST(Prometheus, ExportRefusesWhatIsNotARunAndWritesNothing) {
     EXPECT_FALSE(Exists(out)) << c.dir;
     EXPECT_FALSE(Exists(out + ".tmp")) << c.dir;
     // To standard output: the error, and not a line of exposition.
-    const Result piped = Rocelab("export prom " + c.dir);
+    const CommandResult piped = Rocelab("export prom " + c.dir);
     EXPECT_EQ(piped.status, 2);
     EXPECT_EQ(piped.output.find("# HELP"), std::string::npos) << piped.output;
   }
   // An --out that cannot be written is refused before anything is read.
-  const Result r = Rocelab("export prom " + dir + "/other --out " + dir + "/no-such-folder/out.prom");
+  const CommandResult r = Rocelab("export prom " + dir + "/other --out " + dir + "/no-such-folder/out.prom");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("export prom: --out: no folder " + dir + "/no-such-folder"), std::string::npos) << r.output;
   EXPECT_EQ(Rocelab("export prom").status, 2);
@@ -541,15 +507,15 @@ TEST(Prometheus, ExportRefusesWhatIsNotARunAndWritesNothing) {
 
 // docs/prometheus.md names every family a run can produce.
 TEST(Prometheus, DocsNameEveryFamily) {
-  const std::string docs = Read(std::string(ROCELAB_SOURCE_DIR) + "/docs/prometheus.md");
+  const std::string docs = ReadFile(std::string(ROCELAB_SOURCE_DIR) + "/docs/prometheus.md");
   ASSERT_FALSE(docs.empty());
   std::set<std::string> families;
   for (const PrometheusCounterMetric& m : PrometheusCounterMetrics()) families.insert(m.metric);
   for (const char* yaml : {kIncast, kLinkErrors})
     for (const auto& [name, type] : Parse(PrometheusText(SummaryOf(yaml), "summary.json")).types) families.insert(name);
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("prom");
   ASSERT_EQ(Rocelab("demo --out " + dir + " --quiet").status, 0);
-  for (const auto& [name, type] : Parse(PrometheusText(Read(dir + "/summary.json"), "summary.json")).types)
+  for (const auto& [name, type] : Parse(PrometheusText(ReadFile(dir + "/summary.json"), "summary.json")).types)
     families.insert(name);
   for (const std::string& f : families) EXPECT_NE(docs.find("`" + f + "`"), std::string::npos) << f;
   EXPECT_NE(docs.find("`rocelab_switch_port_other`"), std::string::npos);

@@ -1,128 +1,28 @@
 // The JSON inputs of `rocelab diagnose`: a run's summary.json and a bundle's
-// manifest.json, read with nlohmann::json. Both may come from another machine,
-// another version or a hand edit, so nothing in them is trusted: a syntax
-// error names the file and the line, a value of the wrong type names the file
-// and the key, and no input ever reaches nlohmann's own type_error.
+// manifest.json, read through JsonValue (util/json_value.h), which trusts
+// nothing in them.
 #include <cstdlib>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <nlohmann/json.hpp>
 
 #include "diagnose/parsers.h"
 #include "telemetry/counter_names.h"
-#include "util/utf8.h"
+#include "util/json_value.h"
 
 namespace rocelab {
 
 namespace {
 
-// Objects keep the order of the file: summary.json lists hosts and switches in the order the
-// fabric built them, and findings name ports in that order.
-using Json = nlohmann::ordered_json;
-
-// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 3,
-// column 5: " prefix: the line is ParseError's to say.
-std::string Reason(const nlohmann::json::exception& e) {
-  std::string what = e.what();
-  const size_t colon = what.find(": ");
-  if (what.rfind("[json.exception.", 0) == 0 && colon != std::string::npos) what = what.substr(colon + 2);
-  if (what.find("unexpected end of input") != std::string::npos) what += " (truncated file?)";
-  return what;
+[[noreturn]] void ThrowParseError(const std::string& file, int line, const std::string& key, const std::string& what) {
+  throw ParseError(file, line, key.empty() ? what : "key '" + key + "': " + what);
 }
 
-Json ParseDocument(const std::string& text, const std::string& file) {
-  try {
-    return Json::parse(WellFormedUtf8(text));
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.byte is 1-based: the byte the parser stopped at.
-    const size_t upto = std::min(text.size(), e.byte > 0 ? static_cast<size_t>(e.byte - 1) : size_t{0});
-    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upto), '\n'));
-    throw ParseError(file, line, Reason(e));
-  } catch (const nlohmann::json::exception& e) {
-    throw ParseError(file, 0, Reason(e));  // a number too large for a double: no position given
-  }
+JsonDocument ParseDocument(const std::string& text, const std::string& file) {
+  return ParseJsonDocument(text, file, ThrowParseError);
 }
 
-// A value of the document with its key path ("hosts.h0.ethtool"). Every read checks the type
-// first, so a wrong one is a ParseError naming file and key. An absent member and null read
-// alike: as absent (0, "", nothing to iterate).
-class Node {
- public:
-  Node(const Json* v, const std::string& file, std::string key)
-      : v_(v && !v->is_null() ? v : nullptr), file_(&file), key_(std::move(key)) {}
-
-  bool present() const { return v_ != nullptr; }
-  bool IsNumber() const { return v_ && v_->is_number(); }
-
-  // The member `name` of an object.
-  Node operator[](const std::string& name) const {
-    if (!v_) return Child(nullptr, name);
-    if (!v_->is_object()) Expected("an object");
-    const auto it = v_->find(name);
-    return Child(it == v_->end() ? nullptr : &*it, name);
-  }
-
-  std::vector<std::pair<std::string, Node>> Members() const {
-    std::vector<std::pair<std::string, Node>> out;
-    if (!v_) return out;
-    if (!v_->is_object()) Expected("an object");
-    for (const auto& [k, v] : v_->items()) out.emplace_back(k, Child(&v, k));
-    return out;
-  }
-
-  std::vector<Node> Items() const {
-    std::vector<Node> out;
-    if (!v_) return out;
-    if (!v_->is_array()) Expected("a list");
-    for (size_t i = 0; i < v_->size(); ++i) out.emplace_back(&(*v_)[i], *file_, key_ + "[" + std::to_string(i) + "]");
-    return out;
-  }
-
-  double Number() const {
-    if (!v_) return 0;
-    if (!v_->is_number()) Expected("a number");
-    return v_->get<double>();
-  }
-
-  int Int(int lo, int hi) const {
-    const double d = Number();
-    if (d != std::floor(d) || d < lo || d > hi)
-      Fail("expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", found " + v_->dump());
-    return static_cast<int>(d);
-  }
-
-  std::string String() const {
-    if (!v_) return "";
-    if (!v_->is_string()) Expected("a string");
-    return v_->get<std::string>();
-  }
-
-  bool Bool() const {
-    if (!v_) return false;
-    if (!v_->is_boolean()) Expected("true or false");
-    return v_->get<bool>();
-  }
-
-  // A setting as text: a string as it is, a number or boolean as JSON writes it. Whole numbers
-  // read back as written; others in nlohmann's shortest form (1e5 becomes 100000.0).
-  std::string Text() const {
-    if (!v_) return "";
-    if (v_->is_string()) return v_->get<std::string>();
-    if (v_->is_number() || v_->is_boolean()) return v_->dump();
-    Expected("a string or a number");
-  }
-
-  [[noreturn]] void Fail(const std::string& what) const { throw ParseError(*file_, 0, "key '" + key_ + "': " + what); }
-
- private:
-  Node Child(const Json* v, const std::string& name) const { return Node(v, *file_, key_.empty() ? name : key_ + "." + name); }
-  [[noreturn]] void Expected(const char* what) const { Fail(std::string("expected ") + what + ", found " + v_->type_name()); }
-
-  const Json* v_;
-  const std::string* file_;
-  std::string key_;
-};
+using Node = JsonValue;
 
 // --- summary.json -------------------------------------------------------------------------------
 
@@ -175,10 +75,10 @@ void CompleteGroups(PortEvidence* p, std::initializer_list<const PriorityCounter
 }  // namespace
 
 void ParseSummaryJson(const std::string& text, const std::string& file, Evidence* ev) {
-  const Json doc = ParseDocument(text, file);
+  const JsonDocument doc = ParseDocument(text, file);
   if (!doc.is_object() || !(doc.contains("sim_time_ns") || doc.contains("hosts") || doc.contains("switches")))
     throw ParseError(file, 0, "not a rocelab summary.json (no sim_time_ns, hosts or switches)");
-  const Node root(&doc, file, "");
+  const Node root(&doc, file, "", ThrowParseError);
   ev->origin = "simulation " + file;
   ev->interval_s = root["sim_time_ns"].Number() * 1e-9;
   for (const Node& f : root["flows"].Items()) {
@@ -233,18 +133,18 @@ void ParseSummaryJson(const std::string& text, const std::string& file, Evidence
       for (const auto& [block, into] : {std::pair{kQueuesBlock, &p.queues}, std::pair{kPriorityGroupsBlock, &p.pgs}})
         for (const auto& [q, m] : port[block].Members()) ReadCounters(m, &(*into)[q]);
       // The PFC watchdog's queues, as `show pfcwd stats` shows them.
-      for (const auto& [q, m] : port["pfcwd"].Members()) {
+      for (const auto& [q, m] : port[kPfcwdBlock].Members()) {
         WatchdogQueue w;
         w.port = sw + ":" + name;
         w.queue = q.size() > 2 && q.compare(0, 2, "UC") == 0 ? std::atoi(q.c_str() + 2) : -1;
         if (w.queue < 0 || w.queue > 7) m.Fail("not a queue name (UC0 to UC7)");
         w.status = m["status"].String();
-        w.storms_detected = m["storm_detected"].Number();
-        w.storms_restored = m["storm_restored"].Number();
-        w.tx_ok = m["tx_ok"].Number();
-        w.tx_drop = m["tx_drop"].Number();
-        w.rx_ok = m["rx_ok"].Number();
-        w.rx_drop = m["rx_drop"].Number();
+        w.storms_detected = m[kPfcwdStormDetected.name].Number();
+        w.storms_restored = m[kPfcwdStormRestored.name].Number();
+        w.tx_ok = m[kPfcwdTxOk.name].Number();
+        w.tx_drop = m[kPfcwdTxDrop.name].Number();
+        w.rx_ok = m[kPfcwdRxOk.name].Number();
+        w.rx_drop = m[kPfcwdRxDrop.name].Number();
         w.source = file;
         ev->watchdog.push_back(w);
       }
@@ -281,9 +181,9 @@ std::string FileInBundle(const Node& n) {
 }  // namespace
 
 BundleManifest ParseManifest(const std::string& text, const std::string& file) {
-  const Json doc = ParseDocument(text, file);
+  const JsonDocument doc = ParseDocument(text, file);
   if (!doc.is_object()) throw ParseError(file, 0, "not a bundle manifest (expected a JSON object)");
-  const Node root(&doc, file, "");
+  const Node root(&doc, file, "", ThrowParseError);
   BundleManifest m;
   if (const Node host = root["host"]; host.present()) m.host = host.String();
   m.interval_s = root["interval_s"].Number();

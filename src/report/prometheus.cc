@@ -6,19 +6,15 @@
 #include <cstdint>
 #include <map>
 #include <set>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <utility>
 
 #include "telemetry/counter_names.h"
 #include "util/config_error.h"
-#include "util/utf8.h"
+#include "util/json_value.h"
 
 namespace rocelab {
 namespace {
-
-// Objects keep the order of the file, so samples come in the order the fabric built its devices.
-using Json = nlohmann::ordered_json;
 
 enum class Type { kCounter, kGauge, kUntyped };
 
@@ -98,92 +94,22 @@ class Exposition {
   std::set<std::string> series_;
 };
 
-// A value of summary.json with its key path ("hosts.h0.ethtool.rx_prio3_pause"), so that a
-// value of the wrong type is an error naming it. An absent member and null read alike.
-class Node {
- public:
-  Node(const Json* v, const std::string& file, std::string key)
-      : v_(v && !v->is_null() ? v : nullptr), file_(&file), key_(std::move(key)) {}
+[[noreturn]] void ThrowConfigError(const std::string& file, int line, const std::string& key, const std::string& what) {
+  throw ConfigError(file, line, key, what);
+}
 
-  bool present() const { return v_ != nullptr; }
-  bool IsNumber() const { return v_ && v_->is_number(); }
+using Node = JsonValue;
 
-  Node operator[](const std::string& name) const {
-    if (!v_) return Child(nullptr, name);
-    if (!v_->is_object()) Expected("an object");
-    const auto it = v_->find(name);
-    return Child(it == v_->end() ? nullptr : &*it, name);
-  }
-
-  std::vector<std::pair<std::string, Node>> Members() const {
-    std::vector<std::pair<std::string, Node>> out;
-    if (!v_) return out;
-    if (!v_->is_object()) Expected("an object");
-    for (const auto& [k, v] : v_->items()) out.emplace_back(k, Child(&v, k));
-    return out;
-  }
-
-  std::vector<Node> Items() const {
-    std::vector<Node> out;
-    if (!v_) return out;
-    if (!v_->is_array()) Expected("a list");
-    for (size_t i = 0; i < v_->size(); ++i) out.emplace_back(&(*v_)[i], *file_, key_ + "[" + std::to_string(i) + "]");
-    return out;
-  }
-
-  std::string String() const {
-    if (!v_) return "";
-    if (!v_->is_string()) Expected("a string");
-    return v_->get<std::string>();
-  }
-
-  // A label value: a string as it is, a number as the file writes it.
-  std::string Text() const {
-    if (!v_) return "";
-    if (v_->is_string()) return v_->get<std::string>();
-    if (v_->is_number()) return v_->dump();
-    Expected("a string or a number");
-  }
-
-  bool Bool() const {
-    if (!v_ || !v_->is_boolean()) Expected("true or false");
-    return v_->get<bool>();
-  }
-
-  double Number() const {
-    if (!IsNumber()) Expected("a number");
-    return v_->get<double>();
-  }
-
-  int Int(int lo, int hi) const {
-    const double d = Number();
-    if (d != std::floor(d) || d < lo || d > hi)
-      Fail("expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", found " + v_->dump());
-    return static_cast<int>(d);
-  }
-
-  // The sample value: whole counts exactly (past 2^53 a double would round them), anything
-  // divided by `divisor` (µs and ns to seconds) as the shortest text of its double.
-  std::string Sample(double divisor = 1, bool counter = false) const {
-    if (!IsNumber()) Expected("a number");
-    if (counter && v_->get<double>() < 0) Fail("a counter cannot be negative, found " + v_->dump());
-    if (divisor == 1 && v_->is_number_unsigned()) return std::to_string(v_->get<uint64_t>());
-    if (divisor == 1 && v_->is_number_integer()) return std::to_string(v_->get<int64_t>());
-    return FormatDouble(v_->get<double>() / divisor);
-  }
-
-  [[noreturn]] void Fail(const std::string& what) const { throw ConfigError(*file_, 0, key_, what); }
-
- private:
-  Node Child(const Json* v, const std::string& name) const { return Node(v, *file_, key_.empty() ? name : key_ + "." + name); }
-  [[noreturn]] void Expected(const char* what) const {
-    Fail(std::string("expected ") + what + ", found " + (v_ ? v_->type_name() : "nothing"));
-  }
-
-  const Json* v_;
-  const std::string* file_;
-  std::string key_;
-};
+// The sample value of `v`: whole counts exactly (past 2^53 a double would round them), anything
+// divided by `divisor` (µs and ns to seconds) as the shortest text of its double.
+std::string Sample(const Node& v, double divisor = 1, bool counter = false) {
+  if (!v.IsNumber()) v.Expected("a number");
+  const JsonDocument& n = *v.raw();
+  if (counter && n.get<double>() < 0) v.Fail("a counter cannot be negative, found " + n.dump());
+  if (divisor == 1 && n.is_number_unsigned()) return std::to_string(n.get<uint64_t>());
+  if (divisor == 1 && n.is_number_integer()) return std::to_string(n.get<int64_t>());
+  return FormatDouble(n.get<double>() / divisor);
+}
 
 // ---- device counters -------------------------------------------------------------------------
 
@@ -221,7 +147,7 @@ CounterMetric Make(const PriorityCounter& c, const char* index_label, const char
                    const char* meaning) {
   return Make(c.prefix, c.suffix, index_label, c.unit, source, metric, type, meaning);
 }
-// A counter counter_names.h does not declare (the buffer's, the watchdog's, the totals).
+// A counter counter_names.h does not declare (the buffer's, the totals).
 CounterMetric Make(const char* name, const char* unit, const char* source, const char* metric, Type type,
                    const char* meaning) {
   return Make(name, "", nullptr, unit, source, metric, type, meaning);
@@ -462,27 +388,27 @@ const std::vector<Table>& Tables() {
                   "A switch priority-group counter this rocelab version has no metric for, as summary.json writes "
                   "it (unit and type unknown); counter names it."}});
     const char* const wd = "show pfcwd stats";
-    t.push_back({"pfcwd",
+    t.push_back({kPfcwdBlock,
                  {
-                     Make("storm_detected", "events", wd, "rocelab_switch_pfcwd_storms_detected_total", kCounter,
+                     Make(kPfcwdStormDetected, wd, "rocelab_switch_pfcwd_storms_detected_total", kCounter,
                           "PFC storms the watchdog detected on the queue"),
-                     Make("storm_restored", "events", wd, "rocelab_switch_pfcwd_storms_restored_total", kCounter,
+                     Make(kPfcwdStormRestored, wd, "rocelab_switch_pfcwd_storms_restored_total", kCounter,
                           "PFC storms after which the watchdog restored the queue"),
-                     Make("tx_ok", "packets", wd, "rocelab_switch_pfcwd_tx_ok_packets_total", kCounter,
+                     Make(kPfcwdTxOk, wd, "rocelab_switch_pfcwd_tx_ok_packets_total", kCounter,
                           "Packets the queue sent while stormed"),
-                     Make("tx_drop", "packets", wd, "rocelab_switch_pfcwd_tx_dropped_packets_total", kCounter,
+                     Make(kPfcwdTxDrop, wd, "rocelab_switch_pfcwd_tx_dropped_packets_total", kCounter,
                           "Packets the watchdog dropped at the queue's egress while stormed"),
-                     Make("rx_ok", "packets", wd, "rocelab_switch_pfcwd_rx_ok_packets_total", kCounter,
+                     Make(kPfcwdRxOk, wd, "rocelab_switch_pfcwd_rx_ok_packets_total", kCounter,
                           "Packets of the priority received while the queue was stormed"),
-                     Make("rx_drop", "packets", wd, "rocelab_switch_pfcwd_rx_dropped_packets_total", kCounter,
+                     Make(kPfcwdRxDrop, wd, "rocelab_switch_pfcwd_rx_dropped_packets_total", kCounter,
                           "Packets of the priority the watchdog dropped on ingress while stormed"),
-                     Make("tx_last_ok", "packets", wd, "rocelab_switch_pfcwd_last_storm_tx_ok_packets", kGauge,
+                     Make(kPfcwdTxLastOk, wd, "rocelab_switch_pfcwd_last_storm_tx_ok_packets", kGauge,
                           "Packets the queue sent during its last storm"),
-                     Make("tx_last_drop", "packets", wd, "rocelab_switch_pfcwd_last_storm_tx_dropped_packets",
+                     Make(kPfcwdTxLastDrop, wd, "rocelab_switch_pfcwd_last_storm_tx_dropped_packets",
                           kGauge, "Packets dropped at the queue's egress during its last storm"),
-                     Make("rx_last_ok", "packets", wd, "rocelab_switch_pfcwd_last_storm_rx_ok_packets", kGauge,
+                     Make(kPfcwdRxLastOk, wd, "rocelab_switch_pfcwd_last_storm_rx_ok_packets", kGauge,
                           "Packets of the priority received during the queue's last storm"),
-                     Make("rx_last_drop", "packets", wd, "rocelab_switch_pfcwd_last_storm_rx_dropped_packets",
+                     Make(kPfcwdRxLastDrop, wd, "rocelab_switch_pfcwd_last_storm_rx_dropped_packets",
                           kGauge, "Packets of the priority dropped on ingress during the queue's last storm"),
                  },
                  {"rocelab_switch_pfcwd_other", Type::kUntyped,
@@ -560,12 +486,12 @@ void AddCounter(Exposition& out, const Table& t, const std::string& name, const 
   if (const CounterMetric* m = Find(t, name, &index)) {
     if (m->index_label) labels.emplace_back(m->index_label, index);
     labels.emplace_back("counter", name);
-    out.Add(m->family, labels, v.Sample(m->divisor, m->family.type == Type::kCounter));
+    out.Add(m->family, labels, Sample(v, m->divisor, m->family.type == Type::kCounter));
     return;
   }
   if (block_label) labels.emplace_back("block", t.block);
   labels.emplace_back("counter", name);
-  out.Add(t.other, labels, v.Sample());
+  out.Add(t.other, labels, Sample(v));
 }
 
 // Whether a member of an object that also holds words and blocks (a switch, a port) is a
@@ -654,8 +580,8 @@ void AddRun(Exposition& out, const Node& root) {
            {"seed", root["seed"].Text()},
            {"device_counters", root["device_counters"].Text()}},
           "1");
-  if (root["sim_time_ns"].present()) out.Add(kRunSimulated, {}, root["sim_time_ns"].Sample(1e9));
-  if (root["timer_scale"].present()) out.Add(kRunTimerScale, {}, root["timer_scale"].Sample());
+  if (root["sim_time_ns"].present()) out.Add(kRunSimulated, {}, Sample(root["sim_time_ns"], 1e9));
+  if (root["timer_scale"].present()) out.Add(kRunTimerScale, {}, Sample(root["timer_scale"]));
 }
 
 // The flows, the slowdown table and the faults.
@@ -663,28 +589,28 @@ void AddResults(Exposition& out, const Node& root) {
   for (const Node& f : root["flows"].Items()) {
     const Labels at = {{"flow", f["id"].Text()}, {"src", f["src"].Text()}, {"dst", f["dst"].Text()},
                        {"priority", f["priority"].Text()}};
-    if (f["bytes"].present()) out.Add(kFlowSize, at, f["bytes"].Sample());
-    if (f["bytes_delivered"].present()) out.Add(kFlowDelivered, at, f["bytes_delivered"].Sample(1, true));
-    if (f["start_ns"].present()) out.Add(kFlowStart, at, f["start_ns"].Sample(1e9));
-    if (f["fct_ns"].present()) out.Add(kFlowFct, at, f["fct_ns"].Sample(1e9));
-    if (f["ideal_fct_ns"].present()) out.Add(kFlowIdealFct, at, f["ideal_fct_ns"].Sample(1e9));
-    if (f["slowdown"].present()) out.Add(kFlowSlowdown, at, f["slowdown"].Sample());
+    if (f["bytes"].present()) out.Add(kFlowSize, at, Sample(f["bytes"]));
+    if (f["bytes_delivered"].present()) out.Add(kFlowDelivered, at, Sample(f["bytes_delivered"], 1, true));
+    if (f["start_ns"].present()) out.Add(kFlowStart, at, Sample(f["start_ns"], 1e9));
+    if (f["fct_ns"].present()) out.Add(kFlowFct, at, Sample(f["fct_ns"], 1e9));
+    if (f["ideal_fct_ns"].present()) out.Add(kFlowIdealFct, at, Sample(f["ideal_fct_ns"], 1e9));
+    if (f["slowdown"].present()) out.Add(kFlowSlowdown, at, Sample(f["slowdown"]));
     if (f["goodput_gbps"].present()) out.Add(kFlowGoodput, at, FormatDouble(f["goodput_gbps"].Number() * 1e9 / 8));
     if (f["state"].present()) out.Add(kFlowState, With(at, "state", f["state"].String()), "1");
   }
   for (const Node& r : root["fct_slowdown"].Items()) {
     const Labels at = {{"bucket", r["bucket"].String()}};
-    out.Add(kSlowdownFlows, at, r["flows"].Sample());
+    out.Add(kSlowdownFlows, at, Sample(r["flows"]));
     if (r["flows"].Int(0, INT32_MAX) == 0) continue;  // no percentile of nothing
     for (const char* p : {"p50", "p95", "p99"})
-      if (r[p].present()) out.Add(kSlowdown, With(at, "percentile", p), r[p].Sample());
+      if (r[p].present()) out.Add(kSlowdown, With(at, "percentile", p), Sample(r[p]));
   }
   const std::vector<Node> faults = root["faults"].Items();
   for (size_t i = 0; i < faults.size(); ++i) {
     const Node& f = faults[i];
     const Labels at = {{"fault", std::to_string(i)}, {"kind", f["kind"].String()}, {"target", f["target"].String()}};
-    if (f["injected_ns"].present()) out.Add(kFaultInjected, at, f["injected_ns"].Sample(1e9));
-    if (f["cleared_ns"].present()) out.Add(kFaultCleared, at, f["cleared_ns"].Sample(1e9));
+    if (f["injected_ns"].present()) out.Add(kFaultInjected, at, Sample(f["injected_ns"], 1e9));
+    if (f["cleared_ns"].present()) out.Add(kFaultCleared, at, Sample(f["cleared_ns"], 1e9));
   }
 }
 
@@ -727,9 +653,9 @@ void AddSwitch(Exposition& out, const std::string& name, const Node& s) {
     out.Add(kSwitchInfo, With(at, "trust", config["trust"].String()), "1");
     AddPfcEnabled(out, kSwitchPfcEnabled, config, at);
     if (config["ecn_enabled"].present()) out.Add(kSwitchEcnEnabled, at, config["ecn_enabled"].Bool() ? "1" : "0");
-    if (config["ecn_kmin"].present()) out.Add(kSwitchEcnKmin, at, config["ecn_kmin"].Sample());
-    if (config["ecn_kmax"].present()) out.Add(kSwitchEcnKmax, at, config["ecn_kmax"].Sample());
-    if (config["mtu"].present()) out.Add(kSwitchMtu, at, config["mtu"].Sample());
+    if (config["ecn_kmin"].present()) out.Add(kSwitchEcnKmin, at, Sample(config["ecn_kmin"]));
+    if (config["ecn_kmax"].present()) out.Add(kSwitchEcnKmax, at, Sample(config["ecn_kmax"]));
+    if (config["mtu"].present()) out.Add(kSwitchMtu, at, Sample(config["mtu"]));
   }
   AddBlock(out, s["buffer"], "buffer", at, true);
   const Table& own = TableOf("switch");
@@ -747,9 +673,9 @@ void AddSwitch(Exposition& out, const std::string& name, const Node& s) {
       AddBlock(out, counters, kQueuesBlock, With(pat, "queue", IndexOf(q, "UC", counters)), false);
     for (const auto& [pg, counters] : p[kPriorityGroupsBlock].Members())
       AddBlock(out, counters, kPriorityGroupsBlock, With(pat, "pg", IndexOf(pg, "PG", counters)), false);
-    for (const auto& [q, stats] : p["pfcwd"].Members()) {
+    for (const auto& [q, stats] : p[kPfcwdBlock].Members()) {
       const Labels qat = With(pat, "queue", IndexOf(q, "UC", stats));
-      AddBlock(out, stats, "pfcwd", qat, false, {"status"});
+      AddBlock(out, stats, kPfcwdBlock, qat, false, {"status"});
       if (stats["status"].present())
         out.Add(kPfcwdStormed, With(qat, "counter", "status"), stats["status"].String() == "stormed" ? "1" : "0");
     }
@@ -782,26 +708,10 @@ std::string PrometheusHelpText(const std::string& text) {
 }
 
 std::string PrometheusText(const std::string& summary_json, const std::string& file) {
-  Json doc;
-  try {
-    // Mended first: the format requires UTF-8, and a name in the summary may not be.
-    doc = Json::parse(WellFormedUtf8(summary_json));
-  } catch (const nlohmann::json::exception& e) {
-    // nlohmann's words without its "[json.exception.parse_error.101] parse error at line 3,
-    // column 5: " prefix; the line is the error's to say.
-    std::string why = e.what();
-    const size_t colon = why.find(": ");
-    if (why.rfind("[json.exception.", 0) == 0 && colon != std::string::npos) why = why.substr(colon + 2);
-    int line = 0;
-    if (const auto* parse = dynamic_cast<const nlohmann::json::parse_error*>(&e)) {
-      const size_t upto = std::min(summary_json.size(), parse->byte > 0 ? static_cast<size_t>(parse->byte - 1) : size_t{0});
-      line = 1 + static_cast<int>(std::count(summary_json.begin(), summary_json.begin() + static_cast<std::ptrdiff_t>(upto), '\n'));
-    }
-    throw ConfigError(file, line, "", "not a rocelab summary.json: " + why);
-  }
+  const JsonDocument doc = ParseJsonDocument(summary_json, file, ThrowConfigError, "not a rocelab summary.json: ");
   if (!doc.is_object() || !(doc.contains("sim_time_ns") || doc.contains("hosts") || doc.contains("switches")))
     throw ConfigError(file, 0, "", "not a rocelab summary.json (no sim_time_ns, hosts or switches)");
-  const Node root(&doc, file, "");
+  const Node root(&doc, file, "", ThrowConfigError);
   Exposition out(file);
   AddRun(out, root);
   for (const auto& [key, v] : root["totals"].Members()) AddCounter(out, TableOf("totals"), key, v, {});

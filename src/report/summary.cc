@@ -201,16 +201,17 @@ bool SawTraffic(const Port& port) {
 
 // `show pfcwd stats`, for the queues of a port where the watchdog declared a storm.
 void WritePfcwd(JsonWriter& w, const PfcWatchdog& wd, int port) {
-  w.BeginObject("pfcwd");
+  w.BeginObject(kPfcwdBlock);
   for (int q = 0; q < kNumPriorities; ++q) {
     const PfcWatchdog::QueueStats st = wd.Stats(port, q);
     if (!st.storms_detected) continue;
     w.BeginObject(QueueName(q).c_str());
     w.String("status", st.stormed ? "stormed" : "operational");
-    w.Uint("storm_detected", st.storms_detected).Uint("storm_restored", st.storms_restored);
-    w.Uint("tx_ok", st.tx_ok).Uint("tx_drop", st.tx_drop).Uint("rx_ok", st.rx_ok).Uint("rx_drop", st.rx_drop);
-    w.Uint("tx_last_ok", st.tx_last_ok).Uint("tx_last_drop", st.tx_last_drop);
-    w.Uint("rx_last_ok", st.rx_last_ok).Uint("rx_last_drop", st.rx_last_drop);
+    w.Uint(kPfcwdStormDetected.name, st.storms_detected).Uint(kPfcwdStormRestored.name, st.storms_restored);
+    w.Uint(kPfcwdTxOk.name, st.tx_ok).Uint(kPfcwdTxDrop.name, st.tx_drop);
+    w.Uint(kPfcwdRxOk.name, st.rx_ok).Uint(kPfcwdRxDrop.name, st.rx_drop);
+    w.Uint(kPfcwdTxLastOk.name, st.tx_last_ok).Uint(kPfcwdTxLastDrop.name, st.tx_last_drop);
+    w.Uint(kPfcwdRxLastOk.name, st.rx_last_ok).Uint(kPfcwdRxLastDrop.name, st.rx_last_drop);
     w.EndObject();
   }
   w.EndObject();

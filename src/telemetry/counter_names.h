@@ -30,6 +30,7 @@ enum class CounterSource {
   kRocelab,           // a rocelab extension: no device counts it
   kEthtoolFec,        // `ethtool -I --show-fec <netdev>` statistics; hosts.<host>.fec
   kSonicPortState,    // SONiC STATE_DB PORT_TABLE (`show interfaces flap`); the switch port's object
+  kSonicPfcwd,        // SONiC `show pfcwd stats`, per queue; that port's pfcwd.UC<n>
 };
 
 // The summary.json objects that hold the counters of one source.
@@ -40,6 +41,7 @@ inline constexpr char kQueuesBlock[] = "queues";
 inline constexpr char kPriorityGroupsBlock[] = "priority_groups";
 inline constexpr char kSysfsBlock[] = "sysfs";  // a host's /sys/class/net/<netdev>/ counters
 inline constexpr char kFecBlock[] = "fec";
+inline constexpr char kPfcwdBlock[] = "pfcwd";  // a switch port's `show pfcwd stats` queues
 
 // Egress queue n of a switch port, as SONiC names it: "UC3".
 inline std::string QueueName(int n) { return "UC" + std::to_string(n); }
@@ -175,6 +177,19 @@ inline constexpr Counter kSaiPortEtherRxOversizePkts = {"SAI_PORT_STAT_ETHER_RX_
                                                         CounterSource::kSaiPort};
 // SONiC's link-flap record of the port (202305 and later): how often it went down.
 inline constexpr Counter kSonicFlapCount = {"flap_count", "events", CounterSource::kSonicPortState};
+// The PFC watchdog's figures for one queue, as `show pfcwd stats` shows them (sonic-utilities
+// pfcwd/main.py reads them from COUNTERS_DB): storms detected and restored, and the packets
+// sent, dropped, received and dropped on ingress while stormed — in all and in the last storm.
+inline constexpr Counter kPfcwdStormDetected = {"storm_detected", "events", CounterSource::kSonicPfcwd};
+inline constexpr Counter kPfcwdStormRestored = {"storm_restored", "events", CounterSource::kSonicPfcwd};
+inline constexpr Counter kPfcwdTxOk = {"tx_ok", "packets", CounterSource::kSonicPfcwd};
+inline constexpr Counter kPfcwdTxDrop = {"tx_drop", "packets", CounterSource::kSonicPfcwd};
+inline constexpr Counter kPfcwdRxOk = {"rx_ok", "packets", CounterSource::kSonicPfcwd};
+inline constexpr Counter kPfcwdRxDrop = {"rx_drop", "packets", CounterSource::kSonicPfcwd};
+inline constexpr Counter kPfcwdTxLastOk = {"tx_last_ok", "packets", CounterSource::kSonicPfcwd};
+inline constexpr Counter kPfcwdTxLastDrop = {"tx_last_drop", "packets", CounterSource::kSonicPfcwd};
+inline constexpr Counter kPfcwdRxLastOk = {"rx_last_ok", "packets", CounterSource::kSonicPfcwd};
+inline constexpr Counter kPfcwdRxLastDrop = {"rx_last_drop", "packets", CounterSource::kSonicPfcwd};
 inline constexpr Counter kRocelabTxLinkDownDrops = {"rocelab_tx_link_down_drops", "frames", CounterSource::kRocelab};
 // Dropped for a bad FCS.
 inline constexpr Counter kSaiPortIfInErrors = {"SAI_PORT_STAT_IF_IN_ERRORS", "frames", CounterSource::kSaiPort};

@@ -1,0 +1,73 @@
+// Files and commands for the tests that run the rocelab binary or a real tool
+// (tshark, promtool, chromium) and look at what it wrote.
+#ifndef ROCELAB_TESTS_FILE_UTIL_H_
+#define ROCELAB_TESTS_FILE_UTIL_H_
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace rocelab {
+
+// A fresh folder under /tmp: /tmp/rocelab-<tag>-XXXXXX.
+inline std::string TempDir(const std::string& tag = "test") {
+  std::string tmpl = "/tmp/rocelab-" + tag + "-XXXXXX";
+  return mkdtemp(tmpl.data());
+}
+
+inline bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Writes `text` to `path`, making the folders on the way; returns the path.
+inline std::string WriteFile(const std::string& path, const std::string& text) {
+  for (size_t i = 1; i < path.size(); ++i)
+    if (path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+// What a command printed on stdout; its exit status in `status` (-1: it did not exit).
+inline std::string RunCommand(const std::string& cmd, int* status = nullptr) {
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int st = pclose(p);
+  if (status) *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return out;
+}
+
+struct CommandResult {
+  int status;
+  std::string output;  // stdout and stderr
+};
+
+inline CommandResult Shell(const std::string& cmd) {
+  CommandResult r;
+  r.output = RunCommand(cmd + " 2>&1", &r.status);
+  return r;
+}
+
+#ifdef ROCELAB_BINARY
+// `rocelab ARGS` from the build tree.
+inline CommandResult Rocelab(const std::string& args) { return Shell(std::string(ROCELAB_BINARY) + " " + args); }
+#endif
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_TESTS_FILE_UTIL_H_
