@@ -469,8 +469,9 @@ Rendered Render(const std::string& file, const std::string& screenshot = "") {
   const std::string dir = TempDir("chromium");
   const std::string flags = " --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 --user-data-dir=" + dir +
                             "/profile --virtual-time-budget=2000 --no-first-run --disable-extensions ";
-  const CommandResult dump = Shell(chromium + flags + "--dump-dom file://" + file + " > " + dir + "/dom.html 2> " + dir + "/log.txt");
-  EXPECT_EQ(dump.status, 0) << dump.output << ReadFile(dir + "/log.txt");
+  int status = -1;
+  RunCommand(chromium + flags + "--dump-dom file://" + file + " > " + dir + "/dom.html 2> " + dir + "/log.txt", &status);
+  EXPECT_EQ(status, 0) << ReadFile(dir + "/log.txt");
   r.dom = ReadFile(dir + "/dom.html");
   std::istringstream log(ReadFile(dir + "/log.txt"));
   for (std::string line; std::getline(log, line);)
