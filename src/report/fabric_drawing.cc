@@ -91,23 +91,30 @@ class Drawing {
       };
       std::stable_sort(tiers_[0].begin(), tiers_[0].end(), [&](int a, int b) { return under(a) < under(b); });
     }
+    // The widest tier sets the width; every tier spreads over it (a core of 16 above 128 hosts
+    // still spans the fabric), no closer than kMinSpacing and no farther than kMaxSpacing apart.
     size_t widest = 1;
     for (const auto& t : tiers_) widest = std::max(widest, t.size());
-    spacing_ = std::clamp(kTargetWidth / static_cast<double>(widest), kMinSpacing, kMaxSpacing);
-    width_ = 2 * kMargin + spacing_ * static_cast<double>(widest);
+    const double span = std::clamp(kTargetWidth / static_cast<double>(widest), kMinSpacing, kMaxSpacing) *
+                        static_cast<double>(widest);
+    width_ = 2 * kMargin + span;
     height_ = 2 * kMargin + kTierGap * static_cast<double>(tiers_.size() - 1) + 20;
+    spacing_.assign(tiers_.size(), kMaxSpacing);
     for (size_t t = 0; t < tiers_.size(); ++t) {
-      const double row = spacing_ * static_cast<double>(tiers_[t].size());
+      const double n = static_cast<double>(std::max<size_t>(tiers_[t].size(), 1));
+      spacing_[t] = std::min(kMaxSpacing, span / n);
+      const double row = spacing_[t] * n;
       for (size_t k = 0; k < tiers_[t].size(); ++k) {
         Place& p = place_[tiers_[t][k]];
-        p.x = (width_ - row) / 2 + spacing_ * (static_cast<double>(k) + 0.5);
+        p.x = (width_ - row) / 2 + spacing_[t] * (static_cast<double>(k) + 0.5);
         p.y = kMargin + 10 + kTierGap * static_cast<double>(tiers_.size() - 1 - t);
       }
     }
   }
 
+  double Spacing(int d) const { return spacing_[place_[d].tier]; }
   double Radius(int d) const {
-    return f_.devices[d].is_switch ? std::min(spacing_ / 2 - 2, 30.0) : std::min(spacing_ / 2 - 1, 8.0);
+    return f_.devices[d].is_switch ? std::min(Spacing(d) / 2 - 2, 30.0) : std::min(Spacing(d) / 2 - 1, 8.0);
   }
 
   // A point `off` along the line from device a toward b.
@@ -165,7 +172,7 @@ class Drawing {
              "\" height=\"22\" rx=\"4\"/>";
     else
       out += "<circle class=\"host\" cx=\"" + Num(p.x) + "\" cy=\"" + Num(p.y) + "\" r=\"" + Num(r) + "\"/>";
-    if (spacing_ >= kLabelSpacing)
+    if (Spacing(d) >= kLabelSpacing)
       out += "<text x=\"" + Num(p.x) + "\" y=\"" + Num(dev.is_switch ? p.y + 4 : p.y + r + 12) +
              "\" font-size=\"11\" text-anchor=\"middle\">" + HtmlEscape(dev.name) + "</text>";
     return out + "</g>\n";
@@ -235,7 +242,8 @@ class Drawing {
   std::vector<std::vector<int>> adj_;
   std::vector<Place> place_;
   std::vector<std::vector<int>> tiers_;
-  double spacing_ = kMaxSpacing, width_ = 0, height_ = 0;
+  std::vector<double> spacing_;  // per tier
+  double width_ = 0, height_ = 0;
 };
 
 std::string Legend() {

@@ -19,7 +19,7 @@ table{border-collapse:collapse;margin:6px 0 14px;font-size:.9em;font-variant-num
 th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f6f8fa}
 td.n{text-align:right;white-space:nowrap}
 tr.error td:first-child{color:#b42318;font-weight:600}tr.warning td:first-child{color:#b54708;font-weight:600}
-.figure{overflow-x:auto;margin:8px 0 16px}
+.figure{overflow-x:auto;margin:8px 0 16px}.figure svg{max-width:100%;height:auto}
 svg text{font-family:system-ui,sans-serif;fill:#1d2430}
 svg .axis{stroke:#57606a;stroke-width:1}svg .grid{stroke:#eaeef2;stroke-width:1}
 svg .line{fill:none;stroke-width:1.5;stroke-linejoin:round}

@@ -160,6 +160,7 @@ struct Seen {
   std::string device, port, metric;
   int priority;
   double peak = 0;
+  double sum = 0;             // of the values: among equal peaks, the series that held it longer
   size_t rows = 0, held = 0;  // held: rows with a value above zero
   size_t order = 0;           // first appearance: ties keep the file's order
 };
@@ -203,9 +204,10 @@ SeriesData ReadSeries(std::istream& in, const std::string& file, double t_end_ns
     key += '\x1f';
     key += std::to_string(r.priority);
     auto [it, fresh] = index.try_emplace(std::move(key), seen.size());
-    if (fresh) seen.push_back(Seen{r.device, r.port, r.metric, r.priority, r.value, 0, 0, seen.size()});
+    if (fresh) seen.push_back(Seen{r.device, r.port, r.metric, r.priority, r.value, 0, 0, 0, seen.size()});
     Seen& s = seen[it->second];
     s.peak = std::max(s.peak, r.value);
+    s.sum += r.value;
     ++s.rows;
     if (r.value > 0) ++s.held;
   });
@@ -229,7 +231,8 @@ SeriesData ReadSeries(std::istream& in, const std::string& file, double t_end_ns
     if (of.empty() && std::find(known.begin(), known.end(), m) == known.end()) continue;
     const bool pause = m == "pause_state";
     std::stable_sort(of.begin(), of.end(), [&](const Seen* a, const Seen* b) {
-      return pause ? a->held > b->held : a->peak > b->peak;
+      if (pause) return a->held > b->held;
+      return a->peak != b->peak ? a->peak > b->peak : a->sum > b->sum;
     });
     const size_t keep = pause ? limits.pause_rows : limits.lines;
     for (const Seen* s : of) {

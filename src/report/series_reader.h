@@ -6,8 +6,9 @@
 // it is read twice as a stream: the first pass finds every series' peak and
 // the sampling interval, the second keeps points of the chosen series only.
 // What is kept is bounded whatever the file's size:
-//  - per metric, the `lines` series with the highest peaks (for pause_state,
-//    the `pause_rows` ports paused longest);
+//  - per metric, the `lines` series with the highest peaks, the larger sum
+//    first among equal peaks (for pause_state, the `pause_rows` ports paused
+//    longest);
 //  - per series, every sample while there are at most `points` of them; past
 //    that, for each of points/2 equal slices of the run, its lowest and its
 //    highest sample in time order (the envelope: peaks and dips survive);
