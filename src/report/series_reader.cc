@@ -75,6 +75,19 @@ class RowParser {
   const std::string& file_;
 };
 
+// The one text naming a series: its metric, element and priority, joined by a byte no name holds.
+// Into `*key`, so a pass over a large file reuses one buffer.
+void SeriesKey(const std::string& metric, const std::string& device, const std::string& port, int priority,
+               std::string* key) {
+  *key = metric;
+  *key += '\x1f';
+  *key += device;
+  *key += '\x1f';
+  *key += port;
+  *key += '\x1f';
+  *key += std::to_string(priority);
+}
+
 // Reads the lines of `in` from the top, handing each parsed row to `f` with its line number.
 template <typename F>
 void ForEachRow(std::istream& in, const std::string& file, F f) {
@@ -188,6 +201,7 @@ SeriesData ReadSeries(std::istream& in, const std::string& file, double t_end_ns
   std::unordered_map<std::string, size_t> index;
   std::vector<Seen> seen;
   double last_t = -1;
+  std::string key;
   ForEachRow(in, file, [&](const Row& r, int number, const RowParser& parser) {
     if (r.t < last_t)
       parser.Fail(number, 1, kColumns[0], "the rows go back in time (" + std::to_string(r.t) + " after " +
@@ -196,14 +210,8 @@ SeriesData ReadSeries(std::istream& in, const std::string& file, double t_end_ns
       data.interval_ns = r.t - last_t;
     last_t = r.t;
     ++data.rows;
-    std::string key = r.metric;
-    key += '\x1f';
-    key += r.device;
-    key += '\x1f';
-    key += r.port;
-    key += '\x1f';
-    key += std::to_string(r.priority);
-    auto [it, fresh] = index.try_emplace(std::move(key), seen.size());
+    SeriesKey(r.metric, r.device, r.port, r.priority, &key);
+    auto [it, fresh] = index.try_emplace(key, seen.size());
     if (fresh) seen.push_back(Seen{r.device, r.port, r.metric, r.priority, r.value, 0, 0, 0, seen.size()});
     Seen& s = seen[it->second];
     s.peak = std::max(s.peak, r.value);
@@ -248,21 +256,15 @@ SeriesData ReadSeries(std::istream& in, const std::string& file, double t_end_ns
   // The second pass: the points (or spans) of the chosen series.
   std::unordered_map<std::string, Kept> kept;
   for (MetricTraces& mt : data.metrics)
-    for (SeriesTrace& t : mt.top)
-      kept.emplace(mt.metric + '\x1f' + t.device + '\x1f' + t.port + '\x1f' + std::to_string(t.priority),
-                   Kept{&t, mt.metric == "pause_state", Thinner(limits.points, t_span)});
+    for (SeriesTrace& t : mt.top) {
+      SeriesKey(mt.metric, t.device, t.port, t.priority, &key);
+      kept.emplace(key, Kept{&t, mt.metric == "pause_state", Thinner(limits.points, t_span)});
+    }
   if (kept.empty()) return data;
   const double interval = data.interval_ns;
   const double merge = t_span / kPauseMergeSlices;
-  std::string key;
   ForEachRow(in, file, [&](const Row& r, int, const RowParser&) {
-    key = r.metric;
-    key += '\x1f';
-    key += r.device;
-    key += '\x1f';
-    key += r.port;
-    key += '\x1f';
-    key += std::to_string(r.priority);
+    SeriesKey(r.metric, r.device, r.port, r.priority, &key);
     auto it = kept.find(key);
     if (it == kept.end()) return;
     Kept& k = it->second;
