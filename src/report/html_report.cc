@@ -150,8 +150,9 @@ HtmlSection FindingsSection(const RunReportInput& in) {
     const std::string sev = SeverityName(d.severity);
     t.AddRow({sev, d.layer, d.title, d.location, d.evidence, d.action}, sev);
   }
-  body += HtmlParagraph(problems ? Count(problems) + " problems found by `rocelab diagnose` on this folder, in layer order "
-                                                     "(physical, link, network, transport, application)."
+  body += HtmlParagraph(problems ? Count(problems) + (problems == 1 ? " problem" : " problems") +
+                                       " found by rocelab diagnose on this folder, in layer order (physical, link, "
+                                       "network, transport, application)."
                                  : "diagnose found nothing wrong.");
   if (t.rows()) body += t.Html();
   return {"findings", "Findings", body};
