@@ -5,8 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# prometheus: its promtool checks the Prometheus exposition in the tests; tshark reads the captures back.
-packages=(g++ cmake make libgtest-dev libbenchmark-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev prometheus tshark)
+# prometheus: its promtool checks the Prometheus exposition in the tests; tshark reads the captures back;
+# chromium renders report.html headless.
+packages=(g++ cmake make libgtest-dev libbenchmark-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev prometheus tshark
+          chromium)
 if [[ "${1:-}" == "--all" ]]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do
