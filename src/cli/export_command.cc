@@ -1,4 +1,5 @@
 // rocelab export prom RUN_OUT_DIR|summary.json [--out FILE]
+// (export openmetrics: export_openmetrics_command.cc)
 #include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
@@ -49,6 +50,7 @@ void AddExportCommand(CLI::App* root) {
                               "A run's counters in the Prometheus text format (docs/prometheus.md), from its summary.json",
                               ExportProm, "RUN_OUT_DIR", 1, 1);
   AddValue(prom, "--out", "FILE", "write FILE (atomically: a scraper never reads half of it) instead of standard output");
+  AddExportOpenMetricsCommand(e);
 }
 
 }  // namespace rocelab
