@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "file_util.h"
+#include "series_rows.h"
 #include "util/config_error.h"
 
 namespace rocelab {
@@ -28,26 +29,6 @@ const char kScenario[] =
     "nic: {mtu: 4096, cc: dcqcn}\n"
     "telemetry: {interval: 10us}\n"
     "workload:\n  - {type: incast, dst: h0, senders: [h1, h4, h5, h6], size: 256KB, priority: 3}\n";
-
-struct Row {
-  std::string t_ns, device, port, priority, metric, value;
-};
-
-std::vector<Row> ReadSeriesCsv(const std::string& path) {
-  std::vector<Row> rows;
-  std::istringstream in(ReadFile(path));
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    std::string x;
-    while (std::getline(ss, x, ',')) f.push_back(x);
-    if (f.size() == 5) f.push_back("");
-    rows.push_back({f[0], f[1], f[2], f[3], f[4], f[5]});
-  }
-  return rows;
-}
 
 // promtool tsdb list: the blocks' sample and series counts, their first and last timestamps.
 struct Blocks {
@@ -92,14 +73,14 @@ TEST(OpenMetrics, PromtoolImportsEveryRowOfARunAtItsTime) {
   ASSERT_GE(om.size(), 6u);
   EXPECT_EQ(om.substr(om.size() - 6), "# EOF\n");
 
-  const std::vector<Row> rows = ReadSeriesCsv(dir + "/run/series.csv");
-  std::set<std::tuple<std::string, std::string, std::string, std::string>> series;
+  const std::vector<SeriesRow> rows = SeriesRows(ReadFile(dir + "/run/series.csv"));
+  std::set<std::tuple<std::string, std::string, int, std::string>> series;
   std::set<std::string> metrics;
   double last_t = 0;
-  for (const Row& row : rows) {
+  for (const SeriesRow& row : rows) {
     series.insert({row.device, row.port, row.priority, row.metric});
     metrics.insert(row.metric);
-    last_t = std::max(last_t, std::stod(row.t_ns));
+    last_t = std::max(last_t, row.t);
   }
   ASSERT_GT(rows.size(), 200u);
   EXPECT_EQ(metrics.size(), 6u) << "the incast should show every series";
@@ -119,23 +100,23 @@ TEST(OpenMetrics, PromtoolImportsEveryRowOfARunAtItsTime) {
   ::mkdir((dir + "/tsdb/wal").c_str(), 0755);  // dump opens the head's WAL too
   const std::string dump = Shell(promtool + " tsdb dump " + dir + "/tsdb 2>/dev/null").output;
   for (const char* metric : {"link_util", "flow_rate"}) {
-    const Row* first = nullptr;
-    for (const Row& row : rows)
+    const SeriesRow* first = nullptr;
+    for (const SeriesRow& row : rows)
       if (row.metric == metric && !first) first = &row;
     ASSERT_NE(first, nullptr) << metric;
     const bool rate = std::string(metric) == "flow_rate";
     std::ostringstream want;
     want << "{__name__=\"rocelab_series_" << metric << (rate ? "_bytes_per_second" : "_ratio") << "\", device=\""
          << first->device << "\", port=\"" << first->port << "\""
-         << (first->priority.empty() ? "" : ", priority=\"" + first->priority + "\"") << "} ";
+         << (first->priority < 0 ? "" : ", priority=\"" + std::to_string(first->priority) + "\"") << "} ";
     const size_t at = dump.find(want.str());
     ASSERT_NE(at, std::string::npos) << want.str();
     std::istringstream got(dump.substr(at + want.str().size()));
     double value;
     long long ts;
     got >> value >> ts;
-    EXPECT_DOUBLE_EQ(value, std::stod(first->value) * (rate ? 1e9 / 8 : 1)) << metric;
-    EXPECT_EQ(ts, 1767225600000LL + static_cast<long long>(std::stod(first->t_ns) / 1000 + 0.5)) << metric;
+    EXPECT_DOUBLE_EQ(value, first->value * (rate ? 1e9 / 8 : 1)) << metric;
+    EXPECT_EQ(ts, 1767225600000LL + static_cast<long long>(first->t / 1000 + 0.5)) << metric;
   }
 }
 

@@ -5,18 +5,13 @@
 
 #include "cli/cli.h"
 #include "report/compare.h"
-#include "util/config_error.h"
 
 namespace rocelab {
 namespace {
 
 int CompareCommand(const Args& a) {
-  Comparison c;
-  try {
-    c = Compare(a.positional()[0], a.positional()[1]);
-  } catch (const ConfigError& e) {
-    throw UsageError(std::string("compare: ") + e.what());
-  }
+  // A side that is neither a run nor a bundle throws ConfigError: main() names it, exit status 2.
+  const Comparison c = Compare(a.positional()[0], a.positional()[1]);
   const std::string out = a.Has("--json") ? CompareJson(c) : CompareText(c);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;

@@ -374,6 +374,12 @@ void Input(JsonWriter& w, const char* key, const CompareInput& in) {
   w.EndObject();
 }
 
+void Strings(JsonWriter& w, const char* key, const std::vector<std::string>& list) {
+  w.BeginArray(key);
+  for (const std::string& s : list) w.StringValue(s);
+  w.EndArray();
+}
+
 const char* BetterName(Better b) {
   switch (b) {
     case Better::kHigher: return "higher";
@@ -391,29 +397,21 @@ std::string CompareJson(const Comparison& c) {
   Input(w, "a", c.a);
   Input(w, "b", c.b);
   w.String("verdict", c.verdict);
-  w.BeginArray("also");
-  for (const std::string& s : c.also) w.StringValue(s);
-  w.EndArray();
-  w.BeginArray("notes");
-  for (const std::string& s : c.notes) w.StringValue(s);
-  w.EndArray();
+  Strings(w, "also", c.also);
+  Strings(w, "notes", c.notes);
   w.BeginArray("settings");
   for (const SettingChange& s : c.settings) {
     w.BeginObject();
     w.String("device", s.device).String("key", s.key);
-    if (s.a) w.String("a", *s.a);
-    else w.Null("a");
-    if (s.b) w.String("b", *s.b);
-    else w.Null("b");
+    for (const auto& [key, v] : {std::pair{"a", &s.a}, std::pair{"b", &s.b}}) {
+      if (*v) w.String(key, **v);
+      else w.Null(key);
+    }
     w.EndObject();
   }
   w.EndArray();
-  w.BeginArray("devices_only_in_a");
-  for (const std::string& d : c.devices_only_in_a) w.StringValue(d);
-  w.EndArray();
-  w.BeginArray("devices_only_in_b");
-  for (const std::string& d : c.devices_only_in_b) w.StringValue(d);
-  w.EndArray();
+  Strings(w, "devices_only_in_a", c.devices_only_in_a);
+  Strings(w, "devices_only_in_b", c.devices_only_in_b);
   w.BeginArray("figures");
   for (const FigureChange& f : c.figures) {
     w.BeginObject();
