@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +62,17 @@ inline CommandResult Shell(const std::string& cmd) {
   CommandResult r;
   r.output = RunCommand(cmd + " 2>&1", &r.status);
   return r;
+}
+
+// promtool from Debian's prometheus package (scripts/setup.sh installs it), "" when there is
+// none. Tests that need it fail without it: a format check that quietly does not run checks nothing.
+inline std::string Promtool() {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(std::string(path ? path : "") + ":/usr/bin:/usr/local/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':'))
+    if (!dir.empty() && ::access((dir + "/promtool").c_str(), X_OK) == 0) return dir + "/promtool";
+  return "";
 }
 
 #ifdef ROCELAB_BINARY

@@ -31,17 +31,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// promtool from Debian's prometheus package (scripts/setup.sh installs it). Without it these
-// tests fail: a format check that quietly does not run checks nothing.
-std::string Promtool() {
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(std::string(path ? path : "") + ":/usr/bin:/usr/local/bin");
-  std::string dir;
-  while (std::getline(dirs, dir, ':'))
-    if (!dir.empty() && access((dir + "/promtool").c_str(), X_OK) == 0) return dir + "/promtool";
-  return "";
-}
-
 // `promtool check metrics`: exit status 0 and nothing printed, or what it said.
 ::testing::AssertionResult PromtoolAccepts(const std::string& exposition) {
   const std::string promtool = Promtool();

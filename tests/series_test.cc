@@ -8,18 +8,13 @@
 #include <string>
 
 #include "report/series.h"
+#include "series_rows.h"
 #include "test_util.h"
 
 namespace rocelab {
 namespace {
 
-struct Row {
-  double t;
-  std::string device, port;
-  int priority;
-  std::string metric;
-  double value;
-};
+using Row = SeriesRow;
 
 // Runs `yaml` with a sampler writing to a temporary file; returns the rows.
 std::vector<Row> Sample(const std::string& yaml, TestRun* run, size_t* memory = nullptr) {
@@ -35,21 +30,7 @@ std::vector<Row> Sample(const std::string& yaml, TestRun* run, size_t* memory = 
   size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
   std::fclose(f);
-  std::vector<Row> rows;
-  std::istringstream in(text);
-  std::string line;
-  std::getline(in, line);
-  EXPECT_EQ(line, "t_ns,device,port,priority,metric,value");
-  while (std::getline(in, line)) {
-    std::vector<std::string> f6;
-    std::stringstream ls(line);
-    std::string cell;
-    while (std::getline(ls, cell, ',')) f6.push_back(cell);
-    if (f6.size() == 5) f6.push_back("");
-    EXPECT_EQ(f6.size(), 6u) << line;
-    if (f6.size() != 6) continue;
-    rows.push_back({std::stod(f6[0]), f6[1], f6[2], f6[3].empty() ? -1 : std::stoi(f6[3]), f6[4], std::stod(f6[5])});
-  }
+  std::vector<Row> rows = SeriesRows(text);
   EXPECT_EQ(rows.size(), sampler.rows());
   return rows;
 }

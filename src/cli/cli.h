@@ -74,6 +74,8 @@ void AddDiagnoseCommand(CLI::App* root);
 void AddPerftestCommand(CLI::App* root);
 void AddSchemaCommand(CLI::App* root);
 void AddExportCommand(CLI::App* root);  // export prom
+void AddExportOpenMetricsCommand(CLI::App* export_group);
+void AddCompareCommand(CLI::App* root);
 
 // Writes via a temporary file and a rename: never a half-written file.
 void WriteFileAtomically(const std::string& path, const std::string& text);

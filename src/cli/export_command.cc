@@ -1,5 +1,6 @@
 // rocelab export prom RUN_OUT_DIR|summary.json [--out FILE]
 // rocelab export html RUN_OUT_DIR|summary.json [--out FILE]
+// (export openmetrics: export_openmetrics_command.cc)
 #include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
@@ -90,6 +91,7 @@ void AddExportCommand(CLI::App* root) {
                               ExportProm, "RUN_OUT_DIR", 1, 1);
   AddValue(prom, "--out", "FILE", "write FILE (atomically: a scraper never reads half of it) instead of standard output");
   AddExportHtml(e);
+  AddExportOpenMetricsCommand(e);
 }
 
 }  // namespace rocelab

@@ -28,6 +28,7 @@ CLI::App* Root() {
     AddCollectCommand(app);
     AddDiagnoseCommand(app);
     AddExportCommand(app);
+    AddCompareCommand(app);
     AddCommand(app, "version", "Print the version", [](const Args&) {
       std::printf("rocelab 0.1.0\n");
       return static_cast<int>(kExitOk);
@@ -69,11 +70,18 @@ GivenCommand FindCommand(const std::vector<std::string>& args) {
 // CLI11's words for an error, in ours: one line that names the option.
 std::string Explain(const CLI::ParseError& e) {
   std::string m = e.what();
-  size_t at = m.find(": At Most 1 required but received");
-  if (at != std::string::npos) {
+  size_t at = m.find(": At Most ");
+  const size_t most = at == std::string::npos ? at : m.find(" required but received", at);
+  if (most != std::string::npos) {
     const std::string name = m.substr(0, at);
-    return name[0] == '-' ? name + " is given more than once" : "one " + name + " only: unexpected extra arguments";
+    const std::string n = m.substr(at + 10, most - at - 10);
+    if (name[0] == '-') return name + " is given more than once";
+    return (n == "1" ? "one " + name + " only" : name + ": " + n + " at most") + ": unexpected extra arguments";
   }
+  at = m.find(": At least ");
+  const size_t least = at == std::string::npos ? at : m.find(" required but received ", at);
+  if (least != std::string::npos)
+    return m.substr(0, at) + ": " + m.substr(at + 11, least - at - 11) + " needed, " + m.substr(least + 23) + " given";
   at = m.find(": 1 required");
   if (at != std::string::npos && m.find("missing") != std::string::npos) return m.substr(0, at) + " needs a value";
   const std::string extra = "was not expected: ", extras = "were not expected: ";

@@ -40,15 +40,6 @@ Labels With(Labels labels, const std::string& name, const std::string& value) {
   return labels;
 }
 
-// The shortest text that reads back as the same double, as Prometheus spells the others.
-std::string FormatDouble(double d) {
-  if (std::isnan(d)) return "NaN";
-  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
-  char buf[64];
-  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, d);
-  return std::string(buf, r.ptr);
-}
-
 // The families of one exposition and their samples. A family is written once, however many
 // devices add to it; two different families under one name would be a bug in the tables below.
 // Two samples with the same labels would make Prometheus refuse the whole scrape, and only a
@@ -108,7 +99,7 @@ std::string Sample(const Node& v, double divisor = 1, bool counter = false) {
   if (counter && n.get<double>() < 0) v.Fail("a counter cannot be negative, found " + n.dump());
   if (divisor == 1 && n.is_number_unsigned()) return std::to_string(n.get<uint64_t>());
   if (divisor == 1 && n.is_number_integer()) return std::to_string(n.get<int64_t>());
-  return FormatDouble(n.get<double>() / divisor);
+  return PrometheusNumber(n.get<double>() / divisor);
 }
 
 // ---- device counters -------------------------------------------------------------------------
@@ -595,7 +586,7 @@ void AddResults(Exposition& out, const Node& root) {
     if (f["fct_ns"].present()) out.Add(kFlowFct, at, Sample(f["fct_ns"], 1e9));
     if (f["ideal_fct_ns"].present()) out.Add(kFlowIdealFct, at, Sample(f["ideal_fct_ns"], 1e9));
     if (f["slowdown"].present()) out.Add(kFlowSlowdown, at, Sample(f["slowdown"]));
-    if (f["goodput_gbps"].present()) out.Add(kFlowGoodput, at, FormatDouble(f["goodput_gbps"].Number() * 1e9 / 8));
+    if (f["goodput_gbps"].present()) out.Add(kFlowGoodput, at, PrometheusNumber(f["goodput_gbps"].Number() * 1e9 / 8));
     if (f["state"].present()) out.Add(kFlowState, With(at, "state", f["state"].String()), "1");
   }
   for (const Node& r : root["fct_slowdown"].Items()) {
@@ -705,6 +696,14 @@ std::string PrometheusHelpText(const std::string& text) {
     else out += c;
   }
   return out;
+}
+
+std::string PrometheusNumber(double d) {
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
+  char buf[64];
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, d);
+  return std::string(buf, r.ptr);
 }
 
 std::string PrometheusText(const std::string& summary_json, const std::string& file) {

@@ -45,6 +45,8 @@ std::string PrometheusText(const std::string& summary_json, const std::string& f
 std::string PrometheusLabelValue(const std::string& value);
 // A HELP text: backslash and line feed escaped.
 std::string PrometheusHelpText(const std::string& text);
+// A sample value: the shortest text that reads back as the same double; NaN, +Inf, -Inf.
+std::string PrometheusNumber(double d);
 
 // What one device counter (or total) becomes.
 struct PrometheusCounterMetric {
