@@ -123,4 +123,16 @@ void WriteFileAtomically(const std::string& path, const std::string& text) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) throw UsageError("cannot write " + path);
 }
 
+std::string RunFileOf(const std::string& given, const std::string& name, const std::string& command, bool* folder) {
+  struct stat st;
+  if (::stat(given.c_str(), &st) != 0) throw UsageError(command + ": " + given + ": no such folder");
+  *folder = S_ISDIR(st.st_mode);
+  std::string file = given;
+  if (*folder) {
+    while (file.size() > 1 && file.back() == '/') file.pop_back();
+    file += "/" + name;
+  }
+  return file;
+}
+
 }  // namespace rocelab

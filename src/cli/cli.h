@@ -85,6 +85,11 @@ bool MakeDirs(const std::string& path, std::string* err);
 // command creates before it writes (run's --out).
 void CheckOutputFile(const std::string& path, const std::string& what, const std::string& made_first = "");
 
+// The file `name` (summary.json, series.csv) of `given`: a run's output folder, or the file named
+// directly; `*folder` says which was given. A path that does not exist is a UsageError that
+// `command` ("export prom") begins.
+std::string RunFileOf(const std::string& given, const std::string& name, const std::string& command, bool* folder);
+
 }  // namespace rocelab
 
 #endif  // ROCELAB_CLI_CLI_H_

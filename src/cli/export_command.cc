@@ -1,7 +1,6 @@
 // rocelab export prom RUN_OUT_DIR|summary.json [--out FILE]
 // rocelab export html RUN_OUT_DIR|summary.json [--out FILE]
 // (export openmetrics: export_openmetrics_command.cc)
-#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -16,27 +15,13 @@
 namespace rocelab {
 namespace {
 
-// The summary.json of `given`: a run's output folder, or its summary.json named directly.
-// `*folder` says which was given.
-std::string SummaryFileOf(const std::string& given, const std::string& command, bool* folder) {
-  struct stat st;
-  if (::stat(given.c_str(), &st) != 0) throw UsageError(command + ": " + given + ": no such folder");
-  *folder = S_ISDIR(st.st_mode);
-  std::string file = given;
-  if (*folder) {
-    while (file.size() > 1 && file.back() == '/') file.pop_back();
-    file += "/summary.json";
-  }
-  return file;
-}
-
 int ExportProm(const Args& a) {
   const std::string& given = a.positional()[0];
   const bool to_file = a.Has("--out");
   const std::string out = a.Get("--out");
   if (to_file) CheckOutputFile(out, "export prom: --out");
   bool folder;
-  const std::string file = SummaryFileOf(given, "export prom", &folder);
+  const std::string file = RunFileOf(given, "summary.json", "export prom", &folder);
   std::string text, err;
   if (!ReadTextFile(file, &text, &err))
     throw UsageError("export prom: " + file + ": " + err + (folder ? " (is " + given + " a run's --out folder?)" : ""));
@@ -55,7 +40,7 @@ int ExportProm(const Args& a) {
 
 int ExportHtml(const Args& a) {
   bool folder;
-  const std::string file = SummaryFileOf(a.positional()[0], "export html", &folder);
+  const std::string file = RunFileOf(a.positional()[0], "summary.json", "export html", &folder);
   // The page reads the folder's other files too (series.csv): a summary.json named directly stands
   // for its folder, any other file for nothing.
   const size_t slash = file.rfind('/');

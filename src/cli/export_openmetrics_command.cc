@@ -35,17 +35,13 @@ int ExportOpenMetrics(const Args& a) {
   const std::string out = a.Get("--out");
   if (to_file) CheckOutputFile(out, "export openmetrics: --out");
   const OpenMetricsTime time = TimeArgs(a);
-  struct stat st;
-  if (::stat(given.c_str(), &st) != 0) throw UsageError("export openmetrics: " + given + ": no such folder");
   // A run's output folder, or its series.csv named directly.
-  std::string file = given;
-  if (S_ISDIR(st.st_mode)) {
-    while (file.size() > 1 && file.back() == '/') file.pop_back();
-    file += "/series.csv";
-    if (::stat(file.c_str(), &st) != 0)
-      throw UsageError("export openmetrics: " + file + ": no such file (series.csv is written by a run whose "
-                       "scenario has a telemetry section: docs/telemetry.md)");
-  }
+  bool folder;
+  const std::string file = RunFileOf(given, "series.csv", "export openmetrics", &folder);
+  struct stat st;
+  if (folder && ::stat(file.c_str(), &st) != 0)
+    throw UsageError("export openmetrics: " + file + ": no such file (series.csv is written by a run whose "
+                     "scenario has a telemetry section: docs/telemetry.md)");
   std::string text, err;
   if (!ReadTextFile(file, &text, &err)) throw UsageError("export openmetrics: " + file + ": " + err);
   std::string om;
