@@ -74,6 +74,7 @@ void AddDiagnoseCommand(CLI::App* root);
 void AddPerftestCommand(CLI::App* root);
 void AddSchemaCommand(CLI::App* root);
 void AddExportCommand(CLI::App* root);  // export prom
+void AddSweepCommand(CLI::App* root);   // sweep, sweep merge
 
 // Writes via a temporary file and a rename: never a half-written file.
 void WriteFileAtomically(const std::string& path, const std::string& text);
