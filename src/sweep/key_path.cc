@@ -72,8 +72,8 @@ bool SetAtKeyPath(YamlNode* root, const KeyPath& path, const YamlNode& value, in
       if (at->IsNull()) return *error = "the base scenario has no " + where + " to pick entry [" + step.item + "] of", false;
       if (!at->IsSeq()) return *error = where + " is " + KindName(*at) + " in the base scenario, not a list", false;
       if (index >= at->seq.size())
-        return *error = where + " has " + std::to_string(at->seq.size()) + " entries in the base scenario: no [" +
-                        step.item + "]",
+        return *error = where + " has " + std::to_string(at->seq.size()) +
+                        (at->seq.size() == 1 ? " entry" : " entries") + " in the base scenario: no [" + step.item + "]",
                false;
       at = &at->seq[index];
       continue;
