@@ -40,21 +40,42 @@ std::string Mpirun(int ranks) {
          " --oversubscribe --allow-run-as-root " + kBinary;
 }
 
-// Starts a shell command line; its pid is the command's own (exec).
-pid_t Start(const std::string& cmd) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
-    _exit(127);
+// A shell command line started in the background, its pid the command's own (exec); killed
+// when the test leaves it running (a failed assertion).
+class Job {
+ public:
+  explicit Job(const std::string& cmd) : pid_(fork()) {
+    if (pid_ == 0) {
+      execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
   }
-  return pid;
-}
+  ~Job() {
+    if (!ended_) kill(pid_, SIGKILL), Wait();
+  }
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+  pid_t pid() const { return pid_; }
+  bool Ended() {
+    if (!ended_ && waitpid(pid_, &status_, WNOHANG) == pid_) ended_ = true;
+    return ended_;
+  }
+  int Wait() {
+    if (!ended_ && waitpid(pid_, &status_, 0) == pid_) ended_ = true;
+    return status_;
+  }
 
-// Waits until `dir` has recorded `n` runs; false if the process ended first or a minute passed.
-bool WaitForRuns(const std::string& dir, size_t n, pid_t pid) {
+ private:
+  pid_t pid_;
+  bool ended_ = false;
+  int status_ = 0;
+};
+
+// Waits until `dir` has recorded `n` runs; false if the job ended first or a minute passed.
+bool WaitForRuns(const std::string& dir, size_t n, Job& job) {
   for (int i = 0; i < 6000; ++i) {
     if (RecordedRuns(dir) >= n) return true;
-    if (waitpid(pid, nullptr, WNOHANG) == pid) return false;
+    if (job.Ended()) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return false;
@@ -82,22 +103,30 @@ std::vector<pid_t> ProcessesWith(const std::string& text, const std::string& env
   return found;
 }
 
-// No process of a killed sweep left: children and ranks die with what started them.
-void ExpectNoneLeft(const std::string& out) {
-  for (int i = 0; i < 500 && !ProcessesWith(out).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  EXPECT_TRUE(ProcessesWith(out).empty()) << "still running on " << out;
+// The runs that wrote their summary.json in a sweep's folder, recorded or not.
+size_t SummariesWritten(const std::string& out) {
+  return static_cast<size_t>(std::stoul("0" + RunCommand("ls " + out + "/runs/*/summary.json 2>/dev/null | wc -l")));
 }
 
-// Kills `pid` with SIGKILL once `dir` has recorded `n` runs; returns how many it had then.
-size_t KillAfter(const std::string& dir, size_t n, pid_t pid, pid_t victim = 0) {
-  EXPECT_TRUE(WaitForRuns(dir, n, pid)) << "the sweep ended before " << n << " runs";
-  kill(victim ? victim : pid, SIGKILL);
-  int status = 0;
-  waitpid(pid, &status, 0);
+// No process of a killed sweep left: children and ranks die at once with what started them
+// (a run takes a quarter of a second: one left running would write its summary.json).
+void ExpectNoneLeft(const std::string& out) {
+  for (int i = 0; i < 20 && !ProcessesWith(out).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(ProcessesWith(out).empty()) << "still running on " << out;
+  const size_t written = SummariesWritten(out);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  EXPECT_EQ(SummariesWritten(out), written) << "runs went on after the sweep was killed";
+}
+
+// Kills the job (or `victim`, a process of it) with SIGKILL once `dir` has recorded `n` runs;
+// returns how many it had then.
+size_t KillAfter(const std::string& dir, size_t n, Job& job, pid_t victim = 0) {
+  EXPECT_TRUE(WaitForRuns(dir, n, job)) << "the sweep ended before " << n << " runs";
+  kill(victim ? victim : job.pid(), SIGKILL);
+  const int status = job.Wait();
   EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the job ended well although killed";
-  ExpectNoneLeft(dir);
   const size_t recorded = RecordedRuns(dir);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ExpectNoneLeft(dir);
   EXPECT_EQ(RecordedRuns(dir), recorded) << "runs recorded after the kill";
   return recorded;
 }
@@ -110,7 +139,7 @@ void ExpectSameSweep(const std::string& a, const std::string& b) {
   for (size_t i = 0; i < x.size(); ++i) {
     EXPECT_EQ(x[i].id, y[i].id);
     EXPECT_EQ(x[i].overrides, y[i].overrides);
-    EXPECT_EQ(WithoutEngine(x[i].summary), WithoutEngine(y[i].summary)) << x[i].id;
+    EXPECT_TRUE(WithoutEngine(x[i].summary) == WithoutEngine(y[i].summary)) << "run " << x[i].id << " differs";
   }
   EXPECT_EQ(Rocelab("sweep --table " + a).output, Rocelab("sweep --table " + b).output);
 }
@@ -167,6 +196,7 @@ TEST(Sweep, OneCoreTwoCoresAndThreeMpiRanksRecordWhatPlainRunsWrite) {
   const CommandResult mpi = Shell(mpirun + " sweep " + campaign + " --out " + dir + "/mpi");
   ASSERT_EQ(mpi.status, 0) << mpi.output;
   EXPECT_NE(mpi.output.find("12 runs, 12 to make on 2 ranks"), std::string::npos) << mpi.output;
+  EXPECT_EQ(mpi.output.find("recorded already"), std::string::npos) << mpi.output;  // no run made twice
 
   ExpectSameSweep(dir + "/j1", dir + "/j2");
   ExpectSameSweep(dir + "/j1", dir + "/mpi");
@@ -176,7 +206,7 @@ TEST(Sweep, OneCoreTwoCoresAndThreeMpiRanksRecordWhatPlainRunsWrite) {
   const std::string base = ReadFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/incast-15to1.yaml");
   ASSERT_NE(base.find("kmin: 100KB"), std::string::npos);
   for (const RunRecord& r : ResultsDb::Open(ResultsPath(dir + "/mpi"))->Runs()) {
-    EXPECT_EQ(ReadFile(dir + "/mpi/runs/" + r.id + "/summary.json"), r.summary);
+    EXPECT_TRUE(ReadFile(dir + "/mpi/runs/" + r.id + "/summary.json") == r.summary) << r.id << ": not its summary.json";
     const JsonDocument o = JsonDocument::parse(r.overrides);
     std::string scenario = base;
     scenario.replace(scenario.find("kmin: 100KB"), 11, "kmin: " + o["switch.ecn.kmin"].get<std::string>());
@@ -184,7 +214,8 @@ TEST(Sweep, OneCoreTwoCoresAndThreeMpiRanksRecordWhatPlainRunsWrite) {
     const CommandResult plain = Rocelab("run " + file + " --seed " + o["seed"].get<std::string>() + " --out " + dir +
                                         "/plain/" + r.id + " --quiet");
     ASSERT_EQ(plain.status, 0) << plain.output;
-    EXPECT_EQ(WithoutEngine(ReadFile(dir + "/plain/" + r.id + "/summary.json")), WithoutEngine(r.summary)) << r.overrides;
+    EXPECT_TRUE(WithoutEngine(ReadFile(dir + "/plain/" + r.id + "/summary.json")) == WithoutEngine(r.summary))
+        << r.overrides << ": not what rocelab run writes";
   }
 }
 
@@ -192,7 +223,8 @@ TEST(Sweep, KilledAndResumedRecordsEveryRunOnce) {
   const std::string dir = CampaignDir("killed", TwelveRuns(), SlowBase());
   const std::string out = dir + "/out";
   const std::string sweep = kBinary + " sweep " + dir + "/camp.yaml --out " + out;
-  const size_t recorded = KillAfter(out, 3, Start(sweep + " -j 2 > " + dir + "/log 2>&1"));
+  Job job(sweep + " -j 2 > " + dir + "/log 2>&1");
+  const size_t recorded = KillAfter(out, 3, job);
   EXPECT_LT(recorded, 12u);
   const CommandResult r = Shell(sweep + " -j 2 --resume");
   ASSERT_EQ(r.status, 0) << r.output;
@@ -211,14 +243,15 @@ TEST(Sweep, KilledMpiJobAndDeadRankResumeRecordingEveryRunOnce) {
   const std::string out = dir + "/out";
   const std::string sweep = mpirun + " sweep " + dir + "/camp.yaml --out " + out;
   // The whole job, mpirun itself, killed: its ranks die with it.
-  const size_t first = KillAfter(out, 3, Start(sweep + " > " + dir + "/log1 2>&1"));
+  Job whole(sweep + " > " + dir + "/log1 2>&1");
+  const size_t first = KillAfter(out, 3, whole);
   EXPECT_LT(first, 12u);
   // Resumed, and this time one worker rank dies: MPI ends the job.
-  const pid_t job = Start(sweep + " --resume > " + dir + "/log2 2>&1");
-  ASSERT_TRUE(WaitForRuns(out, first + 1, job));
+  Job resumed(sweep + " --resume > " + dir + "/log2 2>&1");
+  ASSERT_TRUE(WaitForRuns(out, first + 1, resumed));
   const std::vector<pid_t> rank1 = ProcessesWith(out, "OMPI_COMM_WORLD_RANK=1");
   ASSERT_EQ(rank1.size(), 1u);
-  const size_t second = KillAfter(out, first + 1, job, rank1[0]);
+  const size_t second = KillAfter(out, first + 1, resumed, rank1[0]);
   EXPECT_LT(second, 12u);
   // And resumed to the end.
   const CommandResult r = Shell(sweep + " --resume");

@@ -185,7 +185,8 @@ int Sweep(const Args& a) {
                    error.c_str());
       return;
     }
-    db->Record({run.id, static_cast<int64_t>(run.index), OverridesJson(run), *summary});
+    if (!db->Record({run.id, static_cast<int64_t>(run.index), OverridesJson(run), *summary}))
+      std::fprintf(stderr, "rocelab sweep: run %s was recorded already: made twice, kept once\n", run.id.c_str());
     ++recorded;
     if (!o.quiet) {
       std::printf("[%zu/%zu] %s  %s\n", recorded + failed, total, run.id.c_str(), OverridesText(run).c_str());
