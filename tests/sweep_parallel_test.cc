@@ -198,6 +198,14 @@ TEST(Sweep, OneCoreTwoCoresAndThreeMpiRanksRecordWhatPlainRunsWrite) {
   EXPECT_NE(mpi.output.find("12 runs, 12 to make on 2 ranks"), std::string::npos) << mpi.output;
   EXPECT_EQ(mpi.output.find("recorded already"), std::string::npos) << mpi.output;  // no run made twice
 
+  // A bad campaign under mpirun: refused by rank 0 before any run, every rank stopping.
+  const std::string bad = CampaignDir("mpi-bad", "base: base.yaml\ngrid:\n  switch.ecn.kmin: [20KB, 5XB]\n");
+  const CommandResult refused = Shell(mpirun + " sweep " + bad + "/camp.yaml --out " + bad + "/out");
+  EXPECT_EQ(refused.status, 2) << refused.output;
+  EXPECT_NE(refused.output.find(bad + "/camp.yaml:3:27: key 'switch.ecn.kmin': value '5XB'"), std::string::npos)
+      << refused.output;
+  EXPECT_FALSE(Exists(bad + "/out"));
+
   ExpectSameSweep(dir + "/j1", dir + "/j2");
   ExpectSameSweep(dir + "/j1", dir + "/mpi");
   EXPECT_EQ(RecordedIds(dir + "/mpi"), CampaignIds(campaign));
