@@ -222,3 +222,33 @@ TEST(FabricPfc, SlowReceiverRefreshesItsPauseAndTheSwitchHonoursItsResponseTime)
 }
 
 }  // namespace rocelab
+
+namespace rocelab {
+
+// A static XON (SONiC `xon`, SAI XON_TH) is a floor under the resume point: XON goes out at
+// occupancy <= max(xon, XOFF point - xon_offset). Below the dynamic resume point it changes
+// nothing; above it the PG resumes as soon as its headroom has drained, so the pause cycles
+// are shorter and there are more of them, and the slow port stays busy. (A 4 MB buffer at
+// alpha 1/8 puts the XOFF point near 450 KB; the 256 KB offset resumes near 200 KB.)
+TEST(FabricPfc, StaticXonIsAFloorUnderTheResumePoint) {
+  auto run = [](const std::string& xon) {
+    return RunYaml(std::string("duration: 10ms\n") +
+                   "topology: {type: explicit, hosts: [h0, h1], switches: [leaf0],\n"
+                   "           links: [{a: h0, b: leaf0, rate: 400G, delay: 1us},\n"
+                   "                   {a: leaf0, b: h1, rate: 100G, delay: 1us}]}\n"
+                   "switch: {buffer: 4MB, lossless_priorities: [3], pfc: {enabled: true, xon_offset: 256KB, xon: " + xon + "}}\n"
+                   "nic: {mtu: 4096, cc: none}\n"
+                   "workload:\n  - {type: flow, src: h0, dst: h1, size: 32MB}\n");
+  };
+  auto none = run("0B"), low = run("1KB"), high = run("64MB");
+  const Totals tn = ComputeTotals(*none), tl = ComputeTotals(*low), th = ComputeTotals(*high);
+  EXPECT_EQ(tl.pause_frames_tx, tn.pause_frames_tx);
+  EXPECT_EQ(low->qps()[0].finish, none->qps()[0].finish);
+  EXPECT_GE(th.pause_frames_tx, 2 * tn.pause_frames_tx) << tn.pause_frames_tx << " -> " << th.pause_frames_tx;
+  EXPECT_EQ(th.drops_lossless, 0u);
+  ASSERT_TRUE(high->qps()[0].done);
+  const PortCounters& slow = high->sw("leaf0").port(1).counters;
+  EXPECT_GE(static_cast<double>(slow.busy) / static_cast<double>(slow.last_tx_end - slow.first_tx), 0.99);
+}
+
+}  // namespace rocelab

@@ -259,6 +259,19 @@ TEST(SweepCampaign, TableShowsEachRunsOverridesAndMetrics) {
   EXPECT_NE(r.output.find("not a rocelab sweep's results"), std::string::npos) << r.output;
 }
 
+// report.html only when asked, and then the page `rocelab export html` makes of the run's folder.
+TEST(SweepCampaign, ReportOnlyWhenAsked) {
+  const std::string dir = CampaignDir("report", "base: base.yaml\ngrid: {seed: [1, 2]}\n");
+  ASSERT_EQ(Rocelab("sweep " + dir + "/camp.yaml --quiet --report --out " + dir + "/out").status, 0);
+  for (const std::string& id : RecordedIds(dir + "/out")) {
+    const std::string run = dir + "/out/runs/" + id;
+    ASSERT_TRUE(Exists(run + "/report.html")) << id;
+    ASSERT_EQ(Rocelab("export html " + run + " --out " + dir + "/" + id + ".html").status, 0);
+    EXPECT_TRUE(ReadFile(run + "/report.html") == ReadFile(dir + "/" + id + ".html")) << id;
+    EXPECT_NE(ReadFile(run + "/report.html").find("<svg"), std::string::npos);
+  }
+}
+
 TEST(SweepCampaign, AnswersHelp) {
   for (const auto& [cmd, option] : std::vector<std::pair<std::string, std::string>>{
            {"sweep", "--resume"}, {"sweep", "--shard"}, {"sweep", "--table"}, {"sweep merge", "SHARD_DIR"}}) {

@@ -1,4 +1,5 @@
 // rocelab export prom RUN_OUT_DIR|summary.json [--out FILE]
+// rocelab export html RUN_OUT_DIR|summary.json [--out FILE]
 #include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
@@ -6,6 +7,7 @@
 #include <string>
 
 #include "cli/cli.h"
+#include "report/html_report.h"
 #include "report/prometheus.h"
 #include "util/config_error.h"
 #include "util/text_file.h"
@@ -13,20 +15,27 @@
 namespace rocelab {
 namespace {
 
+// The summary.json of `given`: a run's output folder, or its summary.json named directly.
+// `*folder` says which was given.
+std::string SummaryFileOf(const std::string& given, const std::string& command, bool* folder) {
+  struct stat st;
+  if (::stat(given.c_str(), &st) != 0) throw UsageError(command + ": " + given + ": no such folder");
+  *folder = S_ISDIR(st.st_mode);
+  std::string file = given;
+  if (*folder) {
+    while (file.size() > 1 && file.back() == '/') file.pop_back();
+    file += "/summary.json";
+  }
+  return file;
+}
+
 int ExportProm(const Args& a) {
   const std::string& given = a.positional()[0];
   const bool to_file = a.Has("--out");
   const std::string out = a.Get("--out");
   if (to_file) CheckOutputFile(out, "export prom: --out");
-  struct stat st;
-  if (::stat(given.c_str(), &st) != 0) throw UsageError("export prom: " + given + ": no such folder");
-  // A run's output folder, or its summary.json named directly.
-  const bool folder = S_ISDIR(st.st_mode);
-  std::string file = given;
-  if (folder) {
-    while (file.size() > 1 && file.back() == '/') file.pop_back();
-    file += "/summary.json";
-  }
+  bool folder;
+  const std::string file = SummaryFileOf(given, "export prom", &folder);
   std::string text, err;
   if (!ReadTextFile(file, &text, &err))
     throw UsageError("export prom: " + file + ": " + err + (folder ? " (is " + given + " a run's --out folder?)" : ""));
@@ -41,6 +50,37 @@ int ExportProm(const Args& a) {
   return kExitOk;
 }
 
+// ---- export html -----------------------------------------------------------------------------
+
+int ExportHtml(const Args& a) {
+  bool folder;
+  const std::string file = SummaryFileOf(a.positional()[0], "export html", &folder);
+  // The page reads the folder's other files too (series.csv): a summary.json named directly stands
+  // for its folder, any other file for nothing.
+  const size_t slash = file.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);
+  if (file.substr(slash == std::string::npos ? 0 : slash + 1) != "summary.json")
+    throw UsageError("export html: " + file + ": give a run's output folder (or its summary.json)");
+  const std::string out = a.Has("--out") ? a.Get("--out") : dir + "/report.html";
+  CheckOutputFile(out, "export html: --out");
+  std::string html;
+  try {
+    html = RunReportOfFolder(dir);
+  } catch (const ConfigError& e) {
+    throw UsageError(std::string("export html: ") + e.what() + (folder ? "" : " (is it a run's summary.json?)"));
+  }
+  WriteFileAtomically(out, html);
+  return kExitOk;
+}
+
+void AddExportHtml(CLI::App* e) {
+  CLI::App* html = AddCommand(e, "html",
+                              "A run's report.html (docs/report.md) from its output folder: summary.json, series.csv "
+                              "if there, and the diagnosis",
+                              ExportHtml, "RUN_OUT_DIR", 1, 1);
+  AddValue(html, "--out", "FILE", "write FILE instead of RUN_OUT_DIR/report.html (atomically)");
+}
+
 }  // namespace
 
 void AddExportCommand(CLI::App* root) {
@@ -49,6 +89,7 @@ void AddExportCommand(CLI::App* root) {
                               "A run's counters in the Prometheus text format (docs/prometheus.md), from its summary.json",
                               ExportProm, "RUN_OUT_DIR", 1, 1);
   AddValue(prom, "--out", "FILE", "write FILE (atomically: a scraper never reads half of it) instead of standard output");
+  AddExportHtml(e);
 }
 
 }  // namespace rocelab

@@ -1,6 +1,6 @@
-// rocelab run SCENARIO.yaml --out DIR [--seed N] [--counters all|nonzero|none] [--max-memory SIZE] [--prom FILE] [--quiet]
+// rocelab run SCENARIO.yaml --out DIR [--seed N] [--counters all|nonzero|none] [--max-memory SIZE] [--prom FILE] [--no-report] [--quiet]
 // rocelab run --ns3-config config.txt --out DIR
-// rocelab demo --out DIR [--prom FILE] [--quiet]
+// rocelab demo --out DIR [--prom FILE] [--no-report] [--quiet]
 // Both take a port capture too: --pcap FILE --pcap-port DEVICE:PORT ... (cli/pcap_options.h).
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include "cli/pcap_options.h"
 #include "diagnose/diagnose.h"
 #include "interop/ns3.h"
+#include "report/html_report.h"
 #include "report/prometheus.h"
 #include "report/series.h"
 #include "report/summary.h"
@@ -233,6 +234,11 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
       throw std::runtime_error("cannot write " + out + "/series.csv");
     also += " and " + out + "/series.csv (" + std::to_string(sampler->rows()) + " rows)";
   }
+  // The page is made from the files just written, as `rocelab export html` would make it.
+  if (!a.Has("--no-report")) {
+    WriteFileAtomically(out + "/report.html", RunReportOfFolder(out));
+    also += " and " + out + "/report.html";
+  }
   if (!quiet) {
     PrintReport(run);
     std::printf("wrote %s/summary.json%s\n", out.c_str(), also.c_str());
@@ -272,12 +278,13 @@ int Demo(const Args& a) {
 }
 
 void AddOutputOptions(CLI::App* c) {
-  AddValue(c, "--out", "DIR", "the folder for summary.json (required; created if missing)");
+  AddValue(c, "--out", "DIR", "the folder for summary.json and report.html (required; created if missing)");
   AddValue(c, "--counters", "all|nonzero|none",
            "per-device counters in summary.json: every device (default), devices and ports that saw traffic, or none");
   AddValue(c, "--max-memory", "SIZE",
            "refuse a fabric whose estimated memory exceeds this (default: the memory available on this machine)");
   AddValue(c, "--prom", "FILE", "also write the run's counters in the Prometheus text format (docs/prometheus.md)");
+  AddFlag(c, "--no-report", "do not write report.html (the run's page: docs/report.md)");
   AddFlag(c, "--quiet", "print nothing; no progress line");
 }
 

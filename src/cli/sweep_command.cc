@@ -67,8 +67,6 @@ SweepOptions ReadOptions(const Args& a) {
     if (counters == DeviceCountersName(c)) o.outputs.counters = c, known = true;
   if (!known) throw UsageError("sweep: --counters is all, nonzero or none");
   o.outputs.report = a.Has("--report");
-  if (o.outputs.report)
-    throw UsageError("sweep: --report: this rocelab writes no report.html yet (summary.json and series.csv only)");
   if (a.Has("--max-memory")) {
     std::string err;
     if (!ParseSize(a.Get("--max-memory"), &o.max_memory, &err)) throw UsageError("sweep: --max-memory: " + err);
@@ -262,7 +260,7 @@ void AddSweepCommand(CLI::App* root) {
   AddValue(sweep, "--counters", "all|nonzero|none", "per-device counters in each summary.json (as run; default all)");
   AddValue(sweep, "--max-memory", "SIZE",
            "refuse a run whose estimated memory exceeds this (default: the memory available, shared by -j runs)");
-  AddFlag(sweep, "--report", "also write each run's report.html");
+  AddFlag(sweep, "--report", "also write each run's report.html (docs/report.md); without it a sweep writes none");
   AddFlag(sweep, "--quiet", "print nothing but errors");
   AddValue(sweep, "--table", "DIR", "print a sweep's results: a row a run, its overrides and metrics");
   AddValue(sweep, "--metrics", "A,B,...",

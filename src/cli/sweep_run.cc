@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "cli/cli.h"
+#include "report/html_report.h"
 #include "report/series.h"
 #include "run/experiment.h"
 #include "util/text_file.h"
@@ -40,8 +41,8 @@ std::string RunOne(const Scenario& sc, const std::string& dir, const RunOutputs&
     if (!ok || std::rename((dir + "/series.csv.tmp").c_str(), (dir + "/series.csv").c_str()) != 0)
       throw std::runtime_error("cannot write " + dir + "/series.csv");
   }
-  // report.html: where the run command's HTML report is written when the sweep is given --report
-  // (outputs.report), once that report is part of rocelab.
+  // The run's page, as `rocelab run` writes it, made from the files just written.
+  if (outputs.report) WriteFileAtomically(dir + "/report.html", RunReportOfFolder(dir));
   return summary;
 }
 

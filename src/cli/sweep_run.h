@@ -19,7 +19,7 @@ namespace rocelab {
 
 struct RunOutputs {
   DeviceCounters counters = DeviceCounters::kAll;
-  bool report = false;  // report.html beside summary.json
+  bool report = false;  // report.html beside summary.json (sweep --report)
 };
 
 // DIR/runs/<id>: where a sweep's run writes.

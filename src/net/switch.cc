@@ -230,11 +230,15 @@ void Switch::ReleaseShared(int in, int prio, uint64_t bytes) {
   pg.headroom -= from_headroom;
   pg.shared -= bytes - from_headroom;
   shared_used_ -= bytes - from_headroom;
-  // XON once the occupancy is xon_offset below the XOFF point (the dynamic threshold): the
-  // headroom is empty then, so the next pause round trip finds all of it free.
-  if (ports_[in].xoff_sent[prio] && pg.headroom == 0 &&
-      (pg.shared == 0 || pg.shared + spec_.pfc.xon_offset <= DynamicLimit(spec_.pfc.alpha)))
-    ReleasePause(in, prio);
+  // XON once the occupancy is xon_offset below the XOFF point (the dynamic threshold), or at
+  // the static XON if that is higher: SAI resumes at usage <= max(XON_TH, limit - XON_OFFSET_TH)
+  // (saibuffer.h, SAI_BUFFER_PROFILE_ATTR_XON_TH and _XON_OFFSET_TH; SONiC's `xon` and
+  // `xon_offset`). The headroom is empty then, so the next pause round trip finds all of it free.
+  if (ports_[in].xoff_sent[prio] && pg.headroom == 0) {
+    const uint64_t limit = DynamicLimit(spec_.pfc.alpha);
+    const uint64_t resume = std::max(spec_.pfc.xon, limit > spec_.pfc.xon_offset ? limit - spec_.pfc.xon_offset : 0);
+    if (pg.shared == 0 || pg.shared <= resume) ReleasePause(in, prio);
+  }
 }
 
 // The HPCC ns-3 code's switch-mmu.cc (CheckIngressAdmission, UpdateIngressAdmission,

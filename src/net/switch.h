@@ -3,7 +3,8 @@
 // pool (alpha x free); a lossless PG that crosses it asserts PFC XOFF upstream
 // and spills into its reserved headroom. Its occupancy above the XOFF point is
 // headroom use, so departures free headroom first; XON goes out once the PG has
-// drained xon_offset below the threshold. Egress: eight queues per port, strict
+// drained xon_offset below the threshold, or to the static XON (`pfc.xon`) if that
+// is higher. Egress: eight queues per port, strict
 // priority then DWRR (ETS), RED/ECN marking on the instantaneous queue.
 // Forwarding: shortest-path ECMP on a hash of the 5-tuple.
 //

@@ -22,7 +22,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kTopologyHostLink, &kTopologyFabricLink, &kTopologyLink, &kTopologyHosts, &kTopologySwitches,
       &kTopologyLinks, &kTopologyLinksA, &kTopologyLinksB, &kLinkRate, &kLinkDelay, &kLinkLength, &kLinkBer,
       &kSwitch, &kSwitchBuffer, &kSwitchCell, &kSwitchLosslessPriorities,
-      &kSwitchPfc, &kSwitchPfcEnabled, &kSwitchPfcHeadroom, &kSwitchPfcAlpha, &kSwitchPfcXonOffset,
+      &kSwitchPfc, &kSwitchPfcEnabled, &kSwitchPfcHeadroom, &kSwitchPfcAlpha, &kSwitchPfcXonOffset, &kSwitchPfcXon,
       &kSwitchPfcQuanta, &kSwitchPfcResponseTime,
       &kSwitchEcn, &kSwitchEcnEnabled, &kSwitchEcnKmin, &kSwitchEcnKmax, &kSwitchEcnPmax, &kSwitchEcnMark,
       &kSwitchEts, &kSwitchEtsStrict, &kSwitchEtsWeights,

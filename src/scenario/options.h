@@ -207,6 +207,8 @@ inline constexpr Option kSwitchPfcAlpha =
     Number("switch.pfc.alpha", 1.0 / 8, 1.0 / 1024, 64, "dynamic threshold of a PG on the free shared pool");
 inline constexpr Option kSwitchPfcXonOffset =
     Size("switch.pfc.xon_offset", 18 * kKiB, 0, 64 * kMiB, "resume this far below the XOFF point");
+inline constexpr Option kSwitchPfcXon =
+    Size("switch.pfc.xon", 0, 0, 64 * kMiB, "static XON: resume once the PG holds no more than this (0B: none)");
 inline constexpr Option kSwitchPfcQuanta =
     Integer("switch.pfc.quanta", 65535, 1, 65535, "pause time of each XOFF frame, in 512-bit quanta");
 inline constexpr Option kSwitchPfcResponseTime =

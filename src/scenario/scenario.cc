@@ -72,6 +72,7 @@ void ReadPfc(ConfigReader& p, PfcSpec* pfc) {
   else if (p.Size(opt::kSwitchPfcHeadroom, &pfc->headroom)) pfc->headroom_auto = false;
   p.Number(opt::kSwitchPfcAlpha, &pfc->alpha);
   p.Size(opt::kSwitchPfcXonOffset, &pfc->xon_offset);
+  p.Size(opt::kSwitchPfcXon, &pfc->xon);
   p.Int(opt::kSwitchPfcQuanta, &pfc->quanta);
   if (p.IsWord(opt::kSwitchPfcResponseTime)) pfc->response_time = -1;
   else p.Duration(opt::kSwitchPfcResponseTime, &pfc->response_time);

@@ -64,6 +64,7 @@ struct PfcSpec {
   uint64_t headroom = opt::kSwitchPfcHeadroom.def;  // per lossless PG, when not auto
   double alpha = opt::kSwitchPfcAlpha.def;          // dynamic threshold of a PG on the free shared pool
   uint64_t xon_offset = opt::kSwitchPfcXonOffset.def;  // resume this far below the XOFF point
+  uint64_t xon = opt::kSwitchPfcXon.def;                // static XON floor (0: none)
   uint16_t quanta = opt::kSwitchPfcQuanta.def;      // pause time in each XOFF frame
   bool expiry = true;  // false: a pause lasts until XON (no quanta expiry, no refresh; the ns-3 profile)
   Time response_time = opt::kSwitchPfcResponseTime.def;  // -1: per-speed 802.1Qbb response (auto)

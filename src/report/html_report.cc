@@ -1,0 +1,678 @@
+#include "report/html_report.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "report/fabric_drawing.h"
+#include "report/svg_chart.h"
+#include "run/memory_estimate.h"
+#include "telemetry/counter_names.h"
+#include "util/config_error.h"
+#include "util/json_value.h"
+#include "util/text_file.h"
+
+namespace rocelab {
+namespace {
+
+using Node = JsonValue;
+
+// Rows a table shows at most: the largest (or worst) first, the count of the rest said.
+constexpr size_t kTableRows = 50;
+constexpr size_t kTimelineRows = 200;
+constexpr size_t kTimelineMarks = 1000;
+
+[[noreturn]] void ThrowConfigError(const std::string& file, int line, const std::string& key, const std::string& what) {
+  throw ConfigError(file, line, key, what);
+}
+
+std::string Count(double v) { return FormatCount(v); }
+std::string Bytes(double v) { return FormatBytes(static_cast<uint64_t>(std::max(0.0, v))); }
+
+// "leaf0:Ethernet0/3", "h2:eth0": a port (and priority) as the timeline and the naming rules write it.
+std::string Where(const std::string& device, const std::string& port, int priority = -1) {
+  std::string s = device;
+  if (!port.empty()) s += ":" + port;
+  if (priority >= 0) s += "/" + std::to_string(priority);
+  return s;
+}
+
+// A sentence under a table that left rows out.
+std::string MoreRows(size_t shown, size_t all, const std::string& what) {
+  if (all <= shown) return "";
+  return HtmlParagraph(Count(static_cast<double>(all - shown)) + " more " + what + " in summary.json.", "note");
+}
+
+// ---- the summary, read once ------------------------------------------------------------------
+
+// A port's PFC on one priority, from the side of the device that owns the port.
+struct PortPause {
+  std::string device, port, peer;
+  int priority;
+  double sent = 0, received = 0;  // PAUSE frames
+  double paused_ns = 0;           // the port's transmitter held paused by the peer
+};
+
+struct Run {
+  const Node& root;
+  double t_end_ns;
+  std::map<uint64_t, std::pair<std::string, std::string>> flows;  // id -> (src, dst)
+  std::map<std::string, std::string> host_switch;                  // the switch a host hangs from
+  std::vector<PortPause> pauses;
+};
+
+// The host's port name (its netdev) as the summary gives it.
+std::string HostPort(const Node& h) { return h["netdev"].present() ? h["netdev"].String() : "eth0"; }
+
+// The PFC of every port with a priority that sent or received PAUSE frames.
+std::vector<PortPause> ReadPauses(const Node& root, const std::map<std::string, std::string>& host_switch) {
+  std::vector<PortPause> out;
+  for (const auto& [host, h] : root["hosts"].Members()) {
+    const Node eth = h[kEthtoolBlock];
+    const auto sw = host_switch.find(host);
+    for (int prio = 0; prio < 8; ++prio) {
+      PortPause pp{host, HostPort(h), sw == host_switch.end() ? "" : sw->second, prio};
+      pp.sent = eth[kTxPrioPause.Name(prio)].Number();
+      pp.received = eth[kRxPrioPause.Name(prio)].Number();
+      pp.paused_ns = eth[kRxPrioPauseDuration.Name(prio)].Number() * 1e3;
+      if (pp.sent > 0 || pp.received > 0) out.push_back(pp);
+    }
+  }
+  for (const auto& [sw, s] : root["switches"].Members())
+    for (const auto& [port, p] : s["ports"].Members())
+      for (int prio = 0; prio < 8; ++prio) {
+        PortPause pp{sw, port, p["peer"].present() ? p["peer"].String() : "", prio};
+        pp.sent = p[kSaiPortPfcTxPkts.Name(prio)].Number();
+        pp.received = p[kSaiPortPfcRxPkts.Name(prio)].Number();
+        pp.paused_ns = p[kSaiPortPfcRxPauseDurationUs.Name(prio)].Number() * 1e3;
+        if (pp.sent > 0 || pp.received > 0) out.push_back(pp);
+      }
+  return out;
+}
+
+std::string FlowName(const Run& run, const std::string& sender, const std::string& qp) {
+  if (qp.rfind("qp", 0) == 0) {
+    const std::string digits = qp.substr(2);
+    if (!digits.empty() && digits.size() < 19 && digits.find_first_not_of("0123456789") == std::string::npos) {
+      auto it = run.flows.find(std::stoull(digits));
+      if (it != run.flows.end() && it->second.first == sender)
+        return "flow " + digits + " " + it->second.first + " → " + it->second.second;
+    }
+  }
+  return sender + " " + qp;
+}
+
+// ---- sections ----------------------------------------------------------------------------------
+
+HtmlSection RunSection(const Run& run, const SeriesData* series) {
+  const Node& r = run.root;
+  HtmlTable facts({});
+  facts.AddRow({"scenario", r["scenario"].Text()});
+  facts.AddRow({"seed", r["seed"].Text()});
+  facts.AddRow({"simulated time", FormatTimeNs(run.t_end_ns)});
+  if (r["timer_scale"].present() && r["timer_scale"].Number() != 1)
+    facts.AddRow({"timer scale", r["timer_scale"].Text() + " of production's (the PFC agents' timers)"});
+  facts.AddRow({"device counters", r["device_counters"].Text()});
+  std::map<std::string, size_t> states;
+  const std::vector<Node> flows = r["flows"].Items();
+  for (const Node& f : flows) ++states[f["state"].String()];
+  std::string flow_text = Count(static_cast<double>(flows.size()));
+  for (const auto& [state, n] : states) flow_text += ", " + state + " " + Count(static_cast<double>(n));
+  facts.AddRow({"flows", flow_text});
+  facts.AddRow({"workloads", Count(static_cast<double>(r["workloads"].Items().size()))});
+  facts.AddRow({"time series", series ? "series.csv: " + Count(static_cast<double>(series->rows)) +
+                                            " rows, sampled every " + FormatTimeNs(series->interval_ns, true)
+                                      : "off (no telemetry section)"});
+  std::string body = facts.Html();
+  const std::vector<std::pair<std::string, Node>> totals = r["totals"].Members();
+  if (!totals.empty()) {
+    HtmlTable t({"total over the fabric", "value"});
+    for (const auto& [key, v] : totals) t.AddRow({key, key == "bytes_delivered" ? Count(v.Number()) + " B (" + Bytes(v.Number()) + ")" : Count(v.Number())});
+    body += "<h3>Totals</h3>\n" + t.Html();
+  }
+  return {"run", "Run", body};
+}
+
+HtmlSection FindingsSection(const RunReportInput& in) {
+  std::string body;
+  if (!in.findings_error.empty())
+    return {"findings", "Findings", HtmlParagraph("diagnose could not read this run: " + in.findings_error, "note")};
+  int problems = 0;
+  HtmlTable t({"severity", "layer", "finding", "where", "evidence", "what to do"});
+  for (const Diagnosis& d : in.findings) {
+    if (d.severity != Severity::kInfo) ++problems;
+    const std::string sev = SeverityName(d.severity);
+    t.AddRow({sev, d.layer, d.title, d.location, d.evidence, d.action}, sev);
+  }
+  body += HtmlParagraph(problems ? Count(problems) + (problems == 1 ? " problem" : " problems") +
+                                       " found by rocelab diagnose on this folder, in layer order (physical, link, "
+                                       "network, transport, application)."
+                                 : "diagnose found nothing wrong.");
+  if (t.rows()) body += t.Html();
+  return {"findings", "Findings", body};
+}
+
+HtmlSection TopologySection(const Run& run) {
+  const Node& r = run.root;
+  FabricDrawing f;
+  std::set<std::string> listed;
+  auto add = [&](const std::string& name, bool is_switch) {
+    if (listed.insert(name).second) f.devices.push_back({name, is_switch});
+  };
+  const std::vector<std::pair<std::string, Node>> switches = r["switches"].Members();
+  for (const auto& [name, s] : switches) add(name, true);
+  std::map<std::string, std::string> host_port;
+  for (const auto& [name, h] : r["hosts"].Members()) add(name, false), host_port[name] = HostPort(h);
+  // Every switch port by its peer: (switch, peer) -> port. Two links never join the same two
+  // devices, so the pair names one link.
+  std::map<std::pair<std::string, std::string>, std::string> port_to;
+  for (const auto& [sw, s] : switches)
+    for (const auto& [port, p] : s["ports"].Members())
+      if (p["peer"].present()) port_to.emplace(std::make_pair(sw, p["peer"].String()), port);
+  // The PAUSE each port sent and the time it was held paused, over its priorities.
+  std::map<std::pair<std::string, std::string>, DrawnLinkEnd> ends;
+  for (const PortPause& p : run.pauses) {
+    DrawnLinkEnd& e = ends[{p.device, p.port}];
+    e.paused_ns = std::max(e.paused_ns, p.paused_ns);
+    if (p.sent > 0) {
+      e.pause_sent += static_cast<uint64_t>(p.sent);
+      e.pause_priorities += (e.pause_priorities.empty() ? "" : ", ") + std::to_string(p.priority);
+    }
+  }
+  auto end_of = [&](const std::string& device, const std::string& port) {
+    auto it = ends.find({device, port});
+    DrawnLinkEnd e = it == ends.end() ? DrawnLinkEnd{} : it->second;
+    e.device = device;
+    e.port = port;
+    return e;
+  };
+  std::set<std::pair<std::string, std::string>> linked;
+  for (const auto& [key, port] : port_to) {
+    const auto& [sw, peer] = key;
+    if (!linked.insert(std::minmax(sw, peer)).second) continue;
+    std::string peer_port;
+    if (listed.count(peer) && !host_port.count(peer)) {
+      auto back = port_to.find({peer, sw});
+      if (back == port_to.end()) continue;  // the peer switch lists no port back (a hand-made summary)
+      peer_port = back->second;
+    } else {
+      add(peer, false);  // a host the summary left out (--counters nonzero)
+      peer_port = host_port.count(peer) ? host_port[peer] : "eth0";
+    }
+    f.links.push_back({end_of(sw, port), end_of(peer, peer_port)});
+  }
+  for (const Node& fault : r["faults"].Items()) {
+    if (fault["target"].present() && !fault["target"].String().empty()) f.fault_targets.push_back(fault["target"].String());
+    if (fault["localized_to"].present()) f.localized.push_back(fault["localized_to"].String());
+  }
+  std::string body;
+  if (f.devices.empty()) {
+    body = HtmlParagraph("This summary.json holds no devices (device_counters: " + r["device_counters"].Text() +
+                             "): run with --counters all (the default) or nonzero to draw the fabric.",
+                         "note");
+  } else {
+    size_t paused_links = 0;
+    for (const DrawnLink& l : f.links) paused_links += (l.a.pause_sent || l.b.pause_sent) ? 1 : 0;
+    body = HtmlParagraph(Count(static_cast<double>(f.devices.size())) + " devices, " +
+                         Count(static_cast<double>(f.links.size())) + " links; " +
+                         Count(static_cast<double>(paused_links)) + " links carried PAUSE frames" +
+                         (r["device_counters"].Text() == "nonzero" ? " (device_counters: nonzero: idle devices and ports are not drawn)" : "") +
+                         ".") +
+           SvgFabric(f);
+  }
+  return {"topology", "Topology and congestion tree", body};
+}
+
+HtmlSection FaultsSection(const Run& run) {
+  const Node& r = run.root;
+  const std::vector<Node> faults = r["faults"].Items();
+  const std::vector<Node> timeline = r["timeline"].Items();
+  std::string body;
+  if (faults.empty() && timeline.empty())
+    return {"faults", "Faults and timeline", HtmlParagraph("No faults and no timeline events.")};
+  SpanChart chart;
+  chart.id = "faults";
+  chart.title = "Fault timeline";
+  chart.t_end_ns = run.t_end_ns;
+  HtmlTable t({"fault", "target", "injected", "cleared", "detected", "by", "localized to", "MTTD", "actions",
+               "recovered", "MTTR"});
+  auto time_or_dash = [](const Node& v) { return v.present() ? FormatTimeNs(v.Number()) : std::string("—"); };
+  for (const Node& f : faults) {
+    const std::string kind = f["kind"].String(), target = f["target"].String();
+    SpanRow row;
+    row.name = kind + (target.empty() ? "" : " on " + target);
+    row.span_class = "fault-span";
+    std::string actions;
+    if (f["injected_ns"].present()) {
+      const double from = f["injected_ns"].Number();
+      const double to = f["cleared_ns"].present() ? f["cleared_ns"].Number() : run.t_end_ns;
+      row.spans.push_back({from, to, row.name + ": in force from " + FormatTimeNs(from) +
+                                         (f["cleared_ns"].present() ? " to " + FormatTimeNs(to) : " to the end of the run")});
+    }
+    if (f["detected_ns"].present())
+      row.marks.push_back({f["detected_ns"].Number(), "detected",
+                           "detected at " + FormatTimeNs(f["detected_ns"].Number()) + " by " + f["detected_by"].String() +
+                               " at " + f["localized_to"].String()});
+    for (const Node& a : f["actions"].Items()) {
+      const std::string what = a["tier"].String() + ": " + a["action"].String();
+      row.marks.push_back({a["t_ns"].Number(), "action", FormatTimeNs(a["t_ns"].Number()) + " " + what});
+      actions += (actions.empty() ? "" : "; ") + FormatTimeNs(a["t_ns"].Number()) + " " + what;
+    }
+    if (f["recovered_ns"].present())
+      row.marks.push_back({f["recovered_ns"].Number(), "recovered", "recovered at " + FormatTimeNs(f["recovered_ns"].Number())});
+    chart.rows.push_back(std::move(row));
+    t.AddRow({kind, target.empty() ? "the routes" : target, time_or_dash(f["injected_ns"]), time_or_dash(f["cleared_ns"]),
+              time_or_dash(f["detected_ns"]), f["detected_by"].present() ? f["detected_by"].String() : "—",
+              f["localized_to"].present() ? f["localized_to"].String() : "—", time_or_dash(f["mttd_ns"]),
+              actions.empty() ? "—" : actions, time_or_dash(f["recovered_ns"]), time_or_dash(f["mttr_ns"])});
+  }
+  SpanRow events;
+  events.name = "timeline events";
+  HtmlTable tl({"time", "where", "event", "detail"});
+  for (size_t i = 0; i < timeline.size(); ++i) {
+    const Node& e = timeline[i];
+    const std::string where = Where(e["device"].String(), e["port"].String(),
+                                    e["priority"].present() ? e["priority"].Int(0, 7) : -1);
+    const double t_ns = e["t_ns"].Number();
+    if (i < kTimelineMarks)
+      events.marks.push_back({t_ns, "event", FormatTimeNs(t_ns) + " " + where + " " + e["event"].String() + ": " +
+                                                 e["detail"].String()});
+    if (i < kTimelineRows) tl.AddRow({FormatTimeNs(t_ns), where, e["event"].String(), e["detail"].String()});
+  }
+  if (!events.marks.empty()) chart.rows.push_back(std::move(events));
+  chart.note = "Orange: a fault in force. Marks: detected (blue), recovery actions (purple), recovered (green), "
+               "timeline events (grey" +
+               std::string(timeline.size() > kTimelineMarks ? ", the first " + Count(kTimelineMarks) : "") +
+               "). Hover a bar or a mark for its text.";
+  body += SvgSpanChart(chart);
+  if (!faults.empty()) body += "<h3>Faults</h3>\n" + t.Html();
+  if (!timeline.empty())
+    body += "<h3>Timeline</h3>\n" + tl.Html() + MoreRows(std::min(timeline.size(), kTimelineRows), timeline.size(), "events");
+  return {"faults", "Faults and timeline", body};
+}
+
+struct MetricLook {
+  const char* metric;
+  const char* title;
+  ChartUnit unit;
+};
+const MetricLook kLooks[] = {
+    {"queue_depth", "Egress queue depth", ChartUnit::kBytes},
+    {"pg_occupancy", "Ingress priority-group occupancy (shared and headroom)", ChartUnit::kBytes},
+    {"link_util", "Link utilization (share of each interval the port sent)", ChartUnit::kShare},
+    {"flow_rate", "Per-flow throughput (payload delivered in order)", ChartUnit::kGbps},
+    {"cc_rate", "DCQCN rate of each queue pair", ChartUnit::kGbps},
+};
+
+std::string LineName(const Run& run, const std::string& metric, const SeriesTrace& t) {
+  if (metric == "queue_depth") return Where(t.device, t.port) + " " + QueueName(t.priority);
+  if (metric == "pg_occupancy") return Where(t.device, t.port) + " " + PriorityGroupName(t.priority);
+  if (metric == "flow_rate" || metric == "cc_rate") return FlowName(run, t.device, t.port);
+  return Where(t.device, t.port, t.priority);
+}
+
+std::string OffNote() {
+  std::string names;
+  for (const std::string& m : SeriesMetricNames()) names += (names.empty() ? "" : ", ") + m;
+  return "This run had no telemetry section, so every time series is off: " + names +
+         ". Add `telemetry: {interval: 10us}` to the scenario for all of them (docs/telemetry.md); the figures "
+         "below are the counters at the end of the run.";
+}
+
+HtmlSection SeriesSection(const Run& run, const SeriesData* series, const SeriesLimits& limits) {
+  if (!series) return {"series", "Time series", HtmlParagraph(OffNote(), "note")};
+  std::string body;
+  std::vector<std::string> silent;
+  for (const MetricTraces& mt : series->metrics) {
+    if (mt.metric == "pause_state") continue;
+    if (mt.series == 0) {
+      silent.push_back(mt.metric);
+      continue;
+    }
+    LineChart c;
+    c.id = mt.metric;
+    c.title = mt.metric;
+    c.unit = ChartUnit::kCount;
+    for (const MetricLook& look : kLooks)
+      if (mt.metric == look.metric) c.title = std::string(look.title) + " (" + mt.metric + ")", c.unit = look.unit;
+    c.t_end_ns = std::max(run.t_end_ns, series->last_t_ns);
+    bool thinned = false;
+    for (const SeriesTrace& t : mt.top) {
+      c.lines.push_back({LineName(run, mt.metric, t), t.points});
+      thinned = thinned || t.rows > limits.points;
+    }
+    c.note = (mt.top.size() < mt.series ? "The " + Count(static_cast<double>(mt.top.size())) + " of " +
+                                              Count(static_cast<double>(mt.series)) + " series with the highest peaks"
+                                        : "All " + Count(static_cast<double>(mt.series)) + " series") +
+             " (" + Count(static_cast<double>(mt.rows)) + " rows, sampled every " + FormatTimeNs(series->interval_ns, true) + ")." +
+             (thinned ? " Lines with more than " + Count(static_cast<double>(limits.points)) + " samples show the lowest and "
+                        "highest sample of each 1/" + Count(static_cast<double>(limits.points / 2)) + " of the run."
+                      : "");
+    body += SvgLineChart(c);
+  }
+  if (!silent.empty()) {
+    std::string names;
+    for (const std::string& m : silent) names += (names.empty() ? "" : ", ") + m;
+    body += HtmlParagraph("No rows in series.csv for " + names +
+                              ": off in the scenario's telemetry.series, or zero throughout the run (a row is written only "
+                              "while a value is not zero).",
+                          "note");
+  }
+  return {"series", "Time series", body};
+}
+
+HtmlSection PauseSection(const Run& run, const SeriesData* series) {
+  std::string body;
+  const MetricTraces* pause = nullptr;
+  if (series)
+    for (const MetricTraces& mt : series->metrics)
+      if (mt.metric == "pause_state") pause = &mt;
+  if (!series) {
+    body += HtmlParagraph("No pause timeline: pause_state is off (no telemetry section). The PAUSE counters of the "
+                          "end of the run follow.",
+                          "note");
+  } else if (!pause || pause->top.empty()) {
+    body += HtmlParagraph("No port was held paused at any sample of series.csv (or pause_state is off in "
+                          "telemetry.series).",
+                          "note");
+  } else {
+    SpanChart c;
+    c.id = "pause_state";
+    c.title = "Ports held paused, per priority";
+    c.t_end_ns = std::max(run.t_end_ns, series->last_t_ns);
+    for (const SeriesTrace& t : pause->top) {
+      SpanRow row;
+      std::string peer;
+      for (const PortPause& p : run.pauses)
+        if (p.device == t.device && p.port == t.port) peer = p.peer;
+      row.name = Where(t.device, t.port, t.priority) + (peer.empty() ? "" : " (by " + peer + ")");
+      for (ChartSpan s : t.spans) {
+        s.title = row.name + " paused " + FormatTimeNs(s.from_ns) + " to " + FormatTimeNs(s.to_ns) + " (" +
+                  FormatTimeNs(s.to_ns - s.from_ns) + ")";
+        row.spans.push_back(std::move(s));
+      }
+      c.rows.push_back(std::move(row));
+    }
+    c.note = (pause->top.size() < pause->series
+                  ? "The " + Count(static_cast<double>(pause->top.size())) + " port/priority pairs held paused longest, of " +
+                        Count(static_cast<double>(pause->series))
+                  : "Every port/priority pair held paused: " + Count(static_cast<double>(pause->top.size()))) +
+             ". A bar is a time the port's transmitter was held paused by its peer (pause_state, sampled every " +
+             FormatTimeNs(series->interval_ns, true) + "); pauses less than 1/1000 of the run apart are one bar.";
+    body += SvgSpanChart(c);
+  }
+  std::vector<const PortPause*> rows;
+  for (const PortPause& p : run.pauses) rows.push_back(&p);
+  std::stable_sort(rows.begin(), rows.end(), [](const PortPause* a, const PortPause* b) {
+    return a->paused_ns != b->paused_ns ? a->paused_ns > b->paused_ns : a->sent > b->sent;
+  });
+  if (rows.empty()) {
+    body += HtmlParagraph(run.root["hosts"].present() || run.root["switches"].present()
+                              ? "No port sent or received a PAUSE frame."
+                              : "No device counters in this summary (device_counters: none).");
+  } else {
+    HtmlTable t({"port/priority", "peer", "PAUSE sent", "PAUSE received", "held paused", "share of the run"});
+    for (size_t i = 0; i < rows.size() && i < kTableRows; ++i) {
+      const PortPause& p = *rows[i];
+      t.AddRow({Where(p.device, p.port, p.priority), p.peer, Count(p.sent), Count(p.received), FormatTimeNs(p.paused_ns),
+                run.t_end_ns > 0 ? FormatShare(p.paused_ns / run.t_end_ns) : "—"});
+    }
+    body += "<h3>PFC at the end of the run</h3>\n" +
+            HtmlParagraph("Per port and priority, from the counters (tx/rx_prioN_pause, SAI_PORT_STAT_PFC_N_*): "
+                          "held paused longest first.",
+                          "note") +
+            t.Html() + MoreRows(std::min(rows.size(), kTableRows), rows.size(), "ports");
+  }
+  return {"pauses", "Pause timeline", body};
+}
+
+HtmlSection EndOfRunSection(const Run& run) {
+  const Node& r = run.root;
+  std::string body;
+  if (!r["hosts"].present() && !r["switches"].present())
+    return {"end-of-run", "End-of-run figures",
+            HtmlParagraph("No device counters in this summary (device_counters: none): run with --counters all or "
+                          "nonzero for them.",
+                          "note")};
+  // Egress queues, by their highest fill.
+  struct QueueRow {
+    std::vector<std::string> cells;
+    double key;
+  };
+  std::vector<QueueRow> queues, pgs, busy;
+  std::vector<std::vector<std::string>> buffers, pfcwd;
+  for (const auto& [sw, s] : r["switches"].Members()) {
+    const Node b = s["buffer"];
+    if (b.present())
+      buffers.push_back({sw, Bytes(b["size_bytes"].Number()), Bytes(b["shared_pool_bytes"].Number()),
+                         Bytes(b["shared_watermark_bytes"].Number()),
+                         b["shared_pool_bytes"].Number() > 0
+                             ? FormatShare(b["shared_watermark_bytes"].Number() / b["shared_pool_bytes"].Number())
+                             : "—"});
+    for (const auto& [port, p] : s["ports"].Members()) {
+      for (const auto& [q, c] : p[kQueuesBlock].Members()) {
+        const double wm = c[kSaiQueueWatermarkBytes.name].Number();
+        queues.push_back({{Where(sw, port) + " " + q, p["peer"].String(), Bytes(wm), Count(c[kSaiQueuePackets.name].Number()),
+                           Count(c[kSaiQueueDroppedPackets.name].Number()), Count(c[kSaiQueueWredEcnMarkedPackets.name].Number())},
+                          wm});
+      }
+      for (const auto& [pg, c] : p[kPriorityGroupsBlock].Members()) {
+        const double shared = c[kSaiPgSharedWatermarkBytes.name].Number();
+        const double xoff = c[kSaiPgXoffRoomWatermarkBytes.name].Number();
+        pgs.push_back({{Where(sw, port) + " " + pg, p["peer"].String(), Bytes(shared), Bytes(xoff),
+                        p[kHeadroomBytes.name].present() ? Bytes(p[kHeadroomBytes.name].Number()) : "—",
+                        Count(c[kSaiPgDroppedPackets.name].Number())},
+                       shared + xoff});
+      }
+      if (p[kRocelabTxBusyNs.name].present() && run.t_end_ns > 0) {
+        const double share = p[kRocelabTxBusyNs.name].Number() / run.t_end_ns;
+        busy.push_back({{Where(sw, port), p["peer"].String(), FormatShare(share)}, share});
+      }
+      for (const auto& [q, st] : p[kPfcwdBlock].Members())
+        pfcwd.push_back({Where(sw, port) + " " + q, st["status"].String(), Count(st[kPfcwdStormDetected.name].Number()),
+                         Count(st[kPfcwdStormRestored.name].Number()), Count(st[kPfcwdTxDrop.name].Number()),
+                         Count(st[kPfcwdRxDrop.name].Number())});
+    }
+  }
+  for (const auto& [host, h] : r["hosts"].Members()) {
+    const Node own = h[kRocelabBlock];
+    if (own[kTxBusyNs.name].present() && run.t_end_ns > 0) {
+      const double share = own[kTxBusyNs.name].Number() / run.t_end_ns;
+      const auto sw = run.host_switch.find(host);
+      busy.push_back({{Where(host, HostPort(h)), sw == run.host_switch.end() ? "" : sw->second, FormatShare(share)}, share});
+    }
+  }
+  auto table = [&](std::vector<QueueRow>& rows, std::vector<std::string> header, const std::string& title,
+                   const std::string& note, const std::string& what) {
+    if (rows.empty()) return;
+    std::stable_sort(rows.begin(), rows.end(), [](const QueueRow& a, const QueueRow& b) { return a.key > b.key; });
+    HtmlTable t(std::move(header));
+    for (size_t i = 0; i < rows.size() && i < kTableRows; ++i) t.AddRow(rows[i].cells);
+    body += "<h3>" + HtmlEscape(title) + "</h3>\n" + HtmlParagraph(note, "note") + t.Html() +
+            MoreRows(std::min(rows.size(), kTableRows), rows.size(), what);
+  };
+  table(queues, {"queue", "toward", "watermark", "packets", "dropped", "ECN marked"}, "Egress queues",
+        "SAI queue statistics, highest watermark first.", "queues");
+  table(pgs, {"priority group", "from", "shared watermark", "headroom watermark", "headroom", "dropped"},
+        "Ingress priority groups", "SAI ingress priority-group statistics, fullest first.", "priority groups");
+  table(busy, {"port", "toward", "busy sending"}, "Link utilization over the run",
+        "The share of the run each port spent sending (rocelab_tx_busy_ns, tx_busy_ns), busiest first.", "ports");
+  if (!buffers.empty()) {
+    HtmlTable t({"switch", "buffer", "shared pool", "shared watermark", "of the pool"});
+    for (auto& row : buffers) t.AddRow(std::move(row));
+    body += "<h3>Switch buffers</h3>\n" + t.Html();
+  }
+  if (!pfcwd.empty()) {
+    HtmlTable t({"queue", "status", "storms detected", "storms restored", "tx dropped", "rx dropped"});
+    for (auto& row : pfcwd) t.AddRow(std::move(row));
+    body += "<h3>PFC watchdog</h3>\n" + HtmlParagraph("The queues where the watchdog declared a storm (show pfcwd stats).", "note") +
+            t.Html();
+  }
+  if (body.empty()) body = HtmlParagraph("No device in this summary counted anything.", "note");
+  return {"end-of-run", "End-of-run figures", body};
+}
+
+// A workload entry's value as text, in the unit its key names.
+std::string ValueText(const std::string& key, const Node& v) {
+  const JsonDocument* raw = v.raw();
+  if (!raw) return "—";
+  auto one = [&](const JsonDocument& x) -> std::string {
+    if (x.is_number() && key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0) return FormatTimeNs(x.get<double>());
+    if (x.is_string()) return x.get<std::string>();
+    return x.dump();
+  };
+  if (raw->is_array()) {
+    std::string s;
+    size_t n = 0;
+    for (const JsonDocument& x : *raw) {
+      if (n++ == 20) {
+        s += ", … (" + Count(static_cast<double>(raw->size())) + " in all)";
+        break;
+      }
+      s += (s.empty() ? "" : ", ") + one(x);
+    }
+    return s;
+  }
+  if (raw->is_object()) {
+    std::string s;
+    for (const auto& [k, x] : raw->items()) s += (s.empty() ? "" : ", ") + k + " " + one(x);
+    return s;
+  }
+  return one(*raw);
+}
+
+HtmlSection WorkloadSection(const Run& run) {
+  const Node& r = run.root;
+  std::string body;
+  // FCT slowdown per size bucket.
+  HtmlTable slow({"flow size", "finished flows", "p50", "p95", "p99"});
+  for (const Node& b : r["fct_slowdown"].Items()) {
+    const bool any = b["flows"].Number() > 0;
+    slow.AddRow({b["bucket"].String(), Count(b["flows"].Number()), any ? FormatFixed(b["p50"].Number(), 3) : "—",
+                 any ? FormatFixed(b["p95"].Number(), 3) : "—", any ? FormatFixed(b["p99"].Number(), 3) : "—"});
+  }
+  if (slow.rows())
+    body += "<h3>FCT slowdown</h3>\n" +
+            HtmlParagraph("Flow completion time over the ideal (alone on an idle path), nearest-rank percentiles of the "
+                          "finished flows.",
+                          "note") +
+            slow.Html();
+  // The flows: the ones that did not finish, then the slowest.
+  std::vector<Node> flows = r["flows"].Items();
+  if (!flows.empty()) {
+    auto rank = [](const Node& f) { return f["state"].String() == "finished" ? 1 : 0; };
+    std::stable_sort(flows.begin(), flows.end(), [&](const Node& a, const Node& b) {
+      if (rank(a) != rank(b)) return rank(a) < rank(b);
+      return a["slowdown"].Number() > b["slowdown"].Number();
+    });
+    HtmlTable t({"flow", "from → to", "priority", "size", "state", "start", "FCT", "ideal FCT", "slowdown", "goodput",
+                 "delivered"});
+    for (size_t i = 0; i < flows.size() && i < kTableRows; ++i) {
+      const Node& f = flows[i];
+      const bool done = f["fct_ns"].present();
+      t.AddRow({f["id"].Text(), f["src"].String() + " → " + f["dst"].String(), f["priority"].Text(), Bytes(f["bytes"].Number()),
+                f["state"].String(), FormatTimeNs(f["start_ns"].Number()), done ? FormatTimeNs(f["fct_ns"].Number()) : "—",
+                FormatTimeNs(f["ideal_fct_ns"].Number()), done ? FormatFixed(f["slowdown"].Number(), 3) : "—",
+                done ? FormatFixed(f["goodput_gbps"].Number(), 2) + " Gb/s" : "—", Bytes(f["bytes_delivered"].Number())});
+    }
+    body += "<h3>Flows</h3>\n" +
+            HtmlParagraph(flows.size() > kTableRows ? "The flows that did not finish, then the slowest finished ones."
+                                                    : "The flows that did not finish, then the finished ones, slowest first.",
+                          "note") +
+            t.Html() + MoreRows(std::min(flows.size(), kTableRows), flows.size(), "flows");
+  }
+  // The workload drivers: AllReduce, storage, and whatever else a summary carries.
+  for (const Node& w : r["workloads"].Items()) {
+    const std::string type = w["type"].present() ? w["type"].Text() : "workload";
+    body += "<h3>" + HtmlEscape(type) + "</h3>\n";
+    if (type == "allreduce" && w["busbw_GBps"].present())
+      body += HtmlParagraph("Bus bandwidth " + FormatFixed(w["busbw_GBps"].Number(), 3) + " GB/s (" +
+                            FormatFixed(w["busbw_gbps"].Number(), 2) + " Gb/s) over " + w["ranks"].Text() + " ranks, " +
+                            w["iterations_done"].Text() + " of " + w["iterations"].Text() + " iterations done.");
+    HtmlTable t({});
+    for (const auto& [key, v] : w.Members())
+      if (key != "type") t.AddRow({key, ValueText(key, v)});
+    body += t.Html();
+  }
+  if (body.empty()) body = HtmlParagraph("No flows and no workloads.");
+  return {"workloads", "Workload results", body};
+}
+
+// The sections, and the page's title and subtitle, from one reading of the summary.
+std::vector<HtmlSection> Build(const RunReportInput& in, std::string* title, std::string* subtitle) {
+  const JsonDocument doc = ParseJsonDocument(in.summary_json, in.summary_file, ThrowConfigError,
+                                             "not a rocelab summary.json: ");
+  if (!doc.is_object() || !(doc.contains("sim_time_ns") || doc.contains("hosts") || doc.contains("switches")))
+    throw ConfigError(in.summary_file, 0, "", "not a rocelab summary.json (no sim_time_ns, hosts or switches)");
+  const Node root(&doc, in.summary_file, "", ThrowConfigError);
+  Run run{root, std::max(0.0, root["sim_time_ns"].Number()), {}, {}, {}};
+  for (const Node& f : root["flows"].Items())
+    run.flows[static_cast<uint64_t>(std::max(0.0, f["id"].Number()))] = {f["src"].String(), f["dst"].String()};
+  // A host hangs from the switch whose port names it as its peer.
+  std::set<std::string> hosts;
+  for (const auto& [name, h] : root["hosts"].Members()) hosts.insert(name);
+  for (const auto& [sw, s] : root["switches"].Members())
+    for (const auto& [port, p] : s["ports"].Members())
+      if (p["peer"].present() && hosts.count(p["peer"].String())) run.host_switch.emplace(p["peer"].String(), sw);
+  run.pauses = ReadPauses(root, run.host_switch);
+  std::unique_ptr<SeriesData> series;
+  if (in.series) series = std::make_unique<SeriesData>(ReadSeries(*in.series, in.series_file, run.t_end_ns, in.limits));
+  if (title) *title = "rocelab run: " + root["scenario"].Text();
+  if (subtitle) *subtitle = "seed " + root["seed"].Text() + " · simulated " + FormatTimeNs(run.t_end_ns);
+  return {RunSection(run, series.get()),
+          FindingsSection(in),
+          TopologySection(run),
+          FaultsSection(run),
+          SeriesSection(run, series.get(), in.limits),
+          PauseSection(run, series.get()),
+          EndOfRunSection(run),
+          WorkloadSection(run)};
+}
+
+}  // namespace
+
+std::vector<HtmlSection> RunReportSections(const RunReportInput& in) { return Build(in, nullptr, nullptr); }
+
+std::string RunReportHtml(const RunReportInput& in, const std::vector<HtmlSection>& more) {
+  std::string title, subtitle;
+  std::vector<HtmlSection> sections = Build(in, &title, &subtitle);
+  sections.insert(sections.end(), more.begin(), more.end());
+  return HtmlDocument(title, subtitle, sections);
+}
+
+std::string RunReportOfFolder(const std::string& dir) {
+  RunReportInput in;
+  in.summary_file = dir + "/summary.json";
+  std::string err;
+  if (!ReadTextFile(in.summary_file, &in.summary_json, &err)) throw ConfigError(in.summary_file, 0, "", err);
+  std::ifstream series;
+  struct stat st;
+  const std::string series_file = dir + "/series.csv";
+  if (::stat(series_file.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) throw ConfigError(series_file, 0, "", "not a regular file");
+    series.open(series_file, std::ios::binary);
+    if (!series) throw ConfigError(series_file, 0, "", "cannot open the file");
+    in.series = &series;
+    in.series_file = series_file;
+  }
+  try {
+    in.findings = Diagnose(LoadEvidence({dir}));
+  } catch (const std::exception& e) {
+    in.findings_error = e.what();
+  }
+  // A finding names the file it read; without the folder, the page is the same wherever the run
+  // was written.
+  const std::string prefix = dir + "/";
+  for (Diagnosis& d : in.findings)
+    for (std::string* s : {&d.title, &d.location, &d.evidence, &d.action})
+      for (size_t at; (at = s->find(prefix)) != std::string::npos;) s->erase(at, prefix.size());
+  return RunReportHtml(in);
+}
+
+}  // namespace rocelab

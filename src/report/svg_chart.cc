@@ -1,0 +1,209 @@
+#include "report/svg_chart.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+#include "report/html_page.h"
+
+namespace rocelab {
+namespace {
+
+// Eight colours told apart also by most colour-blind readers (Tableau 10's first eight).
+const char* const kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#9c755f"};
+
+// Chart geometry, in SVG user units (pixels at 100 %).
+constexpr double kWidth = 960, kLeft = 76, kRight = 250, kTop = 10, kPlotHeight = 220, kBottom = 34;
+constexpr double kPlotWidth = kWidth - kLeft - kRight;
+constexpr double kSpanLabel = 250, kSpanRow = 18, kSpanPlot = kWidth - kSpanLabel - 20;
+constexpr size_t kLegendChars = 34;
+
+// Coordinates with one decimal: enough for a screen, and short.
+std::string Num(double v) { return FormatFixed(v, 1); }
+
+// 1, 2 or 5 times a power of ten, at least `raw`.
+double NiceStep(double raw) {
+  if (!(raw > 0) || !std::isfinite(raw)) return 1;
+  const double p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= raw * (1 - 1e-9)) return m * p;
+  return 10 * p;
+}
+
+// Decimals that write every multiple of `step` (in the label's unit) exactly enough.
+int DecimalsFor(double step) {
+  int d = 0;
+  while (d < 6 && std::fabs(step * std::pow(10.0, d) - std::round(step * std::pow(10.0, d))) > 1e-6) ++d;
+  return d;
+}
+
+// A legend name no wider than the legend: cut at a character boundary, with an ellipsis.
+std::string Shorten(const std::string& name) {
+  if (name.size() <= kLegendChars) return name;
+  size_t cut = kLegendChars - 1;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+  return name.substr(0, cut) + "…";
+}
+
+// Bytes count in powers of 1024, as scenario sizes do: the axis of a chart up to `top` bytes is
+// written in the largest unit below it, with steps of 1, 2 or 5 of that unit.
+struct ByteUnit {
+  double size;
+  const char* name;
+};
+ByteUnit ByteUnitFor(double top) {
+  static const ByteUnit kUnits[] = {{1024.0 * 1024 * 1024, "GB"}, {1024.0 * 1024, "MB"}, {1024.0, "KB"}, {1, "B"}};
+  for (const ByteUnit& u : kUnits)
+    if (top >= u.size) return u;
+  return kUnits[3];
+}
+
+std::string ValueLabel(double v, ChartUnit unit, double step, double top) {
+  switch (unit) {
+    case ChartUnit::kBytes: {
+      const ByteUnit u = ByteUnitFor(top);
+      return FormatFixed(v / u.size, DecimalsFor(step / u.size)) + " " + u.name;
+    }
+    case ChartUnit::kShare: return FormatFixed(v * 100, DecimalsFor(step * 100)) + " %";
+    case ChartUnit::kGbps: return FormatFixed(v, DecimalsFor(step)) + " Gb/s";
+    case ChartUnit::kCount: return FormatFixed(v, DecimalsFor(step));
+  }
+  return FormatFixed(v, 2);
+}
+
+double XOf(double t, double t_end, double left, double width) {
+  const double x = t_end > 0 ? std::clamp(t / t_end, 0.0, 1.0) : 0;
+  return left + x * width;
+}
+
+std::string Figure(const std::string& title, const std::string& note, const std::string& svg) {
+  std::string out = "<div class=\"figure\">\n<h3>" + HtmlEscape(title) + "</h3>\n";
+  if (!note.empty()) out += HtmlParagraph(note, "note");
+  return out + svg + "</div>\n";
+}
+
+// The time axis under a plot from `left`, `width` wide, at height `y`, with its grid lines up
+// to `top`.
+std::string TimeAxis(double t_end, double left, double width, double top, double y) {
+  std::string out = "<line class=\"axis\" x1=\"" + Num(left) + "\" y1=\"" + Num(y) + "\" x2=\"" + Num(left + width) +
+                    "\" y2=\"" + Num(y) + "\"/>\n";
+  for (const auto& [t, label] : TimeTicks(t_end)) {
+    const std::string x = Num(XOf(t, t_end, left, width));
+    out += "<line class=\"grid\" x1=\"" + x + "\" y1=\"" + Num(top) + "\" x2=\"" + x + "\" y2=\"" + Num(y) + "\"/>";
+    out += "<text x=\"" + x + "\" y=\"" + Num(y + 14) + "\" font-size=\"11\" text-anchor=\"middle\">" +
+           HtmlEscape(label) + "</text>\n";
+  }
+  out += "<text x=\"" + Num(left + width / 2) + "\" y=\"" + Num(y + 28) +
+         "\" font-size=\"11\" text-anchor=\"middle\">simulated time</text>\n";
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<double, std::string>> TimeTicks(double t_end_ns) {
+  std::vector<std::pair<double, std::string>> ticks;
+  if (!(t_end_ns > 0) || !std::isfinite(t_end_ns)) return {{0, "0"}};
+  double div = 1;
+  const char* unit = "ns";
+  if (t_end_ns >= 1e9) div = 1e9, unit = "s";
+  else if (t_end_ns >= 1e6) div = 1e6, unit = "ms";
+  else if (t_end_ns >= 1e3) div = 1e3, unit = "µs";
+  const double step = NiceStep(t_end_ns / div / 8);
+  const int decimals = DecimalsFor(step);
+  for (int i = 0;; ++i) {
+    const double t = i * step;
+    if (t * div > t_end_ns * (1 + 1e-9)) break;
+    ticks.emplace_back(t * div, FormatFixed(t, decimals) + " " + unit);
+  }
+  return ticks;
+}
+
+std::string SvgLineChart(const LineChart& c) {
+  double top_value = 0;
+  for (const ChartLine& l : c.lines)
+    for (const ChartPoint& p : l.points)
+      if (std::isfinite(p.value)) top_value = std::max(top_value, p.value);
+  // A share axis runs to 100 %: a sample a little over (a frame that straddles two intervals)
+  // is drawn at the top.
+  if (c.unit == ChartUnit::kShare) top_value = top_value < 1.1 ? 1.0 : top_value;
+  if (!(top_value > 0)) top_value = 1;
+  double step = NiceStep(top_value / 5);
+  if (c.unit == ChartUnit::kBytes) {
+    const double u = ByteUnitFor(top_value).size;
+    step = NiceStep(top_value / 5 / u) * u;
+  }
+  const double y_max = step * std::ceil(top_value / step - 1e-9);
+  const double bottom = kTop + kPlotHeight;
+  const double height = bottom + kBottom;
+  auto y_of = [&](double v) { return bottom - std::clamp(v / y_max, 0.0, 1.0) * kPlotHeight; };
+
+  std::string svg = "<svg class=\"chart\" data-chart=\"" + HtmlEscape(c.id) + "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                    Num(kWidth) + "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " + Num(kWidth) + " " + Num(height) +
+                    "\" role=\"img\" aria-label=\"" + HtmlEscape(c.title) + "\">\n";
+  for (int i = 0; i * step <= y_max * (1 + 1e-9); ++i) {
+    const double v = i * step;
+    const std::string y = Num(y_of(v));
+    svg += "<line class=\"grid\" x1=\"" + Num(kLeft) + "\" y1=\"" + y + "\" x2=\"" + Num(kLeft + kPlotWidth) + "\" y2=\"" + y +
+           "\"/><text x=\"" + Num(kLeft - 6) + "\" y=\"" + Num(y_of(v) + 4) + "\" font-size=\"11\" text-anchor=\"end\">" +
+           HtmlEscape(ValueLabel(v, c.unit, step, y_max)) + "</text>\n";
+  }
+  svg += "<line class=\"axis\" x1=\"" + Num(kLeft) + "\" y1=\"" + Num(kTop) + "\" x2=\"" + Num(kLeft) + "\" y2=\"" +
+         Num(bottom) + "\"/>\n";
+  svg += TimeAxis(c.t_end_ns, kLeft, kPlotWidth, kTop, bottom);
+  for (size_t i = 0; i < c.lines.size(); ++i) {
+    const ChartLine& l = c.lines[i];
+    const char* colour = kPalette[i % (sizeof kPalette / sizeof kPalette[0])];
+    std::string points;
+    for (const ChartPoint& p : l.points) {
+      if (!std::isfinite(p.value)) continue;
+      if (!points.empty()) points += ' ';
+      points += Num(XOf(p.t_ns, c.t_end_ns, kLeft, kPlotWidth)) + "," + Num(y_of(p.value));
+    }
+    svg += "<polyline class=\"line\" data-name=\"" + HtmlEscape(l.name) + "\" stroke=\"" + colour + "\" points=\"" + points +
+           "\"><title>" + HtmlEscape(l.name) + "</title></polyline>\n";
+    // The legend, one entry per line, beside the plot.
+    const double ly = kTop + 10 + 16 * static_cast<double>(i);
+    svg += "<line x1=\"" + Num(kWidth - kRight + 12) + "\" y1=\"" + Num(ly - 4) + "\" x2=\"" + Num(kWidth - kRight + 30) +
+           "\" y2=\"" + Num(ly - 4) + "\" stroke=\"" + colour + "\" stroke-width=\"3\"/><text x=\"" +
+           Num(kWidth - kRight + 36) + "\" y=\"" + Num(ly) + "\" font-size=\"11\">" + HtmlEscape(Shorten(l.name)) +
+           "<title>" + HtmlEscape(l.name) + "</title></text>\n";
+  }
+  if (c.lines.empty())
+    svg += "<text x=\"" + Num(kLeft + kPlotWidth / 2) + "\" y=\"" + Num(kTop + kPlotHeight / 2) +
+           "\" font-size=\"13\" text-anchor=\"middle\">no samples</text>\n";
+  svg += "</svg>\n";
+  return Figure(c.title, c.note, svg);
+}
+
+std::string SvgSpanChart(const SpanChart& c) {
+  const double top = 6;
+  const double bottom = top + kSpanRow * static_cast<double>(std::max<size_t>(c.rows.size(), 1));
+  const double height = bottom + kBottom;
+  std::string svg = "<svg class=\"spans\" data-chart=\"" + HtmlEscape(c.id) + "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                    Num(kWidth) + "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " + Num(kWidth) + " " + Num(height) +
+                    "\" role=\"img\" aria-label=\"" + HtmlEscape(c.title) + "\">\n";
+  svg += TimeAxis(c.t_end_ns, kSpanLabel, kSpanPlot, top, bottom);
+  for (size_t i = 0; i < c.rows.size(); ++i) {
+    const SpanRow& r = c.rows[i];
+    const double y = top + kSpanRow * static_cast<double>(i);
+    svg += "<g class=\"row\" data-name=\"" + HtmlEscape(r.name) + "\"><text x=\"" + Num(kSpanLabel - 8) + "\" y=\"" +
+           Num(y + 13) + "\" font-size=\"11\" text-anchor=\"end\">" + HtmlEscape(Shorten(r.name)) + "<title>" +
+           HtmlEscape(r.name) + "</title></text>\n";
+    for (const ChartSpan& s : r.spans) {
+      const double x0 = XOf(s.from_ns, c.t_end_ns, kSpanLabel, kSpanPlot);
+      // At least a pixel wide: a short pause is still seen.
+      const double x1 = std::max(XOf(s.to_ns, c.t_end_ns, kSpanLabel, kSpanPlot), x0 + 1);
+      svg += "<rect class=\"" + HtmlEscape(r.span_class) + "\" x=\"" + Num(x0) + "\" y=\"" + Num(y + 3) + "\" width=\"" +
+             Num(x1 - x0) + "\" height=\"" + Num(kSpanRow - 6) + "\"><title>" + HtmlEscape(s.title) + "</title></rect>";
+    }
+    for (const ChartMark& m : r.marks)
+      svg += "<circle class=\"mark-" + HtmlEscape(m.kind) + "\" cx=\"" + Num(XOf(m.t_ns, c.t_end_ns, kSpanLabel, kSpanPlot)) +
+             "\" cy=\"" + Num(y + kSpanRow / 2) + "\" r=\"4\"><title>" + HtmlEscape(m.title) + "</title></circle>";
+    svg += "</g>\n";
+  }
+  svg += "</svg>\n";
+  return Figure(c.title, c.note, svg);
+}
+
+}  // namespace rocelab

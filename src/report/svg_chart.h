@@ -1,0 +1,78 @@
+// Charts over simulated time, drawn as inline SVG text: no script, nothing
+// fetched, the same bytes for the same data.
+//
+//   SvgLineChart  values over time, one polyline per series, axes in the unit
+//                 that suits the run (ns, µs, ms, s) and the values (bytes,
+//                 shares, Gb/s), a legend naming each line.
+//   SvgSpanChart  one row per element, bars where something held (a port
+//                 paused, a fault in force) and marks at instants (detected,
+//                 acted on, recovered).
+//
+// The caller decides what goes in (which series, how many points: see
+// series_reader.h); the charts draw what they are given. Every name is
+// escaped; each line is a <polyline class="line" data-name=...> and each bar a
+// <rect class="span...">, so a reader of the page (or a test) can count them.
+#ifndef ROCELAB_REPORT_SVG_CHART_H_
+#define ROCELAB_REPORT_SVG_CHART_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rocelab {
+
+struct ChartPoint {
+  double t_ns;
+  double value;
+};
+
+struct ChartLine {
+  std::string name;
+  std::vector<ChartPoint> points;  // in time order
+};
+
+// What the values of a chart count, for its axis labels.
+enum class ChartUnit { kBytes, kShare, kGbps, kCount };
+
+struct LineChart {
+  std::string id;     // the <svg>'s data-chart ("queue_depth")
+  std::string title;  // above the chart
+  std::string note;   // under the title: what was left out, how points were thinned
+  ChartUnit unit = ChartUnit::kCount;
+  double t_end_ns = 0;  // the time axis runs from 0 to here
+  std::vector<ChartLine> lines;
+};
+
+// A figure: the title, the note, then the <svg class="chart">.
+std::string SvgLineChart(const LineChart& chart);
+
+struct ChartSpan {
+  double from_ns, to_ns;
+  std::string title;  // the tooltip
+};
+struct ChartMark {
+  double t_ns;
+  std::string kind;  // detected, action, recovered or event: its colour
+  std::string title;
+};
+struct SpanRow {
+  std::string name;
+  std::string span_class = "span";  // "span" (red) or "fault-span" (orange)
+  std::vector<ChartSpan> spans;
+  std::vector<ChartMark> marks;
+};
+struct SpanChart {
+  std::string id, title, note;
+  double t_end_ns = 0;
+  std::vector<SpanRow> rows;
+};
+
+std::string SvgSpanChart(const SpanChart& chart);
+
+// The time axis's ticks for a run of `t_end_ns`: a step of 1, 2 or 5 times a power of ten, and
+// the unit their labels are written in ("µs"), as (t_ns, label) pairs from 0.
+std::vector<std::pair<double, std::string>> TimeTicks(double t_end_ns);
+
+}  // namespace rocelab
+
+#endif  // ROCELAB_REPORT_SVG_CHART_H_
