@@ -76,6 +76,7 @@ void AddSchemaCommand(CLI::App* root);
 void AddExportCommand(CLI::App* root);  // export prom
 void AddExportOpenMetricsCommand(CLI::App* export_group);
 void AddCompareCommand(CLI::App* root);
+void AddSweepCommand(CLI::App* root);   // sweep, sweep merge
 
 // Writes via a temporary file and a rename: never a half-written file.
 void WriteFileAtomically(const std::string& path, const std::string& text);

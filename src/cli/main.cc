@@ -29,6 +29,7 @@ CLI::App* Root() {
     AddDiagnoseCommand(app);
     AddExportCommand(app);
     AddCompareCommand(app);
+    AddSweepCommand(app);
     AddCommand(app, "version", "Print the version", [](const Args&) {
       std::printf("rocelab 0.1.0\n");
       return static_cast<int>(kExitOk);
@@ -58,6 +59,8 @@ GivenCommand FindCommand(const std::vector<std::string>& args) {
     for (const CLI::App* s : Subcommands(g.app))
       if (s->get_name() == a) sub = s;
     if (!sub) {
+      // A command that runs itself and has commands under it too (sweep, sweep merge): its argument.
+      if (g.app->get_require_subcommand_min() == 0) break;
       g.unknown = a;
       break;
     }

@@ -639,17 +639,21 @@ void ReadDevices(ConfigReader& top, Scenario* sc) {
 }  // namespace
 
 Scenario ParseScenarioText(const std::string& text, const std::string& file_label) {
-  Scenario sc;
-  sc.file = file_label;
-  sc.sw.dscp_to_priority = DefaultDscpMap();
-  sc.nic.dscp_to_priority = DefaultDscpMap();
-  sc.nic.dcqcn = DcqcnMlx5Profile();
   YamlNode root;
   try {
     root = ParseYaml(text);
   } catch (const YamlError& e) {
     throw ConfigError(file_label, e.line(), e.column(), "", e.what());
   }
+  return ParseScenarioTree(root, file_label);
+}
+
+Scenario ParseScenarioTree(const YamlNode& root, const std::string& file_label) {
+  Scenario sc;
+  sc.file = file_label;
+  sc.sw.dscp_to_priority = DefaultDscpMap();
+  sc.nic.dscp_to_priority = DefaultDscpMap();
+  sc.nic.dcqcn = DcqcnMlx5Profile();
   if (root.IsNull()) throw ConfigError(file_label, 1, "", "the file is empty");
   ConfigReader top(file_label, root, "");
   top.Text(opt::kName, &sc.name);

@@ -19,6 +19,7 @@
 #include "scenario/options.h"
 #include "sim/time.h"
 #include "util/config_error.h"
+#include "util/yaml.h"
 
 namespace rocelab {
 
@@ -320,6 +321,9 @@ const NicSpec& NicSpecFor(const Scenario& sc, const std::string& device);
 // Reads and checks a scenario. Throws ConfigError.
 Scenario LoadScenarioFile(const std::string& path);
 Scenario ParseScenarioText(const std::string& text, const std::string& file_label);
+// The same from a YAML tree already read (a sweep's base scenario with its overrides set): errors
+// name `file_label` and the line each node carries; files it names are found beside `file_label`.
+Scenario ParseScenarioTree(const YamlNode& root, const std::string& file_label);
 
 }  // namespace rocelab
 

@@ -17,13 +17,15 @@ class ConfigError : public std::runtime_error {
   // file); `key` "": no key (a syntax error, say).
   ConfigError(std::string file, int line, int column, std::string key, const std::string& message)
       : std::runtime_error(Format(file, line, column, key, message)),
-        file_(std::move(file)), line_(line), column_(line > 0 ? column : 0), key_(std::move(key)) {}
+        file_(std::move(file)), line_(line), column_(line > 0 ? column : 0), key_(std::move(key)), message_(message) {}
   ConfigError(std::string file, int line, std::string key, const std::string& message)
       : ConfigError(std::move(file), line, 0, std::move(key), message) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }
   int column() const { return column_; }
   const std::string& key() const { return key_; }
+  // What is wrong, without the place (what() has both).
+  const std::string& message() const { return message_; }
 
  private:
   static std::string Format(const std::string& f, int l, int c, const std::string& k, const std::string& m) {
@@ -38,6 +40,7 @@ class ConfigError : public std::runtime_error {
   int line_;
   int column_;
   std::string key_;
+  std::string message_;
 };
 
 }  // namespace rocelab
