@@ -131,13 +131,18 @@ const Monitor::Detection* First(const TestRun& f, const std::string& rule) {
   return nullptr;
 }
 
-TEST(Classification, AStormDrainsNothingAndPausesWithoutEnd) {
-  TestRun f = RunYaml(TwoLeaves("faults:\n  - {kind: pfc_storm, target: h0, at: 2ms}\n"));
+// The fault's detection: by `rule`, a T2, at h0.
+void ExpectDetectedAtH0(const TestRun& f, const std::string& rule) {
   const Monitor::Detection* d = f.run->FaultDetection(0);
   ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->rule, "pfc.pause_storm");
+  EXPECT_EQ(d->rule, rule);
   EXPECT_EQ(d->tier, "T2");
   EXPECT_EQ(LocationDevice(d->location), "h0");
+}
+
+TEST(Classification, AStormDrainsNothingAndPausesWithoutEnd) {
+  TestRun f = RunYaml(TwoLeaves("faults:\n  - {kind: pfc_storm, target: h0, at: 2ms}\n"));
+  ExpectDetectedAtH0(f, "pfc.pause_storm");
   EXPECT_EQ(First(f, "pfc.slow_receiver"), nullptr) << "a storm is no slow receiver";
   const Monitor::Detection* tree = First(f, "pfc.congestion_tree");
   ASSERT_NE(tree, nullptr);
@@ -147,11 +152,7 @@ TEST(Classification, AStormDrainsNothingAndPausesWithoutEnd) {
 
 TEST(Classification, ASlowReceiverDrainsAndPausesInBursts) {
   TestRun f = RunYaml(TwoLeaves("faults:\n  - {kind: slow_receiver, target: h0, at: 2ms, drain_rate: 30G}\n"));
-  const Monitor::Detection* d = f.run->FaultDetection(0);
-  ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->rule, "pfc.slow_receiver");
-  EXPECT_EQ(d->tier, "T2");
-  EXPECT_EQ(LocationDevice(d->location), "h0");
+  ExpectDetectedAtH0(f, "pfc.slow_receiver");
   EXPECT_EQ(First(f, "pfc.pause_storm"), nullptr) << "a slow receiver is no storm";
 }
 

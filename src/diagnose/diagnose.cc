@@ -512,37 +512,38 @@ class Rules {
     const PauseRoot root = TracePause(p, prio);
     const char* tier = TierOf(root);
     const bool handled = std::string(tier) == "T1";
-    std::string title = "priority " + std::to_string(prio) + " was paused " + Fmt("%.0f", share * 100) + " % of the time by the peer";
-    std::string action;
-    switch (root.kind) {
-      case PauseRoot::Kind::kHotSpot:
-        title += handled ? ": congestion that congestion control is handling" : ": congestion that ECN does not signal";
-        action = handled ? "nothing to do while the hot spot's queue marks ECN and its senders slow down on the CNPs; if it "
-                           "lasts, spread the load (placement, ECMP) or lower the fan-in"
-                         : "make the hot spot's queue mark before PFC fires: ECN on, Kmin below the XOFF point (rocelab "
-                           "plan ecn); without marks DCQCN cannot slow the senders and PFC does its work";
-        break;
-      case PauseRoot::Kind::kStorm:
-        title += ": a pause storm";
-        action = "isolate the storming NIC's pause: its pause-storm guard (mlx5 pfc-prevention-tout) or the switch PFC "
-                 "watchdog on the port facing it; then fix the host (driver hang, PCIe stall)";
-        break;
-      case PauseRoot::Kind::kSlowReceiver:
-        title += ": a slow receiver";
-        action = "the host drains below line rate (PCIe, memory, CPU): fix it; meanwhile ECN on the queue feeding it, "
-                 "marking early, holds its senders to what it drains so the pause stays off the fabric";
-        break;
-      case PauseRoot::Kind::kDeadlock:
-        title += ": held in a deadlock's cycle";
-        action = "break the cycle (drain one of its queues; the PFC watchdog with action drop does this) and remove the "
-                 "routes that make lossless traffic turn back";
-        break;
-      case PauseRoot::Kind::kUnknown:
-        title = std::string(share > 0.9 ? "pause storm: " : "heavy pausing: ") + title;
-        action = "follow the pause upstream to the device that asserts it (its tx pause counters grow): a slow receiver, a "
-                 "congested hot spot, or a PFC deadlock; the PFC watchdog breaks storms";
-        break;
-    }
+    // What the pause is, and what to do, by where it comes from (a hot spot: handled, or not).
+    struct Says {
+      const char* what;
+      const char* action;
+    };
+    static const Says kUnknown = {"", "follow the pause upstream to the device that asserts it (its tx pause counters "
+                                      "grow): a slow receiver, a congested hot spot, or a PFC deadlock; the PFC watchdog "
+                                      "breaks storms"};
+    static const Says kHandled = {": congestion that congestion control is handling",
+                                  "nothing to do while the hot spot's queue marks ECN and its senders slow down on the "
+                                  "CNPs; if it lasts, spread the load (placement, ECMP) or lower the fan-in"};
+    static const Says kBlind = {": congestion that ECN does not signal",
+                                "make the hot spot's queue mark before PFC fires: ECN on, Kmin below the XOFF point "
+                                "(rocelab plan ecn); without marks DCQCN cannot slow the senders and PFC does its work"};
+    static const Says kStorm = {": a pause storm", "isolate the storming NIC's pause: its pause-storm guard (mlx5 "
+                                                   "pfc-prevention-tout) or the switch PFC watchdog on the port facing "
+                                                   "it; then fix the host (driver hang, PCIe stall)"};
+    static const Says kSlow = {": a slow receiver", "the host drains below line rate (PCIe, memory, CPU): fix it; meanwhile "
+                                                    "ECN on the queue feeding it, marking early, holds its senders to what "
+                                                    "it drains so the pause stays off the fabric"};
+    static const Says kCycle = {": held in a deadlock's cycle", "break the cycle (drain one of its queues; the PFC watchdog "
+                                                                "with action drop does this) and remove the routes that "
+                                                                "make lossless traffic turn back"};
+    const Says& says = root.kind == PauseRoot::Kind::kHotSpot       ? (handled ? kHandled : kBlind)
+                       : root.kind == PauseRoot::Kind::kStorm        ? kStorm
+                       : root.kind == PauseRoot::Kind::kSlowReceiver ? kSlow
+                       : root.kind == PauseRoot::Kind::kDeadlock     ? kCycle
+                                                                      : kUnknown;
+    std::string title = "priority " + std::to_string(prio) + " was paused " + Fmt("%.0f", share * 100) +
+                        " % of the time by the peer" + says.what;
+    if (root.kind == PauseRoot::Kind::kUnknown) title = std::string(share > 0.9 ? "pause storm: " : "heavy pausing: ") + title;
+    const std::string action = says.action;
     const std::string from = Describe(root);
     Add("pfc.paused_share", "link", handled ? Severity::kInfo : share > 0.9 ? Severity::kError : Severity::kWarning, title,
         Where(p), counter + " " + Count(seconds * 1e6) + " us over " + Fmt("%.3f", ev_.interval_s) + " s" +

@@ -22,6 +22,16 @@ uint64_t StormDrops(const Switch& sw, int port) {
   return n;
 }
 
+// The PFC watchdog's actions on `port`'s lossless priorities, begun (`on`) or ended: its peer's
+// pause ignored and, with `drop`, what goes to or comes from the port on them dropped.
+void WatchdogAction(Switch& sw, int port, bool on, bool drop) {
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    if (!(sw.pfc_mask() & (1u << prio))) continue;
+    sw.SetPauseIgnored(port, prio, on);
+    if (drop) sw.SetStormDrop(port, prio, on);
+  }
+}
+
 // "leaf1 -> spine0 -> leaf1" (a deadlock's location) -> {leaf1, spine0, leaf1}.
 std::vector<std::string> CycleDevices(const std::string& loop) {
   std::vector<std::string> out;
@@ -100,24 +110,27 @@ void Recovery::ShutLink(const Monitor::Detection& d, const std::string& why) {
   f.HoldLinkDown(node, port);
 }
 
+// The link of host `host` (its one port: the switch port at its other end is peer_node and
+// peer_port), the first time an action under `key` asks for it; nullptr if `host` is no host.
+const TopoPort* Recovery::HostSwitchPort(const std::string& host, const std::string& key) {
+  const Topology& topo = x_->fabric().topology();
+  const int node = topo.FindNode(host);
+  if (node < 0 || topo.nodes()[node].is_switch || !done_.insert(key + host).second) return nullptr;
+  return &topo.nodes()[node].ports[0];
+}
+
 // The switch port facing the host ignores its pause on every lossless priority, as the PFC
 // watchdog does once it declares a storm, so the congestion tree the pause holds dissolves. A
 // storming host drains nothing: its traffic is dropped at the switch (the drop action, before
 // any buffer is charged, so no queue builds for it there). A slow receiver still drains: its
 // traffic goes on (the forward action) and what it cannot take its NIC discards.
 void Recovery::IgnorePause(const Monitor::Detection& d, bool drop) {
-  Fabric& f = x_->fabric();
-  const Topology& topo = f.topology();
   const std::string host = LocationDevice(d.location);
-  const int node = topo.FindNode(host);
-  if (node < 0 || topo.nodes()[node].is_switch || !done_.insert("pause@" + host).second) return;
-  const TopoPort& tp = topo.nodes()[node].ports[0];
-  Switch& sw = static_cast<Switch&>(f.device(tp.peer_node));
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
-    if (!(sw.pfc_mask() & (1u << prio))) continue;
-    sw.SetPauseIgnored(tp.peer_port, prio, true);
-    if (drop) sw.SetStormDrop(tp.peer_port, prio, true);
-  }
+  const TopoPort* facing = HostSwitchPort(host, "pause@");
+  if (!facing) return;
+  const TopoPort& tp = *facing;
+  Switch& sw = static_cast<Switch&>(x_->fabric().device(tp.peer_node));
+  WatchdogAction(sw, tp.peer_port, true, drop);
   ignored_.push_back({tp.peer_node, tp.peer_port, host, drop, StormDrops(sw, tp.peer_port)});
   // The host stays broken: its own pausing and the frames its NIC discards are what was meant.
   for (const char* rule : {"pfc.pause_storm", "pfc.slow_receiver", "drop.lossless_nic", "transport.sequence_errors"})
@@ -134,13 +147,11 @@ void Recovery::IgnorePause(const Monitor::Detection& d, bool drop) {
 // holds the receiver's senders near what it drains before that queue holds enough to pause the
 // ports that feed it, so its pause stays at its own port. (A re-tune, not a computed optimum.)
 void Recovery::RetuneEcnFacing(const Monitor::Detection& d) {
-  Fabric& f = x_->fabric();
-  const Topology& topo = f.topology();
   const std::string host = LocationDevice(d.location);
-  const int node = topo.FindNode(host);
-  if (node < 0 || topo.nodes()[node].is_switch || !done_.insert("retune@" + host).second) return;
-  const TopoPort& tp = topo.nodes()[node].ports[0];
-  Switch& sw = static_cast<Switch&>(f.device(tp.peer_node));
+  const TopoPort* facing = HostSwitchPort(host, "retune@");
+  if (!facing) return;
+  const TopoPort& tp = *facing;
+  Switch& sw = static_cast<Switch&>(x_->fabric().device(tp.peer_node));
   EcnSpec e = sw.port_ecn(tp.peer_port);
   if (!e.enabled) return;  // ECN off is drift of its own (ecn.off)
   e.kmin = std::max<uint64_t>(e.kmin / 4, 4 * 1024);
@@ -174,11 +185,7 @@ void Recovery::BreakDeadlock(const Monitor::Detection& d) {
   if (port < 0) return;
   Switch& sw = static_cast<Switch&>(f.device(nodes[0]));
   drained_.push_back({nodes[0], port, f.now(), StormDrops(sw, port)});
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
-    if (!(sw.pfc_mask() & (1u << prio))) continue;
-    sw.SetPauseIgnored(port, prio, true);
-    sw.SetStormDrop(port, prio, true);
-  }
+  WatchdogAction(sw, port, true, true);
   Act("T3",
       "break the deadlock " + d.location + ": drain " + cycle[0] + ":" + SwitchPortAlias(port) +
           "'s lossless queues for one window (the PFC watchdog's drop action; its drops counted)",
@@ -312,11 +319,7 @@ void Recovery::OnWindow(const Evidence& w) {
       continue;
     }
     Switch& sw = static_cast<Switch&>(f.device(it->sw));
-    for (int prio = 0; prio < kNumPriorities; ++prio) {
-      if (!(sw.pfc_mask() & (1u << prio))) continue;
-      sw.SetStormDrop(it->port, prio, false);
-      sw.SetPauseIgnored(it->port, prio, false);
-    }
+    WatchdogAction(sw, it->port, false, true);
     const std::string name = topo.nodes()[it->sw].name;
     Act("T3",
         "stop draining " + name + ":" + SwitchPortAlias(it->port) + ": the cycle is broken (" +
@@ -343,11 +346,7 @@ void Recovery::OnWindow(const Evidence& w) {
       continue;
     }
     Switch& sw = static_cast<Switch&>(f.device(it->sw));
-    for (int prio = 0; prio < kNumPriorities; ++prio) {
-      if (!(sw.pfc_mask() & (1u << prio))) continue;
-      sw.SetPauseIgnored(it->port, prio, false);
-      if (it->drop) sw.SetStormDrop(it->port, prio, false);
-    }
+    WatchdogAction(sw, it->port, false, it->drop);
     const std::string where = sw.name() + ":" + SwitchPortAlias(it->port);
     Act("T2",
         "honour " + it->host + "'s pause again at " + where + ": it paused nothing for a window" +

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "run/monitor.h"
+#include "topo/topology.h"
 
 namespace rocelab {
 
@@ -53,6 +54,7 @@ class Recovery {
  private:
   void Act(const std::string& tier, const std::string& what, std::vector<std::string> devices, const std::string& port);
   void ShutLink(const Monitor::Detection& d, const std::string& why);
+  const TopoPort* HostSwitchPort(const std::string& host, const std::string& key);
   void IgnorePause(const Monitor::Detection& d, bool drop);
   void RetuneEcnFacing(const Monitor::Detection& d);
   void BreakDeadlock(const Monitor::Detection& d);
