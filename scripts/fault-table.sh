@@ -11,18 +11,19 @@
 # Exit status 0 when written or identical, 1 when --check finds it differs, 2 on
 # bad usage or a scenario that does not run.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-bin=build/rocelab
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin="$root/build/rocelab"
 check=false
 while (($#)); do
   case "$1" in
-    --bin) bin="$2"; shift 2 ;;
+    --bin) bin=$(realpath "$2"); shift 2 ;;
     --check) check=true; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: $0 [--bin BIN] [--check]" >&2; exit 2 ;;
   esac
 done
 [[ -x "$bin" ]] || { echo "fault-table: $bin is not an executable (build it, or give --bin)" >&2; exit 2; }
+cd "$root"
 doc=docs/faults.md
 begin='<!-- fault-table: begin (scripts/fault-table.sh writes this table) -->'
 end='<!-- fault-table: end -->'
