@@ -114,7 +114,7 @@ TEST(Cli, DemoRuns) {
   EXPECT_TRUE(Exists(dir + "/summary.json"));
   // The story: the storm, the watchdog on the port facing h0, the ring finishing, the diagnosis.
   EXPECT_NE(r.output.find("fault_injected   pfc_storm on h0"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("fault pfc_storm on h0: injected at 3.000 ms, detected at 3.100 ms by pfc.slow_receiver at h0"),
+  EXPECT_NE(r.output.find("fault pfc_storm on h0: injected at 3.000 ms, detected at 3.100 ms by pfc.pause_storm at h0"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("leaf0:Ethernet0      pfc_storm_detected"), std::string::npos) << r.output;

@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 
 #include "collect/collect.h"
@@ -225,6 +226,65 @@ TEST(DiagnoseSamples, PfcWithoutMarksWhereEcnIsOnPointsAtKminOrDownstreamPauses)
     }
   }
   EXPECT_EQ(found, 2) << Dump(ds);
+}
+
+// A switch paused by its own downstream passes the pause on: its queues never build, so its ECN
+// is not what failed (the pause's root has its finding). Its tier grades it: ECN on, T2 (re-tune);
+// off, T3 (roll back).
+TEST(DiagnoseSamples, PfcWithoutMarksOnASwitchPausedItselfIsPassedOnPause) {
+  const std::string dir = TempDir();
+  auto sw = [](const std::string& name, bool ecn, int pause, int rx_pause, int marks) {
+    return "\"" + name + "\": {\"config\": {\"pfc_priorities\": [3], \"ecn_enabled\": " + std::string(ecn ? "true" : "false") +
+           "},\n  \"ports\": {\"Ethernet0\": {\"peer\": \"h0\", \"SAI_PORT_STAT_PFC_3_TX_PKTS\": " + std::to_string(pause) +
+           ", \"SAI_PORT_STAT_PFC_3_RX_PKTS\": " + std::to_string(rx_pause) +
+           ", \"queues\": {\"UC3\": {\"SAI_QUEUE_STAT_PACKETS\": 5000, \"SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS\": " +
+           std::to_string(marks) + "}}}}}";
+  };
+  Write(dir + "/summary.json", "{\"sim_time_ns\": 1000000, \"hosts\": {}, \"switches\": {" + sw("leaf0", true, 40, 30, 0) +
+                                   ",\n" + sw("leaf1", true, 40, 0, 0) + ",\n" + sw("leaf2", false, 40, 30, 0) + ",\n" +
+                                   sw("spine0", true, 0, 0, 300) + "}}\n");
+  std::vector<Diagnosis> ds = Diagnose(LoadEvidence({dir}));
+  std::map<std::string, std::string> tiers;
+  for (const Diagnosis& d : ds)
+    if (d.rule == "ecn.pfc_without_ecn") tiers[d.location] = d.tier;
+  const std::map<std::string, std::string> want = {{"leaf1", "T2"}, {"leaf2", "T3"}};
+  EXPECT_EQ(tiers, want) << Dump(ds);
+}
+
+// Frames in flight when the counters are read look lost: many small ones hold few bytes, a few
+// large ones are few frames. Only frames lost as bytes too are a gray failure.
+TEST(DiagnoseSamples, GrayDropNeedsBothFramesAndBytesLost) {
+  auto link = [](int got_frames, int got_bytes) {
+    return "{\"sim_time_ns\": 1000000, \"hosts\": {}, \"switches\": {"
+           "\"leaf0\": {\"ports\": {\"Ethernet0\": {\"peer\": \"spine0\", \"SAI_PORT_STAT_IF_OUT_UCAST_PKTS\": 3000, "
+           "\"SAI_PORT_STAT_IF_OUT_OCTETS\": 6000000, \"SAI_PORT_STAT_IF_IN_UCAST_PKTS\": 0, \"SAI_PORT_STAT_IF_IN_OCTETS\": 0}}},"
+           "\"spine0\": {\"ports\": {\"Ethernet0\": {\"peer\": \"leaf0\", \"SAI_PORT_STAT_IF_IN_UCAST_PKTS\": " +
+           std::to_string(got_frames) + ", \"SAI_PORT_STAT_IF_IN_OCTETS\": " + std::to_string(got_bytes) +
+           ", \"SAI_PORT_STAT_IF_OUT_UCAST_PKTS\": 0, \"SAI_PORT_STAT_IF_OUT_OCTETS\": 0}}}}}\n";
+  };
+  auto gray = [](const std::string& summary) {
+    const std::string dir = TempDir();
+    Write(dir + "/summary.json", summary);
+    for (const Diagnosis& d : Diagnose(LoadEvidence({dir})))
+      if (d.rule == "network.gray_drop") return true;
+    return false;
+  };
+  EXPECT_FALSE(gray(link(2880, 5990000))) << "120 small frames, 10 KB: in flight";
+  EXPECT_FALSE(gray(link(2988, 5950000))) << "12 large frames, 50 KB: in flight";
+  EXPECT_TRUE(gray(link(2880, 5750000))) << "120 frames, 250 KB: lost";
+}
+
+// A handful of marks can all fall within one CNP interval after the last CNP; many cannot.
+TEST(DiagnoseSamples, EcnWithoutCnpNeedsMoreMarksThanOneCnpIntervalHolds) {
+  auto finding = [](int marked) {
+    const std::string dir = TempDir();
+    Write(dir + "/rdma.txt", "link mlx5_0/1 np_ecn_marked_roce_packets " + std::to_string(marked) + " np_cnp_sent 0\n");
+    for (const Diagnosis& d : Diagnose(LoadEvidence({dir + "/rdma.txt"})))
+      if (d.rule == "cc.ecn_without_cnp") return true;
+    return false;
+  };
+  EXPECT_FALSE(finding(6));
+  EXPECT_TRUE(finding(60));
 }
 
 TEST(DiagnoseSamples, TruncatedOrGarbledInputNamesFileAndLine) {

@@ -64,13 +64,6 @@ int Count(const Fabric& f, const std::string& event) {
   return n;
 }
 
-std::vector<const TimelineEvent*> Events(const Fabric& f, const std::string& event) {
-  std::vector<const TimelineEvent*> out;
-  for (const TimelineEvent& e : f.timeline().events())
-    if (e.event == event) out.push_back(&e);
-  return out;
-}
-
 // A link fails: the carrier goes at once, the two switches prune it 50 us later, every other
 // switch reroutes 200 us after the failure; the flows finish on the other spine.
 TEST(FaultLink, DownPrunesLocallyThenConvergesAndTheFlowsFinishOnTheOtherPaths) {

@@ -31,12 +31,6 @@ std::string StormFabric(const std::string& nic, const std::string& extra, const 
 
 uint64_t Innocent(const Fabric& f) { return f.qps()[1].delivered + f.qps()[2].delivered; }
 
-std::vector<const TimelineEvent*> Events(const Fabric& f, const std::string& event) {
-  std::vector<const TimelineEvent*> out;
-  for (const TimelineEvent& e : f.timeline().events())
-    if (e.event == event) out.push_back(&e);
-  return out;
-}
 
 // Ports held paused by their peers on priority 3 between two looks: the congestion tree.
 std::set<std::string> PausedPorts(const Fabric& f) {

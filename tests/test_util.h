@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "net/fabric.h"
 #include "report/summary.h"
@@ -57,6 +58,14 @@ inline std::string FlowsTo(int first, int last, const std::string& dst, const st
   for (int h = first; h <= last; ++h)
     s += "  - {type: flow, src: h" + std::to_string(h) + ", dst: " + dst + ", size: " + size + "}\n";
   return s;
+}
+
+// The timeline's events of one kind, in order.
+inline std::vector<const TimelineEvent*> Events(const Fabric& f, const std::string& event) {
+  std::vector<const TimelineEvent*> out;
+  for (const TimelineEvent& e : f.timeline().events())
+    if (e.event == event) out.push_back(&e);
+  return out;
 }
 
 // Summary JSON without the "engine" block (the only wall-clock figures).

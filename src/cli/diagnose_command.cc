@@ -34,6 +34,14 @@ int Collect(const Args& a) {
   return kExitOk;
 }
 
+// The response ladder's rung, after the rule id (docs/faults.md).
+const char* TierNote(const std::string& tier) {
+  if (tier == "T1") return " (tier T1: congestion control handles it)";
+  if (tier == "T2") return " (tier T2: a PFC-level action)";
+  if (tier == "T3") return " (tier T3: isolation or rollback)";
+  return "";
+}
+
 int Diagnose(const Args& a) {
   Evidence ev;
   try {
@@ -57,6 +65,8 @@ int Diagnose(const Args& a) {
     for (const Diagnosis& d : ds) {
       w.BeginObject();
       w.String("rule", d.rule).String("layer", d.layer).String("severity", SeverityName(d.severity)).String("title", d.title);
+      if (d.tier.empty()) w.Null("tier");
+      else w.String("tier", d.tier);
       w.String("location", d.location).String("evidence", d.evidence).String("action", d.action);
       w.EndObject();
     }
@@ -68,8 +78,8 @@ int Diagnose(const Args& a) {
                 ev.interval_s > 0 ? (", over " + std::to_string(ev.interval_s) + " s").c_str() : "");
     for (const Diagnosis& d : ds) {
       std::printf("%-11s %-7s %s\n", d.layer.c_str(), SeverityName(d.severity), d.title.c_str());
-      std::printf("            where:    %s\n            evidence: %s\n            action:   %s\n            rule:     %s\n",
-                  d.location.c_str(), d.evidence.c_str(), d.action.c_str(), d.rule.c_str());
+      std::printf("            where:    %s\n            evidence: %s\n            action:   %s\n            rule:     %s%s\n",
+                  d.location.c_str(), d.evidence.c_str(), d.action.c_str(), d.rule.c_str(), TierNote(d.tier));
     }
     if (!errors && !warnings) std::printf("nothing wrong found\n");
     else std::printf("%d error(s), %d warning(s)\n", errors, warnings);

@@ -33,11 +33,37 @@ std::string Count(double v) {
   return out;
 }
 
+}  // namespace
+
+// The rung of the ladder by rule. Congestion findings (pausing, a hot spot's tree, lossy drops)
+// are congestion control's until the pause is traced to a storm or a slow receiver; PFC's own
+// faults and a Kmin that lets PFC fire first are the PFC-level agents'; loss, drift and
+// deadlock need isolation or rollback.
+const char* LadderTier(const std::string& rule) {
+  static const char* kT1[] = {"pfc.paused_share", "pfc.congestion_tree", "pfc.pause_received", "pfc.pause_sent",
+                              "drop.lossy_queue"};
+  static const char* kT2[] = {"pfc.pause_storm", "pfc.slow_receiver", "pfc.watchdog_storm", "pfc.nic_storm_guard",
+                              "ecn.pfc_without_ecn"};
+  for (const char* r : kT1)
+    if (rule == r) return "T1";
+  for (const char* r : kT2)
+    if (rule == r) return "T2";
+  if (rule.compare(0, 4, "app.") == 0 || rule.compare(0, 9, "evidence.") == 0) return "";
+  return "T3";
+}
+
+namespace {
+
 // --- rules -----------------------------------------------------------------------------------
 
 class Rules {
  public:
-  explicit Rules(const Evidence& ev) : ev_(ev) {}
+  explicit Rules(const Evidence& ev) : ev_(ev) {
+    for (const PortEvidence& p : ev_.ports) {
+      by_device_[p.device].push_back(&p);
+      if (p.is_switch && !p.peer.empty()) switch_facing_[p.peer] = p.device;
+    }
+  }
 
   std::vector<Diagnosis> Run(bool merge_places) {
     Coverage();
@@ -67,7 +93,9 @@ class Rules {
     for (const Diagnosis& d : in) {
       size_t i = 0;
       for (; i < out.size(); ++i)
-        if (out[i].layer == d.layer && out[i].severity == d.severity && out[i].title == d.title && out[i].action == d.action) break;
+        if (out[i].layer == d.layer && out[i].severity == d.severity && out[i].tier == d.tier && out[i].title == d.title &&
+            out[i].action == d.action)
+          break;
       if (i == out.size()) {
         out.push_back(d);
         where.push_back({d.location});
@@ -94,7 +122,7 @@ class Rules {
       if (!p.is_switch || p.peer.empty()) continue;
       for (int prio = 0; prio < 8; ++prio) {
         const double share = D(p, kSaiPortPfcRxPauseDurationUs.Name(prio)) * 1e-6 / ev_.interval_s;
-        if (share > 0.8) paused_by[p.device].push_back({p.peer, p.port});
+        if (share > kDeadlockShare) paused_by[p.device].push_back({p.peer, p.port});
       }
     }
     // A waits for B when B pauses A. Look for a cycle among switches.
@@ -140,10 +168,11 @@ class Rules {
   }
 
   // `rule` names the rule: the same finding from a bundle, a summary or the live monitor has
-  // the same id.
+  // the same id. `tier`: the rung of the ladder that answers it, when the evidence decides it;
+  // otherwise the rule's own (LadderTier).
   void Add(const char* rule, const std::string& layer, Severity s, const std::string& title, const std::string& where,
-           const std::string& evidence, const std::string& action) {
-    out_.push_back({layer, s, title, where, evidence, action, rule});
+           const std::string& evidence, const std::string& action, const char* tier = nullptr) {
+    out_.push_back({layer, s, title, where, evidence, action, rule, tier ? tier : LadderTier(rule)});
   }
 
   // A counter of the map, 0 when the device does not show it.
@@ -273,49 +302,49 @@ class Rules {
           "set the MTU of this port to 9216 like the rest of the path (a RoCE frame of MTU 4096 is 4174 B)");
   }
 
-  // A host that pauses its switch most of the time, and how far its pause spread: the ports
-  // held paused because of it, hop by hop upstream (a switch that paused its peers on a port
-  // while it was paused itself passes the pause on), and the hosts at the ends of the tree,
-  // whose flows stop whether or not they send to it. Ports paused for less than 1 % of the
-  // interval are not counted as its tree (a watchdog or guard may have cut the tree short).
+  // How far a root's pause spread: the ports held paused because of it, hop by hop upstream (a
+  // switch that paused its peers while it was paused itself passes the pause on), and the hosts
+  // at the ends of the tree, whose flows stop whether or not they send to the root. The roots: a
+  // host that pauses its switch most of the time (a storm or a slow receiver), and each hot spot
+  // that heavily paused ports trace to. Ports paused for less than 1 % of the interval are not
+  // counted as its tree (a watchdog or guard may have cut the tree short).
   void CongestionTree() {
     if (ev_.interval_s <= 0) return;
-    std::map<std::string, std::vector<const PortEvidence*>> by_device;
-    for (const PortEvidence& p : ev_.ports) by_device[p.device].push_back(&p);
-    for (const PortEvidence& root : ev_.ports) {
-      if (root.is_switch) continue;
-      for (int prio = 0; prio < 8; ++prio) {
-        const double root_us = D(root, kTxPrioPauseDuration.Name(prio));
-        if (root_us * 1e-6 < 0.5 * ev_.interval_s) continue;
-        const double min_us = 0.01 * ev_.interval_s * 1e6;
+    const double min_us = 0.01 * ev_.interval_s * 1e6;
+    for (int prio = 0; prio < 8; ++prio) {
+      std::vector<PauseRoot> roots;
+      for (const PortEvidence& p : ev_.ports) {
+        if (p.is_switch || Share(PauseUs(p, prio, true)) < 0.5) continue;
+        PauseRoot r;
+        r.prio = prio;
+        r.port = &p;
+        r.share = Share(PauseUs(p, prio, true));
+        r.kind = Storming(p, prio, r.share) ? PauseRoot::Kind::kStorm : PauseRoot::Kind::kSlowReceiver;
+        roots.push_back(r);
+      }
+      for (const PortEvidence& p : ev_.ports) {
+        if (Share(PauseUs(p, prio, false)) <= 0.5) continue;
+        PauseRoot r = TracePause(p, prio);
+        bool known = r.kind != PauseRoot::Kind::kHotSpot;
+        for (const PauseRoot& o : roots) known = known || o.port == r.port;
+        if (!known) roots.push_back(r);
+      }
+      for (const PauseRoot& root : roots) {
         std::vector<std::string> ports, hosts;
-        std::set<std::string> seen{root.device};
-        std::vector<std::string> frontier{root.device};  // devices that paused their peers
+        std::set<std::string> seen{root.port->device};
+        std::vector<std::string> frontier{root.port->device};  // devices that paused their peers
         while (!frontier.empty()) {
           const std::string dev = frontier.back();
           frontier.pop_back();
-          // The ports facing `dev`, paused by it.
+          // The ports facing `dev`, paused by it: a switch's passes the pause on; a host stops.
           for (const PortEvidence& p : ev_.ports) {
-            if (p.peer != dev || !p.is_switch) continue;
-            if (D(p, kSaiPortPfcRxPauseDurationUs.Name(prio)) < min_us) continue;
-            ports.push_back(p.device + ":" + p.port);
-            if (!seen.insert(p.device).second) continue;
-            // That switch passes the pause on where it paused its own peers: to hosts, which stop,
-            // and to switches, whose ports facing it are the next level of the tree.
-            bool passes_on = false;
-            for (const PortEvidence* q : by_device[p.device]) {
-              if (q->peer.empty() || seen.count(q->peer) || D(*q, kSaiPortPfcTxPauseDurationUs.Name(prio)) < min_us)
-                continue;
-              auto host = by_device.find(q->peer);
-              const bool to_host = host != by_device.end() && !host->second.empty() && !host->second.front()->is_switch;
-              if (!to_host) {
-                passes_on = true;
-              } else if (D(*host->second.front(), kRxPrioPauseDuration.Name(prio)) >= min_us) {
-                hosts.push_back(q->peer);
-                seen.insert(q->peer);
-              }
+            if (PeerDevice(p) != dev || PauseUs(p, prio, false) < min_us) continue;
+            if (!p.is_switch) {
+              if (seen.insert(p.device).second) hosts.push_back(p.device);
+              continue;
             }
-            if (passes_on) frontier.push_back(p.device);
+            ports.push_back(p.device + ":" + p.port);
+            if (seen.insert(p.device).second) frontier.push_back(p.device);
           }
         }
         if (ports.size() < 2 && hosts.empty()) continue;  // no spread beyond its own switch port
@@ -323,13 +352,32 @@ class Rules {
         for (const std::string& x : ports) list += (list.empty() ? "" : ", ") + x;
         std::string hl;
         for (const std::string& h : hosts) hl += (hl.empty() ? "" : ", ") + h;
+        const std::string to_hosts = std::to_string(hosts.size()) + (hosts.size() == 1 ? " host" : " hosts");
+        const std::string spread = ports.empty()  ? to_hosts
+                                   : hosts.empty() ? std::to_string(ports.size()) + " switch ports"
+                                                   : std::to_string(ports.size()) + " switch ports to " + to_hosts;
+        const std::string tree =
+            "paused on priority " + std::to_string(prio) + ": " + (list.empty() ? "no switch port" : list) +
+            (hl.empty() ? "" : "; hosts paused: " + hl) + "; the root: " + Describe(root);
+        const char* tier = TierOf(root);
+        if (root.kind == PauseRoot::Kind::kHotSpot) {
+          const bool handled = std::string(tier) == "T1";
+          Add("pfc.congestion_tree", "link", handled ? Severity::kInfo : Severity::kWarning,
+              "congestion tree of a hot spot at " + root.port->device + ":" + root.port->port + ": its pause reached " + spread,
+              Where(*root.port), tree,
+              handled ? "congestion control is handling it (the queue marks ECN, CNPs flow): nothing to do unless it lasts"
+                      : "the hot spot's queue does not mark ECN: DCQCN cannot slow its senders, PFC does; make it mark "
+                        "before PFC fires (ECN on, Kmin below the XOFF point)",
+              tier);
+          continue;
+        }
         Add("pfc.congestion_tree", "link", Severity::kError,
-            "pause from " + root.device + " spread through " + std::to_string(ports.size()) + " switch ports" +
-                (hosts.empty() ? "" : " to " + std::to_string(hosts.size()) + " other hosts"),
-            Where(root),
-            "paused on priority " + std::to_string(prio) + ": " + list + (hl.empty() ? "" : "; hosts paused: " + hl),
-            "the congestion tree of one host's pause: flows that never touch " + root.device +
-                " stop with it; fix or isolate " + root.device + " (its pause-storm guard, the switch PFC watchdog)");
+            std::string(root.kind == PauseRoot::Kind::kStorm ? "pause storm" : "slow receiver") + ": pause from " +
+                root.port->device + " reached " + spread,
+            Where(*root.port), tree,
+            "the congestion tree of one host's pause: flows that never touch " + root.port->device +
+                " stop with it; fix or isolate " + root.port->device + " (its pause-storm guard, the switch PFC watchdog)",
+            tier);
       }
     }
   }
@@ -351,9 +399,18 @@ class Rules {
       const Counter& got = to.is_switch ? kSaiPortIfInUcastPkts : kRxPacketsPhy;
       if (!Has(from, sent.name) || !Has(to, got.name) || flapped(from) || flapped(to)) return;
       // Frames on the wire when the counters were read count as lost here: a few on a quiet link
-      // at the end of a run, dozens of small ones on a busy link at the end of a short window.
+      // at the end of a run, hundreds of small ones on a busy link at the end of a short window
+      // (a 400G link of 200 m holds 50 KB: 600 minimum-size frames). Where both ends count bytes
+      // too, the lost frames must show as more lost bytes than such a link holds (64 KB).
       const double lost = D(from, sent.name) - D(to, got.name);
-      if (lost <= 64 || lost <= 5e-3 * D(from, sent.name)) return;
+      const Counter& sent_bytes = from.is_switch ? kSaiPortIfOutOctets : kTxBytesPhy;
+      const Counter& got_bytes = to.is_switch ? kSaiPortIfInOctets : kRxBytesPhy;
+      const bool bytes = Has(from, sent_bytes.name) && Has(to, got_bytes.name);
+      if (lost <= (bytes ? 8 : 64) || lost <= 5e-3 * D(from, sent.name)) return;
+      if (bytes) {
+        const double lost_bytes = D(from, sent_bytes.name) - D(to, got_bytes.name);
+        if (lost_bytes <= 64 * 1024 || lost_bytes <= 5e-3 * D(from, sent_bytes.name)) return;
+      }
       Add("network.gray_drop", "network", Severity::kError, "frames vanish on the link " + from.device + " -> " + to.device + " and no device counts them",
           Where(from), std::string(sent.name) + " " + Count(D(from, sent.name)) + " at " + from.device + ", " + got.name + " " +
                            Count(D(to, got.name)) + " at " + to.device + ": " + Count(lost) + " lost",
@@ -414,17 +471,31 @@ class Rules {
       PauseShare(p, prio, D(p, rx_duration) * 1e-6, rx_duration);
       const double tx_share = ev_.interval_s > 0 ? D(p, tx_duration) * 1e-6 / ev_.interval_s : 0;
       if (tx_share > 0.5) {
+        // Storm or slow receiver: a NIC that pauses continuously drains nothing (SONiC's storm
+        // test: paused more than 99 % of the poll); one that drains pauses in bursts.
         const double discards = D(p, kRxDiscardsPhy.name) + D(p, kRxOutOfBuffer.name);
-        Add("pfc.slow_receiver", "link", tx_share > 0.9 ? Severity::kError : Severity::kWarning,
-            "this NIC pauses its switch " + Fmt("%.0f", tx_share * 100) + " % of the time on priority " + std::to_string(prio) +
-                ": the host does not drain its receive buffer (slow receiver)",
-            Where(p),
+        const bool storm = Storming(p, prio, tx_share);
+        const std::string evidence =
             tx_duration + " " + Count(D(p, tx_duration)) + " us over " + Fmt("%.3f", ev_.interval_s) + " s; " +
-                Grew(tx_pause, D(p, tx_pause)) +
-                (discards > 0 ? "; " + std::string(kRxDiscardsPhy.name) + "/" + kRxOutOfBuffer.name + " +" + Count(discards)
-                              : "; no receive discards"),
-            "look at the host: PCIe bandwidth and errors, memory, CPU/interrupt load, receive WQE starvation; the "
-            "pause spreads upstream and stalls other flows (enable the NIC pause-storm guard and the switch PFC watchdog)");
+            Grew(tx_pause, D(p, tx_pause)) + "; " + Grew(kRxPrioPackets.Name(prio), D(p, kRxPrioPackets.Name(prio))) +
+            (discards > 0 ? "; " + std::string(kRxDiscardsPhy.name) + "/" + kRxOutOfBuffer.name + " +" + Count(discards)
+                          : "; no receive discards");
+        if (storm)
+          Add("pfc.pause_storm", "link", Severity::kError,
+              "pause storm: this NIC pauses its switch " + Fmt("%.0f", tx_share * 100) + " % of the time on priority " +
+                  std::to_string(prio) + " and drains nothing",
+              Where(p), evidence,
+              "the host's receive pipeline is stuck (driver hang, PCIe stall): stop its pause (its pause-storm guard, "
+              "mlx5 pfc-prevention-tout, or the switch PFC watchdog on the port facing it) so the congestion tree "
+              "dissolves, then fix or isolate the host");
+        else
+          Add("pfc.slow_receiver", "link", tx_share > 0.9 ? Severity::kError : Severity::kWarning,
+              "this NIC pauses its switch " + Fmt("%.0f", tx_share * 100) + " % of the time on priority " + std::to_string(prio) +
+                  ": the host drains its receive buffer, but slower than the link fills it (slow receiver)",
+              Where(p), evidence,
+              "look at the host: PCIe bandwidth and errors, memory, CPU/interrupt load, receive WQE starvation; the "
+              "pause spreads upstream and stalls other flows unless ECN on the queue feeding it holds its senders to "
+              "what it drains");
       }
     }
     for (const Counter* storm : {&kTxPauseStormErrorEvents, &kTxPauseStormWarningEvents})
@@ -438,14 +509,193 @@ class Rules {
     if (ev_.interval_s <= 0 || seconds <= 0) return;
     const double share = seconds / ev_.interval_s;
     if (share <= 0.5) return;
-    Add("pfc.paused_share", "link", share > 0.9 ? Severity::kError : Severity::kWarning,
-        std::string(share > 0.9 ? "pause storm: " : "heavy pausing: ") + "priority " + std::to_string(prio) + " was paused " +
-            Fmt("%.0f", share * 100) + " % of the time by the peer",
-        Where(p), counter + " " + Count(seconds * 1e6) + " us over " + Fmt("%.3f", ev_.interval_s) + " s",
-        "follow the pause upstream to the device that asserts it (its tx pause counters grow): a slow receiver, a "
-        "congested hot spot, or a PFC deadlock; the PFC watchdog breaks storms");
+    const PauseRoot root = TracePause(p, prio);
+    const char* tier = TierOf(root);
+    const bool handled = std::string(tier) == "T1";
+    // What the pause is, and what to do, by where it comes from (a hot spot: handled, or not).
+    struct Says {
+      const char* what;
+      const char* action;
+    };
+    static const Says kUnknown = {"", "follow the pause upstream to the device that asserts it (its tx pause counters "
+                                      "grow): a slow receiver, a congested hot spot, or a PFC deadlock; the PFC watchdog "
+                                      "breaks storms"};
+    static const Says kHandled = {": congestion that congestion control is handling",
+                                  "nothing to do while the hot spot's queue marks ECN and its senders slow down on the "
+                                  "CNPs; if it lasts, spread the load (placement, ECMP) or lower the fan-in"};
+    static const Says kBlind = {": congestion that ECN does not signal",
+                                "make the hot spot's queue mark before PFC fires: ECN on, Kmin below the XOFF point "
+                                "(rocelab plan ecn); without marks DCQCN cannot slow the senders and PFC does its work"};
+    static const Says kStorm = {": a pause storm", "isolate the storming NIC's pause: its pause-storm guard (mlx5 "
+                                                   "pfc-prevention-tout) or the switch PFC watchdog on the port facing "
+                                                   "it; then fix the host (driver hang, PCIe stall)"};
+    static const Says kSlow = {": a slow receiver", "the host drains below line rate (PCIe, memory, CPU): fix it; meanwhile "
+                                                    "ECN on the queue feeding it, marking early, holds its senders to what "
+                                                    "it drains so the pause stays off the fabric"};
+    static const Says kCycle = {": held in a deadlock's cycle", "break the cycle (drain one of its queues; the PFC watchdog "
+                                                                "with action drop does this) and remove the routes that "
+                                                                "make lossless traffic turn back"};
+    const Says& says = root.kind == PauseRoot::Kind::kHotSpot       ? (handled ? kHandled : kBlind)
+                       : root.kind == PauseRoot::Kind::kStorm        ? kStorm
+                       : root.kind == PauseRoot::Kind::kSlowReceiver ? kSlow
+                       : root.kind == PauseRoot::Kind::kDeadlock     ? kCycle
+                                                                      : kUnknown;
+    std::string title = "priority " + std::to_string(prio) + " was paused " + Fmt("%.0f", share * 100) +
+                        " % of the time by the peer" + says.what;
+    if (root.kind == PauseRoot::Kind::kUnknown) title = std::string(share > 0.9 ? "pause storm: " : "heavy pausing: ") + title;
+    const std::string action = says.action;
+    const std::string from = Describe(root);
+    Add("pfc.paused_share", "link", handled ? Severity::kInfo : share > 0.9 ? Severity::kError : Severity::kWarning, title,
+        Where(p), counter + " " + Count(seconds * 1e6) + " us over " + Fmt("%.3f", ev_.interval_s) + " s" +
+                      (from.empty() ? "" : "; the pause comes from " + from),
+        action, tier);
   }
 
+  // --- pause, followed to its root -------------------------------------------------------------
+
+  // Where a port's pause on a priority comes from: the peer that pauses it is followed
+  // downstream, device by device, to the port that asserts pause without being paused itself.
+  // A host there either pauses continuously (more than kStormShare of the interval, SONiC's
+  // storm test) and drains nothing (kDrainedNothing): a storm; or drains and pauses: a slow
+  // receiver. A
+  // switch there is a hot spot: a congested egress (the queue that marks most, else carries
+  // most) with fan-in (the ports it pauses). Coming back to a device already passed, each hop
+  // paused more than kDeadlockShare, is a deadlock.
+  struct PauseRoot {
+    enum class Kind { kUnknown, kHotSpot, kStorm, kSlowReceiver, kDeadlock } kind = Kind::kUnknown;
+    int prio = 0;
+    const PortEvidence* port = nullptr;  // the host's port, or the hot spot's congested egress port
+    double share = 0;                    // how much of the interval the root pauses (host) or is paused (hot spot egress)
+    int fan_in = 0;                      // hot spot: the ports its switch pauses
+    double marks = 0, carried = 0;       // hot spot: ECN marks and packets of its egress queue
+    double cnps = 0;                     // CNPs the hosts sent (np_cnp_sent)
+    bool host_evidence = false;          // whether the evidence has any host's counters
+    std::string loop;                    // deadlock: the devices, in order
+  };
+  // A device paused more than this is not the root: the pause is followed through it.
+  static constexpr double kFollowShare = 0.1;
+  static constexpr double kStormShare = 0.99;
+  // Each hop of a cycle paused more than this: a deadlock (pfc.deadlock, and pause traced into it).
+  static constexpr double kDeadlockShare = 0.8;
+  // A NIC that drains nothing keeps only what was on the wire when it paused: a few frames.
+  static constexpr double kDrainedNothing = 64;
+  // A NIC that pauses `share` of the interval on `prio`: a storm, or (false) a slow receiver. What
+  // it took in and did not discard is what its host drained (and buffered).
+  static bool Storming(const PortEvidence& nic, int prio, double share) {
+    return share >= kStormShare &&
+           D(nic, kRxPrioPackets.Name(prio)) - D(nic, kRxPrioDiscards.Name(prio)) <= kDrainedNothing;
+  }
+
+  double PauseUs(const PortEvidence& p, int prio, bool sent) const {
+    if (p.is_switch) return D(p, (sent ? kSaiPortPfcTxPauseDurationUs : kSaiPortPfcRxPauseDurationUs).Name(prio));
+    return D(p, (sent ? kTxPrioPauseDuration : kRxPrioPauseDuration).Name(prio));
+  }
+  double Share(double us) const { return ev_.interval_s > 0 ? us * 1e-6 / ev_.interval_s : 0; }
+  const std::vector<const PortEvidence*>& PortsOf(const std::string& device) const {
+    static const std::vector<const PortEvidence*> kNone;
+    auto it = by_device_.find(device);
+    return it == by_device_.end() ? kNone : it->second;
+  }
+
+  // The device at the other end of `p`'s link: as the port says, or for a host (whose summary
+  // names no peer), the switch whose port faces it.
+  std::string PeerDevice(const PortEvidence& p) const {
+    if (!p.peer.empty() || p.is_switch) return p.peer;
+    auto it = switch_facing_.find(p.device);
+    return it == switch_facing_.end() ? "" : it->second;
+  }
+
+  PauseRoot TracePause(const PortEvidence& paused, int prio) const {
+    PauseRoot r;
+    r.prio = prio;
+    for (const PortEvidence& p : ev_.ports)
+      if (!p.is_switch) {
+        r.host_evidence = true;
+        r.cnps += D(p, kNpCnpSent.name);
+      }
+    std::vector<std::string> path{paused.device};
+    std::vector<double> shares{Share(PauseUs(paused, prio, false))};
+    const PortEvidence* cur = &paused;
+    while (!PeerDevice(*cur).empty()) {
+      const std::string dev = PeerDevice(*cur);
+      const auto& ports = PortsOf(dev);
+      if (ports.empty()) return r;  // the evidence stops here
+      auto again = std::find(path.begin(), path.end(), dev);
+      if (again != path.end()) {
+        const size_t from = static_cast<size_t>(again - path.begin());
+        bool stuck = true;
+        for (size_t k = from; k < shares.size(); ++k) stuck = stuck && shares[k] > kDeadlockShare;
+        if (stuck) {
+          r.kind = PauseRoot::Kind::kDeadlock;
+          for (size_t k = from; k < path.size(); ++k) r.loop += path[k] + " -> ";
+          r.loop += dev;
+          return r;
+        }
+        break;  // a loop of light pausing: the hot spot is where it closed
+      }
+      if (!ports.front()->is_switch) {
+        r.port = ports.front();
+        r.share = Share(PauseUs(*r.port, prio, true));
+        if (!Has(*r.port, kTxPrioPauseDuration.Name(prio))) r.share = shares.back();  // as its switch saw it
+        r.kind = Storming(*r.port, prio, r.share) ? PauseRoot::Kind::kStorm : PauseRoot::Kind::kSlowReceiver;
+        return r;
+      }
+      path.push_back(dev);
+      const PortEvidence* most = nullptr;
+      for (const PortEvidence* q : ports)
+        if (!most || PauseUs(*q, prio, false) > PauseUs(*most, prio, false)) most = q;
+      if (Share(PauseUs(*most, prio, false)) <= kFollowShare) break;
+      shares.push_back(Share(PauseUs(*most, prio, false)));
+      cur = most;
+    }
+    const std::string root = PeerDevice(*cur);
+    if (root.empty() || PortsOf(root).empty() || !PortsOf(root).front()->is_switch) return r;
+    // A switch that is not paused itself: its congested egress.
+    r.kind = PauseRoot::Kind::kHotSpot;
+    const std::string q = QueueName(prio);
+    auto count = [&](const PortEvidence& p, const char* k) {
+      auto it = p.queues.find(q);
+      return it == p.queues.end() ? 0.0 : At(it->second, k);
+    };
+    for (const PortEvidence* p : PortsOf(root)) {
+      if (Share(PauseUs(*p, prio, true)) >= 0.01) ++r.fan_in;
+      const double m = count(*p, kSaiQueueWredEcnMarkedPackets.name), n = count(*p, kSaiQueuePackets.name);
+      if (!r.port || m > r.marks || (m == r.marks && n > r.carried)) {
+        r.port = p;
+        r.marks = m;
+        r.carried = n;
+      }
+    }
+    r.share = Share(PauseUs(*r.port, prio, false));
+    return r;
+  }
+
+  // T1 only for a hot spot congestion control is handling: its queue drains and marks ECN, and
+  // CNPs flow (or no host's counters say whether they do).
+  static const char* TierOf(const PauseRoot& r) {
+    switch (r.kind) {
+      case PauseRoot::Kind::kHotSpot: return r.marks > 0 && r.carried > 0 && (r.cnps > 0 || !r.host_evidence) ? "T1" : "T2";
+      case PauseRoot::Kind::kDeadlock: return "T3";
+      default: return "T2";
+    }
+  }
+
+  std::string Describe(const PauseRoot& r) const {
+    switch (r.kind) {
+      case PauseRoot::Kind::kHotSpot:
+        return "a hot spot, " + Where(*r.port) + " " + QueueName(r.prio) + " (fan-in: " + r.port->device + " pauses " +
+               std::to_string(r.fan_in) + " ports; the queue sent " + Count(r.carried) + " packets, " + Count(r.marks) +
+               " ECN-marked" + (r.host_evidence ? "; the hosts sent " + Count(r.cnps) + " CNPs" : "") + ")";
+      case PauseRoot::Kind::kStorm:
+        return "a pause storm at " + Where(*r.port) + ": it pauses " + Fmt("%.0f", r.share * 100) +
+               " % of the time and drains nothing";
+      case PauseRoot::Kind::kSlowReceiver:
+        return "a slow receiver, " + Where(*r.port) + ": it drains, and pauses " + Fmt("%.0f", r.share * 100) + " % of the time";
+      case PauseRoot::Kind::kDeadlock: return "a PFC deadlock, " + r.loop;
+      case PauseRoot::Kind::kUnknown: return "";
+    }
+    return "";
+  }
   // The port at the other end of `p`'s link, when the evidence has it.
   const PortEvidence* PeerOf(const PortEvidence& p) const {
     for (const PortEvidence& o : ev_.ports)
@@ -521,7 +771,9 @@ class Rules {
             Where(p), "congestion_control none; " + Grew(kNpEcnMarkedRocePackets.name, marked) + ", " + kNpCnpSent.name + " +0",
             "if the fabric is meant to run DCQCN, enable it (nic.cc: dcqcn; on a host: roce_np and roce_rp enable for the "
             "RoCE priority)");
-    } else if (marked > 0 && cnp == 0) {
+    } else if (marked > 8 && cnp == 0) {
+      // A handful of marks may all fall within one CNP interval after the last CNP (mlx5 spaces
+      // them 2 us: 6 packets of 4 KB at 100G); a notification point that is off leaves many.
       Add("cc.ecn_without_cnp", "network", Severity::kError, "ECN-marked RoCE packets arrive but no CNPs are sent", Where(p),
           Grew(kNpEcnMarkedRocePackets.name, marked) + ", " + kNpCnpSent.name + " +0",
           "enable the DCQCN notification point for the RoCE priority (/sys/class/net/IF/ecn/roce_np/enable/3)");
@@ -574,13 +826,20 @@ class Rules {
         if (p.is_switch && p.device == sw) cfg = &p;
       const bool ecn_off = cfg && cfg->cc_params.count("ecn_enabled") && cfg->cc_params.at("ecn_enabled") == "false";
       const bool ecn_on = cfg && cfg->cc_params.count("ecn_enabled") && cfg->cc_params.at("ecn_enabled") == "true";
-      if (pm.first > 0 && pm.second == 0 && (any_marks || ecn_off))
+      // A switch paused itself passes pause on from downstream: its own queues never build, and
+      // the pause's root has its finding (pfc.paused_share, pfc.congestion_tree).
+      bool paused_itself = false;
+      for (const PortEvidence* p : PortsOf(sw))
+        for (int prio = 0; prio < 8; ++prio)
+          paused_itself |= PauseUs(*p, prio, false) > 0 || D(*p, kSaiPortPfcRxPkts.Name(prio)) > 0;
+      if (pm.first > 0 && pm.second == 0 && (any_marks || ecn_off) && !(ecn_on && paused_itself))
         Add("ecn.pfc_without_ecn", "network", Severity::kError, "PFC fires but ECN never marks on this switch", sw,
             kSaiPortPfcTxPkts.Pattern("*") + " " + Count(pm.first) + ", " + kSaiQueueWredEcnMarkedPackets.name + " 0" +
                 (ecn_off ? " (ECN is disabled in its configuration)" : " while other switches mark"),
             ecn_on ? "ECN is on here, yet no queue reached Kmin while PFC fired: Kmin sits above the XOFF point (lower it), "
                      "or the pauses come from downstream (a storm or a slow receiver stops this switch before its queues build)"
-                   : "enable ECN on the RoCE queue (WRED_PROFILE ecn_all) with Kmin below the PFC XOFF point");
+                   : "enable ECN on the RoCE queue (WRED_PROFILE ecn_all) with Kmin below the PFC XOFF point",
+            ecn_off ? "T3" : "T2");  // ECN switched off is drift to roll back; thresholds, ECN to re-tune
       else if (ecn_off && pm.first > 0)
         // It marked, then its ECN went off (a configuration change during the interval).
         Add("ecn.turned_off", "network", Severity::kError, "ECN is off on this switch and PFC does its work", sw,
@@ -698,6 +957,8 @@ class Rules {
   }
 
   const Evidence& ev_;
+  std::map<std::string, std::vector<const PortEvidence*>> by_device_;  // each device's ports, in evidence order
+  std::map<std::string, std::string> switch_facing_;  // device -> a switch whose port faces it
   std::vector<Diagnosis> out_;
 };
 

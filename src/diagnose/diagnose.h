@@ -2,7 +2,8 @@
 // flaps), link (PFC state, pause storms, watchdog), network (drops in the
 // lossless class, lossy-queue drops, ECN versus CNPs), transport (NAKs,
 // timeouts, QP errors), application (test results, flows). Each finding says
-// where, what the evidence is (counter names, values, rates) and what to do.
+// where, what the evidence is (counter names, values, rates) and what to do,
+// and which rung of the response ladder answers it (its tier).
 #ifndef ROCELAB_DIAGNOSE_DIAGNOSE_H_
 #define ROCELAB_DIAGNOSE_DIAGNOSE_H_
 
@@ -22,7 +23,19 @@ struct Diagnosis {
   std::string evidence;
   std::string action;
   std::string rule;  // a stable id of the rule that found it ("pfc.watchdog_storm")
+  // The rung of the response ladder that answers it: "T1" congestion control handles it (a hot
+  // spot whose queue marks ECN while CNPs flow); "T2" a PFC-level action (the PFC watchdog, the
+  // NIC's pause-storm guard, ECN re-tuned on the offending queue); "T3" isolation or rollback
+  // (shut a link, break a deadlock, roll back a drifted configuration, reset a NIC's congestion
+  // control). Empty for what is no fabric's response (application results, missing evidence).
+  std::string tier;
 };
+
+// A rule's own tier ("T1", "T2", "T3"; "" for application and evidence findings). A few rules
+// grade each finding on its evidence instead: pausing traced to a storm or a slow receiver is
+// T2, to a hot spot whose queue does not mark ECN T2, to a deadlock T3; PFC without ECN on a
+// switch whose ECN is off T3.
+const char* LadderTier(const std::string& rule);
 
 // Reads a bundle directory (rocelab collect), a simulation output directory or
 // summary.json (rocelab run), or individual command outputs (ethtool -S,

@@ -82,6 +82,7 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
 }
 
 void Fabric::SetLinkUp(int node, int port, bool up) {
+  if (up && held_down_.count({node, port})) return;
   const TopoPort& tp = topo_.nodes()[node].ports[port];
   const std::string link = LinkName(topo_.nodes()[node].name, topo_.nodes()[tp.peer_node].name);
   for (const auto& [n, p] : {std::pair{node, port}, std::pair{tp.peer_node, tp.peer_port}}) {
@@ -91,6 +92,18 @@ void Fabric::SetLinkUp(int node, int port, bool up) {
                       link + (up ? " is up" : " is down"));
   }
   control_plane_->LinkChanged(node, port, up);
+}
+
+void Fabric::HoldLinkDown(int node, int port) {
+  const TopoPort& tp = topo_.nodes()[node].ports[port];
+  held_down_.insert({node, port});
+  held_down_.insert({tp.peer_node, tp.peer_port});
+  SetLinkUp(node, port, false);
+}
+
+uint64_t Fabric::ConfiguredHeadroom(int node, int port) const {
+  const Switch& s = *static_cast<const Switch*>(by_node_[node]);
+  return PortHeadroom(s.spec(), s.port(port).rate_bps, s.port(port).delay, WorstCellFillFrame(sc_, s.spec().cell));
 }
 
 uint64_t Fabric::AutoHeadroom(int node, int port, Time delay) const {

@@ -7,6 +7,7 @@
 #define ROCELAB_NET_FABRIC_H_
 
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "net/control_plane.h"
@@ -76,10 +77,15 @@ class Fabric {
   Simulator& sim() { return ctx_.sim; }
   SimContext* context() { return &ctx_; }
   // Takes the link at `node`:`port` down or up now: both ends' carriers, then the control
-  // plane's detection and convergence.
+  // plane's detection and convergence. A link held down stays down.
   void SetLinkUp(int node, int port, bool up);
+  // Shuts the link at `node`:`port` administratively: down now, and whatever its PHY does
+  // after (a flap coming back up), down until the run ends, as `shutdown` on a port keeps it.
+  void HoldLinkDown(int node, int port);
   // The headroom `headroom: auto` gives switch node `node`'s port `port` for a cable of `delay`.
   uint64_t AutoHeadroom(int node, int port, Time delay) const;
+  // The headroom switch node `node`'s configuration gives its port `port` on its real cable.
+  uint64_t ConfiguredHeadroom(int node, int port) const;
 
  private:
 
@@ -92,6 +98,7 @@ class Fabric {
   std::vector<std::unique_ptr<Nic>> nics_;
   std::vector<Node*> by_node_;  // topology node id -> device
   std::unique_ptr<ControlPlane> control_plane_;
+  std::set<std::pair<int, int>> held_down_;  // (node, port), both ends of each link held down
   EngineStats engine_;
   bool finished_ = false;
 };

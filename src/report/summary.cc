@@ -383,8 +383,9 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
       w.Double("detected_ns", static_cast<double>(d->t) / kNanosecond, 3).String("detected_by", d->rule);
       w.String("localized_to", d->location);
       w.Double("mttd_ns", static_cast<double>(d->t - r.injected) / kNanosecond, 3);
+      w.String("detected_tier", d->tier);
     } else {
-      w.Null("detected_ns").Null("detected_by").Null("localized_to").Null("mttd_ns");
+      w.Null("detected_ns").Null("detected_by").Null("localized_to").Null("mttd_ns").Null("detected_tier");
     }
     // What recovery (if on) did about it, and when the monitor saw its devices quiet after.
     const size_t index = &r - x.faults().records().data();

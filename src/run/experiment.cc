@@ -34,14 +34,19 @@ Experiment::Experiment(const Scenario& sc) : fabric_(sc) {
                              : nullptr);
   if (sc.monitor_interval > 0) monitor_ = std::make_unique<Monitor>(this);
   if (monitor_ && sc.recovery_auto) {
-    recovery_ = std::make_unique<Recovery>(this);
+    recovery_ = std::make_unique<Recovery>(this, monitor_.get());
     monitor_->SetOnDetection([this](const Monitor::Detection& d) { recovery_->OnDetection(d); });
+    monitor_->SetOnWindow([this](const Evidence& w) { recovery_->OnWindow(w); });
   }
 }
 
 std::vector<std::string> Experiment::FaultDevices(size_t i) const {
   const FaultTarget& t = faults_->targets()[i];
-  if (t.node < 0) return {};
+  if (t.node < 0) {  // a route change: the switches whose routes it changes
+    std::vector<std::string> devices;
+    for (const RouteOverride& r : fabric_.scenario().faults[i].routes) devices.push_back(r.sw.name);
+    return devices;
+  }
   const Topology& topo = fabric_.topology();
   std::vector<std::string> devices{topo.nodes()[t.node].name};
   if (t.what == FaultTarget::What::kLink) devices.push_back(topo.nodes()[topo.nodes()[t.node].ports[t.port].peer_node].name);
@@ -70,11 +75,11 @@ Time Experiment::FaultRecovered(size_t i) const {
 
 const Monitor::Detection* Experiment::FaultDetection(size_t i) const {
   const FaultInjector::Record& r = faults_->records()[i];
-  const FaultTarget& t = faults_->targets()[i];
-  if (!monitor_ || r.injected < 0 || t.node < 0) return nullptr;
   const std::vector<std::string> devices = FaultDevices(i);
+  if (!monitor_ || r.injected < 0 || devices.empty()) return nullptr;
   for (const Monitor::Detection& d : monitor_->detections()) {
-    if (d.t < r.injected) continue;
+    // Congestion that congestion control handles is no fault's; a paused port is where it shows.
+    if (d.t < r.injected || !d.fault() || !d.localizes()) continue;
     const std::string dev = LocationDevice(d.location);
     for (const std::string& n : devices)
       if (dev == n) return &d;

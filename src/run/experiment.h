@@ -44,7 +44,7 @@ class Experiment {
   const PfcWatchdog* watchdog(size_t index) const { return watchdogs_[index].get(); }
   // The monitor (a `monitor` section), or nullptr.
   const Monitor* monitor() const { return monitor_.get(); }
-  // The monitor's first detection that names fault `i`'s target (a device of it: the host, the
+  // The monitor's first fault detection (T2 or T3) that names fault `i`'s target (a device of it: the host, the
   // switch, either end of the link) at or after its injection; nullptr if none.
   const Monitor::Detection* FaultDetection(size_t i) const;
   // The recovery actions taken on fault `i`'s devices, and when the monitor saw them quiet
@@ -59,7 +59,8 @@ class Experiment {
   std::vector<std::unique_ptr<PfcWatchdog>> watchdogs_;
   std::unique_ptr<Monitor> monitor_;
   std::unique_ptr<Recovery> recovery_;
-  // The devices fault `i` acts on: the host or switch, or both ends of the link.
+  // The devices fault `i` acts on: the host or switch, both ends of the link, or the switches
+  // whose routes a route change sets.
   std::vector<std::string> FaultDevices(size_t i) const;
   std::vector<uint64_t> delivered_at_tail_;
 };

@@ -79,16 +79,22 @@ void Monitor::Window() {
   ++windows_;
   named_.push_back({now, {}});
   for (const Diagnosis& d : Diagnose(w, /*merge_places=*/false)) {
-    if (d.severity == Severity::kInfo || d.layer == "application" || d.layer == "evidence") continue;
-    named_.back().second.insert(LocationDevice(d.location));
+    if (d.tier.empty() || (d.severity == Severity::kInfo && d.tier != "T1") || d.layer == "application" ||
+        d.layer == "evidence")
+      continue;
+    const std::string device = LocationDevice(d.location);
+    if (d.tier != "T1" && !expected_.count({d.rule, device})) named_.back().second.insert(device);
     auto [it, fresh] = seen_.try_emplace(std::make_pair(d.rule, d.location), windows_);
     const bool quiet_before = fresh || windows_ - it->second > kQuiet;
     it->second = windows_;
     if (!quiet_before) continue;
-    detections_.push_back({now, d.rule, d.location, d.title});
-    x_->fabric().timeline().Add(now, "monitor", "", -1, "detected", d.rule + " at " + d.location + ": " + d.title);
-    if (on_detection_) on_detection_(detections_.back());
+    detections_.push_back({now, d.rule, d.location, d.title, d.tier});
+    const Detection& det = detections_.back();
+    x_->fabric().timeline().Add(now, "monitor", "", -1, det.fault() ? "detected" : "congestion",
+                                d.tier + " " + d.rule + " at " + d.location + ": " + d.title);
+    if (on_detection_) on_detection_(det);
   }
+  if (on_window_) on_window_(w);
   prev_ = std::move(current);
   prev_t_ = now;
 }

@@ -7,6 +7,11 @@
 // ("detected") and in the list below; the faults' lifecycle figures (when each
 // fault was detected, by which rule, localized where) come from it.
 //
+// Each detection carries its rung of the response ladder (diagnose.h). T1 is
+// congestion that congestion control is handling (a hot spot whose queue marks
+// ECN while CNPs flow): it is recorded, as a "congestion" timeline event, but
+// it is no fault's detection and nothing acts on it. T2 and T3 are faults.
+//
 // Only counters are read (no simulator state), and only the layers a monitor
 // watches: physical, link, network, transport.
 #ifndef ROCELAB_RUN_MONITOR_H_
@@ -34,12 +39,23 @@ class Monitor final : public EventSource {
   struct Detection {
     Time t;
     std::string rule, location, title;
+    std::string tier;  // T1 (congestion), T2, T3
+    bool fault() const { return tier != "T1"; }
+    // Whether it names where a fault is: a port paused by its peer shows where pause arrives,
+    // not where it comes from (the root has its own finding: a storm, a tree, a deadlock).
+    bool localizes() const { return rule != "pfc.paused_share"; }
   };
   const std::vector<Detection>& detections() const { return detections_; }
-  // Called with each new detection as it is made (recovery acts on it).
+  // Called with each new detection as it is made (recovery acts on it), and with each window's
+  // evidence after its detections (recovery lifts what lasts only while its cause does).
   void SetOnDetection(std::function<void(const Detection&)> f) { on_detection_ = std::move(f); }
-  // The first window that ended after `t` in which no finding named any of `devices`; -1 if none.
+  void SetOnWindow(std::function<void(const Evidence&)> f) { on_window_ = std::move(f); }
+  // The first window that ended after `t` in which no finding above T1 named any of `devices`
+  // (findings Expect()ed there aside); -1 if none.
   Time QuietAfter(Time t, const std::vector<std::string>& devices) const;
+  // From now on, `rule` at `device` is what an action left there on purpose (a NIC told to stop
+  // pausing discards what it cannot take): it does not keep the device from being quiet.
+  void Expect(const std::string& rule, const std::string& device) { expected_.insert({rule, device}); }
   Time window() const { return window_; }
 
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
@@ -59,8 +75,10 @@ class Monitor final : public EventSource {
   uint64_t windows_ = 0;
   std::vector<Detection> detections_;
   std::function<void(const Detection&)> on_detection_;
-  // Per window: its end and the devices its findings named.
+  std::function<void(const Evidence&)> on_window_;
+  // Per window: its end and the devices its findings above T1 named.
   std::vector<std::pair<Time, std::set<std::string>>> named_;
+  std::set<std::pair<std::string, std::string>> expected_;  // (rule, device)
 };
 
 // The device a finding's location names first: "h0 (mlx5_0/eth0)" -> h0, "leaf0:Ethernet0:3" -> leaf0.

@@ -1,9 +1,49 @@
 #include "run/recovery.h"
 
+#include <map>
+
 #include "run/experiment.h"
+#include "telemetry/counter_names.h"
 #include "topo/naming.h"
 
 namespace rocelab {
+
+namespace {
+
+bool SameEcn(const EcnSpec& a, const EcnSpec& b) {
+  return a.enabled == b.enabled && a.kmin == b.kmin && a.kmax == b.kmax && a.pmax == b.pmax &&
+         a.mark_on_dequeue == b.mark_on_dequeue;
+}
+
+// Frames a switch port dropped in drop mode, both ways, every priority.
+uint64_t StormDrops(const Switch& sw, int port) {
+  uint64_t n = 0;
+  for (int prio = 0; prio < kNumPriorities; ++prio) n += sw.storm_tx_drops(port, prio) + sw.storm_rx_drops(port, prio);
+  return n;
+}
+
+// The PFC watchdog's actions on `port`'s lossless priorities, begun (`on`) or ended: its peer's
+// pause ignored and, with `drop`, what goes to or comes from the port on them dropped.
+void WatchdogAction(Switch& sw, int port, bool on, bool drop) {
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    if (!(sw.pfc_mask() & (1u << prio))) continue;
+    sw.SetPauseIgnored(port, prio, on);
+    if (drop) sw.SetStormDrop(port, prio, on);
+  }
+}
+
+// "leaf1 -> spine0 -> leaf1" (a deadlock's location) -> {leaf1, spine0, leaf1}.
+std::vector<std::string> CycleDevices(const std::string& loop) {
+  std::vector<std::string> out;
+  for (size_t a = 0; a <= loop.size();) {
+    const size_t b = std::min(loop.find(" -> ", a), loop.size());
+    out.push_back(loop.substr(a, b - a));
+    a = b + 4;
+  }
+  return out;
+}
+
+}  // namespace
 
 // Whether every host still reaches every other over the links that are up, `node`:`port`'s
 // link left out: an automation that isolates a link must not partition the fabric.
@@ -34,18 +74,25 @@ bool Recovery::StillConnectedWithout(int node, int port) const {
   return hosts == topo.hosts().size();
 }
 
-void Recovery::ShutLink(const std::string& location, const std::string& why) {
+void Recovery::Act(const std::string& tier, const std::string& what, std::vector<std::string> devices,
+                   const std::string& port) {
+  Fabric& f = x_->fabric();
+  f.timeline().Add(f.now(), devices.front(), port, -1, "recovery_action", tier + " " + what);
+  actions_.push_back({f.now(), tier, what, std::move(devices)});
+}
+
+void Recovery::ShutLink(const Monitor::Detection& d, const std::string& why) {
   Fabric& f = x_->fabric();
   const Topology& topo = f.topology();
   // "leaf0:Ethernet16 facing spine0", or a host "h3 (mlx5_0/eth0)" (its one link).
-  const std::string device = LocationDevice(location);
+  const std::string device = LocationDevice(d.location);
   const int node = topo.FindNode(device);
   if (node < 0) return;
   int port = 0;
   if (topo.nodes()[node].is_switch) {
-    const size_t colon = location.find(':'), space = location.find(' ');
+    const size_t colon = d.location.find(':'), space = d.location.find(' ');
     if (colon == std::string::npos) return;
-    port = ResolvePort(topo, node, location.substr(0, space));
+    port = ResolvePort(topo, node, d.location.substr(0, space));
     if (port < 0) return;
   }
   const int peer = topo.nodes()[node].ports[port].peer_node;
@@ -55,43 +102,260 @@ void Recovery::ShutLink(const std::string& location, const std::string& why) {
   if (!done_.insert(key).second) return;
   if (!StillConnectedWithout(node, port)) {
     f.timeline().Add(f.now(), device, TimelinePortName(topo, node, port), -1, "recovery_skipped",
-                     "T3 shut link " + link + " not taken: hosts would be cut off from each other (" + why + ")");
+                     d.tier + " shut link " + link + " not taken: hosts would be cut off from each other (" + why + ")");
     return;
   }
-  actions_.push_back({f.now(), "T3", "shut link " + link + ": " + why, {device, topo.nodes()[peer].name}});
-  f.timeline().Add(f.now(), device, TimelinePortName(topo, node, port), -1, "recovery_action",
-                   "T3 shut link " + link + " (" + why + "); the fabric routes around it");
-  f.SetLinkUp(node, port, false);
+  Act(d.tier, "shut link " + link + ": " + why + "; the fabric routes around it", {device, topo.nodes()[peer].name},
+      TimelinePortName(topo, node, port));
+  f.HoldLinkDown(node, port);
+}
+
+// The link of host `host` (its one port: the switch port at its other end is peer_node and
+// peer_port), the first time an action under `key` asks for it; nullptr if `host` is no host.
+const TopoPort* Recovery::HostSwitchPort(const std::string& host, const std::string& key) {
+  const Topology& topo = x_->fabric().topology();
+  const int node = topo.FindNode(host);
+  if (node < 0 || topo.nodes()[node].is_switch || !done_.insert(key + host).second) return nullptr;
+  return &topo.nodes()[node].ports[0];
+}
+
+// The switch port facing the host ignores its pause on every lossless priority, as the PFC
+// watchdog does once it declares a storm, so the congestion tree the pause holds dissolves. A
+// storming host drains nothing: its traffic is dropped at the switch (the drop action, before
+// any buffer is charged, so no queue builds for it there). A slow receiver still drains: its
+// traffic goes on (the forward action) and what it cannot take its NIC discards.
+void Recovery::IgnorePause(const Monitor::Detection& d, bool drop) {
+  const std::string host = LocationDevice(d.location);
+  const TopoPort* facing = HostSwitchPort(host, "pause@");
+  if (!facing) return;
+  const TopoPort& tp = *facing;
+  Switch& sw = static_cast<Switch&>(x_->fabric().device(tp.peer_node));
+  WatchdogAction(sw, tp.peer_port, true, drop);
+  ignored_.push_back({tp.peer_node, tp.peer_port, host, drop, StormDrops(sw, tp.peer_port)});
+  // The host stays broken: its own pausing and the frames its NIC discards are what was meant.
+  for (const char* rule : {"pfc.pause_storm", "pfc.slow_receiver", "drop.lossless_nic", "transport.sequence_errors"})
+    monitor_->Expect(rule, host);
+  const std::string where = sw.name() + ":" + SwitchPortAlias(tp.peer_port);
+  Act(d.tier,
+      "ignore " + host + "'s pause at " + where + " (" + d.rule + "): its pause no longer spreads; " +
+          (drop ? "what goes to it is dropped there (the PFC watchdog's drop action), counted"
+                : "what it cannot take is dropped at its NIC (the PFC watchdog's forward action), counted"),
+      {sw.name(), host}, SwitchPortAlias(tp.peer_port));
+}
+
+// The queue feeding a slow receiver marks ECN at a quarter of the depth its profile does: DCQCN
+// holds the receiver's senders near what it drains before that queue holds enough to pause the
+// ports that feed it, so its pause stays at its own port. (A re-tune, not a computed optimum.)
+void Recovery::RetuneEcnFacing(const Monitor::Detection& d) {
+  const std::string host = LocationDevice(d.location);
+  const TopoPort* facing = HostSwitchPort(host, "retune@");
+  if (!facing) return;
+  const TopoPort& tp = *facing;
+  Switch& sw = static_cast<Switch&>(x_->fabric().device(tp.peer_node));
+  EcnSpec e = sw.port_ecn(tp.peer_port);
+  if (!e.enabled) return;  // ECN off is drift of its own (ecn.off)
+  e.kmin = std::max<uint64_t>(e.kmin / 4, 4 * 1024);
+  e.kmax = std::max(e.kmax / 4, e.kmin);
+  sw.SetPortEcn(tp.peer_port, e);
+  monitor_->Expect(d.rule, host);  // the host stays slow: only its owner can fix it
+  Act(d.tier,
+      "re-tune ECN on " + sw.name() + ":" + SwitchPortAlias(tp.peer_port) + ", the queue feeding " + host + " (" + d.rule +
+          "): kmin " + std::to_string(e.kmin) + " B, kmax " + std::to_string(e.kmax) +
+          " B, so its senders slow to what it drains before its pause spreads",
+      {sw.name(), host}, SwitchPortAlias(tp.peer_port));
+}
+
+// One queue of the cycle drained for one window (the PFC watchdog's drop action), and the
+// routes that made lossless traffic turn back rolled back: the deadlock cannot re-form.
+void Recovery::BreakDeadlock(const Monitor::Detection& d) {
+  Fabric& f = x_->fabric();
+  const Topology& topo = f.topology();
+  const std::vector<std::string> cycle = CycleDevices(d.location);
+  std::vector<int> nodes;
+  for (const std::string& n : cycle) nodes.push_back(topo.FindNode(n));
+  if (nodes.size() < 2 || nodes[0] < 0 || nodes[1] < 0 || !done_.insert("deadlock@" + cycle[0]).second) return;
+  std::vector<std::string> devices(cycle.begin(), cycle.end() - 1);
+  const std::vector<std::string> rolled = RollBackRoutes();
+  if (!rolled.empty()) {
+    std::string on;
+    for (const std::string& n : rolled) on += (on.empty() ? "" : ", ") + n;
+    Act("T3", "roll back the static routes no configuration asks for, on " + on + " (" + d.rule + ")", rolled, "");
+  }
+  const int port = ResolvePort(topo, nodes[0], cycle[1]);
+  if (port < 0) return;
+  Switch& sw = static_cast<Switch&>(f.device(nodes[0]));
+  drained_.push_back({nodes[0], port, f.now(), StormDrops(sw, port)});
+  WatchdogAction(sw, port, true, true);
+  Act("T3",
+      "break the deadlock " + d.location + ": drain " + cycle[0] + ":" + SwitchPortAlias(port) +
+          "'s lossless queues for one window (the PFC watchdog's drop action; its drops counted)",
+      devices, SwitchPortAlias(port));
+}
+
+bool Recovery::RollBackEcn(int node) {
+  Fabric& f = x_->fabric();
+  Switch& sw = static_cast<Switch&>(f.device(node));
+  std::vector<EcnSpec> before;
+  for (int p = 0; p < sw.num_ports(); ++p) before.push_back(sw.port_ecn(p));
+  const EcnSpec configured = sw.spec().ecn;
+  sw.SetEcnFrom(SwitchSpecFor(f.scenario(), sw.name()));
+  bool changed = !SameEcn(configured, sw.spec().ecn);
+  for (int p = 0; p < sw.num_ports(); ++p) changed = changed || !SameEcn(before[p], sw.port_ecn(p));
+  return changed;
+}
+
+bool Recovery::RollBackQos(int node) {
+  Fabric& f = x_->fabric();
+  Switch& sw = static_cast<Switch&>(f.device(node));
+  const SwitchSpec& s = SwitchSpecFor(f.scenario(), sw.name());
+  if (sw.spec().dscp_to_priority == s.dscp_to_priority && sw.spec().trust_dscp == s.trust_dscp &&
+      sw.spec().lossless_mask == s.lossless_mask)
+    return false;
+  sw.SetQos(s.dscp_to_priority, s.trust_dscp, s.lossless_mask);
+  return true;
+}
+
+// A lowered MTU acts in each port's fault state; the configured one is what the scenario says.
+bool Recovery::RollBackMtu(int node) {
+  Fabric& f = x_->fabric();
+  Node& dev = f.device(node);
+  bool changed = false;
+  for (int p = 0; p < dev.num_ports(); ++p) {
+    if (!dev.port(p).faults || dev.port(p).faults->mtu == 0) continue;
+    dev.port(p).faults->mtu = 0;
+    changed = true;
+  }
+  if (f.topology().nodes()[node].is_switch) {
+    Switch& sw = static_cast<Switch&>(dev);
+    const uint32_t mtu = SwitchSpecFor(f.scenario(), sw.name()).mtu;
+    changed = changed || sw.spec().mtu != mtu;
+    sw.SetConfiguredMtu(mtu);
+  }
+  return changed;
+}
+
+bool Recovery::RollBackHeadroom(int node) {
+  Fabric& f = x_->fabric();
+  Switch& sw = static_cast<Switch&>(f.device(node));
+  bool changed = false;
+  for (int p = 0; p < sw.num_ports(); ++p) {
+    const uint64_t configured = f.ConfiguredHeadroom(node, p);
+    if (sw.headroom(p) == configured) continue;
+    sw.SetHeadroom(p, configured);
+    changed = true;
+  }
+  return changed;
+}
+
+// Static routes that no configuration asks for (the scenario's `routes`), on every switch: a
+// loop may run through switches the deadlock's cycle does not show. Returns the switches changed.
+std::vector<std::string> Recovery::RollBackRoutes() {
+  Fabric& f = x_->fabric();
+  Topology& topo = f.mutable_topology();
+  RouteConvergence& conv = f.control_plane().convergence();
+  std::set<std::pair<int, int>> configured;
+  for (const StaticRoute& r : ResolveRoutes(topo, f.scenario())) configured.insert({r.node, r.host});
+  std::vector<std::string> changed;
+  for (int node : topo.switches()) {
+    bool any = false;
+    for (int h = 0; h < static_cast<int>(topo.hosts().size()); ++h) {
+      if (!conv.IsStatic(node, h) || configured.count({node, h})) continue;
+      topo.ClearRoute(node, h);
+      conv.UnmarkStatic(node, h);
+      any = true;
+    }
+    if (any) changed.push_back(topo.nodes()[node].name);
+  }
+  return changed;
 }
 
 void Recovery::OnDetection(const Monitor::Detection& d) {
+  if (!d.fault()) return;  // congestion control is handling it
   Fabric& f = x_->fabric();
   const std::string device = LocationDevice(d.location);
-  if (d.rule == "network.gray_drop") return ShutLink(d.location, "frames vanish on it");
-  if (d.rule == "physical.crc_errors") return ShutLink(d.location, "frames lost to bit errors");
+  if (d.rule == "network.gray_drop") return ShutLink(d, "frames vanish on it");
+  if (d.rule == "physical.crc_errors") return ShutLink(d, "frames lost to bit errors");
+  if (d.rule == "physical.link_flap") return ShutLink(d, "it went down; held down until someone tests it");
+  if (d.rule == "pfc.deadlock") return BreakDeadlock(d);
   const int node = f.topology().FindNode(device);
   if (node < 0) return;
-  const bool ecn = d.rule == "ecn.off" || d.rule == "ecn.turned_off" || d.rule == "ecn.pfc_without_ecn";
-  const bool qos = d.rule == "qos.roce_in_lossy_queue";
-  const bool cc = d.rule == "cc.cnp_ignored";
-  if (!ecn && !qos && !cc) return;
-  if (!done_.insert(d.rule + "@" + device).second) return;
+  const bool is_switch = f.topology().nodes()[node].is_switch;
+  if (d.rule == "pfc.pause_storm") return IgnorePause(d, /*drop=*/true);
+  if (d.rule == "pfc.slow_receiver") return RetuneEcnFacing(d);
+  // A slow receiver's pause that spreads even so: up the ladder, its pause is ignored as a storm's.
+  if (d.rule == "pfc.congestion_tree" && !is_switch && done_.count("retune@" + device)) return IgnorePause(d, false);
+  const bool ecn = d.rule == "ecn.off" || d.rule == "ecn.turned_off" || d.rule == "ecn.pfc_without_ecn" ||
+                   (d.rule == "pfc.congestion_tree" && is_switch);
+  const std::map<std::string, bool (Recovery::*)(int)> rollbacks = {
+      {"qos.roce_in_lossy_queue", &Recovery::RollBackQos}, {"pfc.off_on_hop", &Recovery::RollBackQos},
+      {"link.mtu_oversize", &Recovery::RollBackMtu}, {"drop.lossless_pg_headroom", &Recovery::RollBackHeadroom}};
   std::string what;
-  if (ecn && f.topology().nodes()[node].is_switch) {
-    static_cast<Switch&>(f.device(node)).SetEcnFrom(SwitchSpecFor(f.scenario(), device));
-    what = "roll back ECN on " + device + " to its configured profile";
-  } else if (qos && f.topology().nodes()[node].is_switch) {
-    const SwitchSpec& s = SwitchSpecFor(f.scenario(), device);
-    static_cast<Switch&>(f.device(node)).SetQos(s.dscp_to_priority, s.trust_dscp, s.lossless_mask);
-    what = "roll back the classification and PFC priorities of " + device;
-  } else if (cc && !f.topology().nodes()[node].is_switch) {
+  if (ecn && is_switch) {
+    if (!done_.insert("ecn@" + device).second || !RollBackEcn(node)) return;
+    what = d.tier == "T2" ? "re-tune ECN on " + device + " to its configured profile: its queues mark before PFC fires"
+                          : "roll back ECN on " + device + " to its configured profile";
+  } else if (auto it = rollbacks.find(d.rule); it != rollbacks.end() && (is_switch || d.rule == "link.mtu_oversize")) {
+    if (!done_.insert(d.rule + "@" + device).second || !(this->*it->second)(node)) return;
+    what = d.rule == "link.mtu_oversize"          ? "roll back the MTU of " + device + " to its configured one"
+           : d.rule == "drop.lossless_pg_headroom" ? "roll back the headroom of " + device + " to its configured profile"
+                                                   : "roll back the classification and PFC priorities of " + device;
+  } else if (d.rule == "cc.cnp_ignored" && !is_switch) {
+    if (!done_.insert(d.rule + "@" + device).second || static_cast<Nic&>(f.device(node)).reaction_point()) return;
     static_cast<Nic&>(f.device(node)).SetReactionPoint(true);
     what = "re-enable the DCQCN reaction point of " + device;
   } else {
     return;
   }
-  actions_.push_back({f.now(), "T3", what, {device}});
-  f.timeline().Add(f.now(), device, "", -1, "recovery_action", "T3 " + what + " (" + d.rule + ")");
+  Act(d.tier, what + " (" + d.rule + ")", {device}, "");
+}
+
+void Recovery::OnWindow(const Evidence& w) {
+  Fabric& f = x_->fabric();
+  const Topology& topo = f.topology();
+  // A queue drained to break a deadlock: one window is enough.
+  for (auto it = drained_.begin(); it != drained_.end();) {
+    if (it->since == f.now()) {  // drained at this window's end: the next one ends it
+      ++it;
+      continue;
+    }
+    Switch& sw = static_cast<Switch&>(f.device(it->sw));
+    WatchdogAction(sw, it->port, false, true);
+    const std::string name = topo.nodes()[it->sw].name;
+    Act("T3",
+        "stop draining " + name + ":" + SwitchPortAlias(it->port) + ": the cycle is broken (" +
+            std::to_string(StormDrops(sw, it->port) - it->dropped_before) + " frames dropped)",
+        {name}, SwitchPortAlias(it->port));
+    done_.erase("deadlock@" + name);
+    it = drained_.erase(it);
+  }
+  // A host whose pause was ignored and that paused nothing in the whole window: honoured again.
+  for (auto it = ignored_.begin(); it != ignored_.end();) {
+    const PortEvidence* host = nullptr;
+    for (const PortEvidence& p : w.ports)
+      if (!p.is_switch && p.device == it->host) host = &p;
+    double paused = 1;
+    if (host) {
+      paused = 0;
+      for (int prio = 0; prio < kNumPriorities; ++prio) {
+        auto c = host->deltas.find(kTxPrioPauseDuration.Name(prio));
+        if (c != host->deltas.end()) paused += c->second;
+      }
+    }
+    if (paused > 0) {
+      ++it;
+      continue;
+    }
+    Switch& sw = static_cast<Switch&>(f.device(it->sw));
+    WatchdogAction(sw, it->port, false, it->drop);
+    const std::string where = sw.name() + ":" + SwitchPortAlias(it->port);
+    Act("T2",
+        "honour " + it->host + "'s pause again at " + where + ": it paused nothing for a window" +
+            (it->drop ? " (" + std::to_string(StormDrops(sw, it->port) - it->dropped_before) + " frames dropped meanwhile)"
+                      : ""),
+        {sw.name(), it->host}, SwitchPortAlias(it->port));
+    done_.erase("pause@" + it->host);
+    it = ignored_.erase(it);
+  }
 }
 
 }  // namespace rocelab

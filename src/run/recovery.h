@@ -1,15 +1,28 @@
-// What acts on the monitor's detections with `recovery: {mode: auto}`: the
-// isolation and rollback step of the response ladder (T3), as an operator's
-// automation would take it, the moment a rule fires:
-//   frames vanishing on a link (network.gray_drop) or bit errors past FEC
-//   (physical.crc_errors): shut the link, so the fabric routes around it;
-//   ECN off or drifted on a switch (ecn.off, ecn.turned_off, ecn.pfc_without_ecn):
-//   roll its ECN back to the configured profile;
-//   RoCE in a lossy queue (qos.roce_in_lossy_queue): roll the switch's
-//   classification and PFC priorities back;
-//   a host that ignores CNPs (cc.cnp_ignored): re-enable its reaction point.
-// T1 (congestion control) and T2 (the PFC watchdog and the NIC guard) act on
-// their own. Each action, once per place, is a timeline event with its tier.
+// What acts on the monitor's detections with `recovery: {mode: auto}`, as an
+// operator's automation would, the moment a rule fires, on the rung of the
+// response ladder the detection names (diagnose.h):
+//   T1, congestion that congestion control is handling: nothing.
+//   T2, PFC-level: a host whose pause storms (pfc.pause_storm): its switch port
+//   ignores its pause and drops its traffic (the PFC watchdog's drop action),
+//   so the congestion tree dissolves; lifted when the host stops pausing. A
+//   slow receiver (pfc.slow_receiver): ECN re-tuned on the queue feeding it,
+//   marking earlier; if its pause spreads even so (pfc.congestion_tree rooted
+//   at it), its pause is ignored and its traffic forwarded (the watchdog's
+//   forward action), what it cannot take discarded at its NIC, counted.
+//   A hot spot whose queue does not mark (ecn.pfc_without_ecn with ECN on, a
+//   pfc.congestion_tree rooted at a switch): its ECN re-tuned to its profile.
+//   T3, isolation and rollback: a link that loses frames (network.gray_drop,
+//   physical.crc_errors) or went down or flapped (physical.link_flap) is shut
+//   and held down, so the fabric routes around it, unless hosts would be cut
+//   off; drifted configuration is rolled back to the scenario's: ECN
+//   (ecn.off, ecn.turned_off, ecn.pfc_without_ecn with ECN off),
+//   classification and PFC priorities (qos.roce_in_lossy_queue, pfc.off_on_hop),
+//   MTU (link.mtu_oversize), headroom (drop.lossless_pg_headroom), routes
+//   (pfc.deadlock: static routes no configuration asks for, on every switch);
+//   a deadlock is broken by draining one queue of its cycle for one window; a
+//   host ignoring CNPs (cc.cnp_ignored) gets its reaction point back.
+// Each action, once per place, is a timeline event with its tier; an action
+// that would change nothing (the configuration is as configured) is not taken.
 #ifndef ROCELAB_RUN_RECOVERY_H_
 #define ROCELAB_RUN_RECOVERY_H_
 
@@ -18,12 +31,14 @@
 #include <vector>
 
 #include "run/monitor.h"
+#include "topo/topology.h"
 
 namespace rocelab {
 
 class Recovery {
  public:
-  explicit Recovery(Experiment* x) : x_(x) {}
+  // Tells `monitor` what an action leaves at a device on purpose (Monitor::Expect).
+  Recovery(Experiment* x, Monitor* monitor) : x_(x), monitor_(monitor) {}
 
   struct Action {
     Time t;
@@ -32,15 +47,43 @@ class Recovery {
   };
   // A new detection: acts if a rule of the list above fired, once per place.
   void OnDetection(const Monitor::Detection& d);
+  // A monitor window's evidence: lifts what lasts only while its cause does.
+  void OnWindow(const Evidence& window);
   const std::vector<Action>& actions() const { return actions_; }
 
  private:
-  void ShutLink(const std::string& location, const std::string& why);
+  void Act(const std::string& tier, const std::string& what, std::vector<std::string> devices, const std::string& port);
+  void ShutLink(const Monitor::Detection& d, const std::string& why);
+  const TopoPort* HostSwitchPort(const std::string& host, const std::string& key);
+  void IgnorePause(const Monitor::Detection& d, bool drop);
+  void RetuneEcnFacing(const Monitor::Detection& d);
+  void BreakDeadlock(const Monitor::Detection& d);
+  bool RollBackEcn(int node);
+  bool RollBackQos(int node);
+  bool RollBackMtu(int node);
+  bool RollBackHeadroom(int node);
+  std::vector<std::string> RollBackRoutes();
   bool StillConnectedWithout(int node, int port) const;
 
   Experiment* x_;
+  Monitor* monitor_;
   std::set<std::string> done_;  // what was acted on already
   std::vector<Action> actions_;
+  // Pause ignored at a switch port for a host, until the host stops pausing.
+  struct Ignored {
+    int sw, port;
+    std::string host;
+    bool drop;                // its traffic dropped at the switch (a storm), or forwarded
+    uint64_t dropped_before;  // the port's drop counts when it began
+  };
+  std::vector<Ignored> ignored_;
+  // A switch port drained for one window to break a deadlock.
+  struct Drained {
+    int sw, port;
+    Time since;
+    uint64_t dropped_before;  // the port's drop counts when it began
+  };
+  std::vector<Drained> drained_;
 };
 
 }  // namespace rocelab

@@ -43,6 +43,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kBackgroundCc, &kBackgroundRto, &kIncastSenders, &kIncastJitter,
       &kTraceCdf, &kTraceLoad, &kTraceDuration,
       &kAllreduceHosts, &kAllreduceSlice, &kAllreduceQps, &kAllreduceIterations, &kAllreduceCompute,
+      &kAllreduceStraggler, &kAllreduceStragglerCompute,
       &kStorageClients, &kStorageTargets, &kStorageQueueDepth, &kStorageParallelism, &kStorageIoSize,
       &kStorageCommandSize, &kStorageResponseSize, &kStorageServiceTime, &kStorageService, &kStorageDuration,
       &kRoutes, &kRoutesSwitch, &kRoutesDst, &kRoutesPort, &kDevices,

@@ -390,6 +390,12 @@ inline constexpr Option kAllreduceIterations =
     Integer("workload[allreduce].iterations", 1, 1, 100000, "AllReduces one after another");
 inline constexpr Option kAllreduceCompute =
     Duration("workload[allreduce].compute", 0, 0, 3600 * kSecond, "compute phase before each iteration");
+inline constexpr Option kAllreduceStraggler =
+    Other("workload[allreduce].straggler", Unit::kName, "", "a rank of the ring whose compute phase takes longer (a slow rank)");
+inline constexpr Option kAllreduceStragglerCompute =
+    Duration("workload[allreduce].straggler_compute", 0, 0, 3600 * kSecond,
+             "the straggler's compute phase; the others wait for it at each iteration")
+        .DefaultIs("compute");
 inline constexpr Option kStorageClients =
     Other("workload[storage].clients", Unit::kNames, "", "hosts that read").Required("a list of hosts");
 inline constexpr Option kStorageTargets =

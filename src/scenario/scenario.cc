@@ -356,6 +356,17 @@ void ReadAllreduce(ConfigReader& r, const Scenario&, AllreduceSpec* a) {
   r.Int(opt::kAllreduceQps, &a->qps);
   r.Int(opt::kAllreduceIterations, &a->iterations);
   r.Duration(opt::kAllreduceCompute, &a->compute);
+  a->straggler_compute = a->compute;
+  if (r.Name(opt::kAllreduceStraggler, &a->straggler)) {
+    bool in_ring = false;
+    for (const NameRef& h : a->hosts) in_ring = in_ring || h.name == a->straggler.name;
+    if (!in_ring) r.Fail(opt::kAllreduceStraggler, "'" + a->straggler.name + "' is not a rank of this ring (hosts)");
+  } else if (r.Has(opt::kAllreduceStragglerCompute)) {
+    r.Fail(opt::kAllreduceStragglerCompute, "needs a straggler (the rank it is for)");
+  }
+  r.Duration(opt::kAllreduceStragglerCompute, &a->straggler_compute);
+  if (a->straggler_compute < a->compute)
+    r.Fail(opt::kAllreduceStragglerCompute, "is shorter than compute: a straggler computes longer than the others");
 }
 
 void ReadStorage(ConfigReader& r, const Scenario&, StorageSpec* st) {

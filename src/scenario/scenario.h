@@ -212,6 +212,8 @@ struct AllreduceSpec {
   int qps = opt::kAllreduceQps.def;           // QPs per neighbour
   int iterations = opt::kAllreduceIterations.def;
   Time compute = opt::kAllreduceCompute.def;  // compute phase before each iteration
+  NameRef straggler;                          // a rank whose compute phase is straggler_compute (empty: none)
+  Time straggler_compute = 0;
   Time start = opt::kWorkloadStart.def;
   uint8_t dscp = opt::kWorkloadDscp.def;
   int line = 0;

@@ -29,6 +29,7 @@ class RouteConvergence {
   // A static route for (switch node, host) set by a fault: convergence keeps off it.
   void MarkStatic(int node, int host) { static_.insert(Key(node, host)); }
   void UnmarkStatic(int node, int host) { static_.erase(Key(node, host)); }
+  bool IsStatic(int node, int host) const { return static_.count(Key(node, host)) > 0; }
 
  private:
   static uint64_t Key(int node, int host) { return static_cast<uint64_t>(node) << 32 | static_cast<uint32_t>(host); }

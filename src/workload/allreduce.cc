@@ -9,7 +9,7 @@
 namespace rocelab {
 
 namespace {
-enum : uint32_t { kBeginIteration = 1 };
+enum : uint32_t { kBeginIteration = 1, kStragglerReady };
 }
 
 AllreduceDriver::AllreduceDriver(Fabric* fabric, const AllreduceSpec& spec) : f_(fabric), spec_(spec) {
@@ -31,6 +31,8 @@ AllreduceDriver::AllreduceDriver(Fabric* fabric, const AllreduceSpec& spec) : f_
     }
   }
   next_qp_.assign(n_, 0);
+  for (int r = 0; r < n_; ++r)
+    if (spec.straggler_compute > spec.compute && spec.hosts[r].name == spec.straggler.name) straggler_ = r;
 }
 
 uint64_t AllreduceDriver::SliceBytes(int slice) const {
@@ -45,14 +47,23 @@ void AllreduceDriver::Start() {
 
 void AllreduceDriver::HandleEvent(uint32_t kind, uint32_t, Packet*) {
   if (kind == kBeginIteration) BeginIteration();
+  if (kind != kStragglerReady) return;
+  for (int s = 0; s < slices_; ++s) Send(straggler_, s, 0);
+  for (const Pending& p : deferred_) Send(straggler_, p.slice, p.step);
+  deferred_.clear();
 }
 
 void AllreduceDriver::BeginIteration() {
   began_ = f_->now();
   received_.assign(n_, std::vector<int>(slices_, 0));
   remaining_ = n_ * slices_ * steps_;
-  for (int r = 0; r < n_; ++r)
+  for (int r = 0; r < n_; ++r) {
+    if (r == straggler_) continue;
     for (int s = 0; s < slices_; ++s) Send(r, s, 0);
+  }
+  if (straggler_ < 0) return;
+  straggler_ready_ = began_ + (spec_.straggler_compute - spec_.compute);
+  f_->ScheduleAt(straggler_ready_, this, kStragglerReady);
 }
 
 void AllreduceDriver::Send(int rank, int slice, int step) {
@@ -69,7 +80,10 @@ void AllreduceDriver::OnReceiveComplete(uint32_t qp, uint8_t, Time now) {
   const int got = ++received_[rank][p.slice];
   --remaining_;
   // Having received step k-1 of this slice, the rank forwards (reduced, then gathered) step k.
-  if (got < steps_) Send(rank, p.slice, got);
+  if (got < steps_) {
+    if (rank == straggler_ && now < straggler_ready_) deferred_.push_back({p.slice, got});
+    else Send(rank, p.slice, got);
+  }
   if (remaining_ > 0) return;
   times_.push_back(now - began_);
   if (++iteration_ < spec_.iterations) {

@@ -2,7 +2,10 @@
 // then all-gather, 2(N-1) steps in which every rank sends one S/N block to its
 // right neighbour as RDMA WRITE with immediate, pipelined in slices: a slice of
 // step k leaves once the same slice of step k-1 has arrived from the left.
-// Several iterations, each optionally preceded by a compute phase.
+// Several iterations, each optionally preceded by a compute phase. A straggler
+// rank computes longer: it sends its first blocks, and forwards what reached
+// it, only once its own compute is done, so the ring waits for it (a slow rank,
+// the network healthy).
 // Reported as nccl-tests define it: algbw = S / t, busbw = algbw x 2(N-1)/N.
 #ifndef ROCELAB_WORKLOAD_ALLREDUCE_H_
 #define ROCELAB_WORKLOAD_ALLREDUCE_H_
@@ -59,6 +62,9 @@ class AllreduceDriver : public WorkloadDriver, public MessageListener, public Ev
   std::vector<std::deque<Pending>> in_flight_;    // per QP id: messages in posting order
   std::vector<std::vector<int>> received_;        // per rank, per slice: steps received
   std::vector<size_t> next_qp_;                   // round robin over a rank's QPs
+  int straggler_ = -1;                            // the straggler's rank, or -1
+  Time straggler_ready_ = 0;                      // when its compute ends in this iteration
+  std::vector<Pending> deferred_;                 // what reached it before then, to forward
   int remaining_ = 0;                             // (rank, slice, step) arrivals left in this iteration
   int iteration_ = 0;
   Time began_ = 0;
