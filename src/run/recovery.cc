@@ -94,4 +94,12 @@ void Recovery::OnDetection(const Monitor::Detection& d) {
   f.timeline().Add(f.now(), device, "", -1, "recovery_action", "T3 " + what + " (" + d.rule + ")");
 }
 
+std::string Recovery::ActionTier(const std::string& rule) {
+  static const char* const kActedOn[] = {"network.gray_drop", "physical.crc_errors", "ecn.off", "ecn.turned_off",
+                                         "ecn.pfc_without_ecn", "qos.roce_in_lossy_queue", "cc.cnp_ignored"};
+  for (const char* r : kActedOn)
+    if (rule == r) return "T3";
+  return "";
+}
+
 }  // namespace rocelab

@@ -33,6 +33,9 @@ class Recovery {
   // A new detection: acts if a rule of the list above fired, once per place.
   void OnDetection(const Monitor::Detection& d);
   const std::vector<Action>& actions() const { return actions_; }
+  // The tier of the action a detection by `rule` calls for ("" for none): what a runbook's
+  // operator delay depends on (run/runbook.h).
+  static std::string ActionTier(const std::string& rule);
 
  private:
   void ShutLink(const std::string& location, const std::string& why);
