@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "run/lifecycle.h"
+#include "run/memory_estimate.h"
 #include "test_util.h"
 
 namespace rocelab {
@@ -278,6 +279,16 @@ TEST(LifecycleCost, ARunbookDelayPastTheRunIsExtrapolated) {
   EXPECT_TRUE(s["faults"][0]["recovered_ns"].is_null());
 }
 
+// The run without the faults is held beside the run with them: the estimate counts it.
+TEST(LifecycleCost, TheMemoryEstimateCountsTheCounterfactual) {
+  const MemoryEstimate with = EstimateMemory(ParseScenarioText(ThreeLeaves("h0"), "t.yaml"));
+  const MemoryEstimate off =
+      EstimateMemory(ParseScenarioText(ThreeLeaves("h0") + "lifecycle: {counterfactual: false}\n", "t.yaml"));
+  EXPECT_EQ(off.counterfactual, 0u);
+  EXPECT_EQ(with.counterfactual, with.routes + with.devices + with.flows);
+  EXPECT_EQ(with.total, off.total + with.counterfactual);
+}
+
 struct Refusal {
   const char* yaml;  // below a minimal topology line
   int line;
@@ -328,34 +339,39 @@ TEST(LifecycleCost, BadCostRecoveryAndLifecycleKeysAreRefusedWithTheSpot) {
   EXPECT_EQ(sc.lifecycle.window, 250 * kMicrosecond);
 }
 
-TEST(LifecycleCost, TheCommandRefusesABadCostWithExitTwoAndWritesNothing) {
+// `rocelab run` on `yaml` (written to a fresh folder as run.yaml, the output in out/ beside it).
+struct Command {
+  int status = -1;
+  std::string text, file, out;
+};
+Command RunCommand(const std::string& yaml) {
   char tmpl[] = "/tmp/rocelab-lifecycle-XXXXXX";
-  const std::string dir = mkdtemp(tmpl);
-  const std::string file = dir + "/bad.yaml", out = dir + "/out";
-  std::ofstream(file) << ThreeLeaves("h0") << "cost: {gpus: 512, per_hour: 2.0}\n";
-  FILE* p = popen((std::string(ROCELAB_BINARY) + " run " + file + " --out " + out + " 2>&1").c_str(), "r");
-  std::string text;
+  Command c;
+  c.file = std::string(mkdtemp(tmpl)) + "/run.yaml";
+  c.out = c.file.substr(0, c.file.size() - 8) + "out";
+  std::ofstream(c.file) << yaml;
+  FILE* p = popen((std::string(ROCELAB_BINARY) + " run " + c.file + " --out " + c.out + " 2>&1").c_str(), "r");
   char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) c.text.append(buf, n);
   const int st = pclose(p);
-  EXPECT_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 2) << text;
-  EXPECT_NE(text.find(file + ":12:"), std::string::npos) << text;
-  EXPECT_NE(text.find("key 'cost.gpus'"), std::string::npos) << text;
-  struct stat st_out;
-  EXPECT_NE(stat(out.c_str(), &st_out), 0) << "nothing written";
+  c.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return c;
+}
+
+TEST(LifecycleCost, TheCommandRefusesABadCostWithExitTwoAndWritesNothing) {
+  const Command c = RunCommand(ThreeLeaves("h0") + "cost: {gpus: 512, per_hour: 2.0}\n");
+  EXPECT_EQ(c.status, 2) << c.text;
+  EXPECT_NE(c.text.find(c.file + ":12:"), std::string::npos) << c.text;
+  EXPECT_NE(c.text.find("key 'cost.gpus'"), std::string::npos) << c.text;
+  struct stat st;
+  EXPECT_NE(stat(c.out.c_str(), &st), 0) << "nothing written";
 }
 
 // The command prints each figure with its arithmetic.
 TEST(LifecycleCost, RunPrintsTheFiguresAndTheCostArithmetic) {
-  char tmpl[] = "/tmp/rocelab-lifecycle-XXXXXX";
-  const std::string dir = mkdtemp(tmpl);
-  const std::string file = dir + "/storm.yaml";
-  std::ofstream(file) << ThreeLeaves("h0") << "cost: {gpus: 512, per_gpu_hour: 2.0}\n";
-  FILE* p = popen((std::string(ROCELAB_BINARY) + " run " + file + " --out " + dir + "/out 2>&1").c_str(), "r");
-  std::string text;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
-  EXPECT_EQ(pclose(p), 0) << text;
+  const Command c = RunCommand(ThreeLeaves("h0") + "cost: {gpus: 512, per_gpu_hour: 2.0}\n");
+  const std::string& text = c.text;
+  EXPECT_EQ(c.status, 0) << text;
   for (const char* line : {"victim flows (never touched h0, > 10 % slower than without the fault): 1: flow 1 h4 -> h1",
                            "dropped by actions: 0 B", "workloads recovered: flows not by the end of the run",
                            "cost: 512 GPUs × ", " s lost × 2.00 USD/GPU-hour = ",
