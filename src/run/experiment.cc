@@ -75,7 +75,7 @@ void Experiment::Act(const Monitor::Detection& d) {
   // What the link had lost when recovery shut it: the loss after is the action's.
   for (size_t i = before; i < recovery_->actions().size(); ++i) {
     const Recovery::Action& a = recovery_->actions()[i];
-    if (a.devices.size() != 2) continue;
+    if (a.devices.size() != 2 || a.action.rfind("shut link", 0) != 0) continue;
     shut_base_[a.action] = LinkLostBytes(a.devices[0], a.devices[1]);
     uint64_t no_route = 0;
     for (const auto& sw : fabric_.switches()) no_route += sw->no_route_drop_bytes();

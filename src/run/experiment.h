@@ -61,7 +61,7 @@ class Experiment {
   // switch, either end of the link) at or after its injection; nullptr if none.
   const Monitor::Detection* FaultDetection(size_t i) const;
   // The recovery actions taken on fault `i`'s devices, and when the monitor saw them quiet
-  // after the last of them (-1: not yet); empty without `recovery: {mode: auto}`.
+  // after the last of them (-1: not yet); empty without `recovery: {mode: auto}` (or runbook).
   std::vector<Recovery::Action> FaultActions(size_t i) const;
   Time FaultRecovered(size_t i) const;
   // The devices fault `i` acts on: the host or switch, or both ends of the link.
@@ -88,7 +88,8 @@ class Experiment {
   bool ShutLinkTaken(const Recovery::Action& a) const { return shut_base_.count(a.action) > 0; }
   uint64_t NoRouteBytesAt(const Recovery::Action& a) const;
   // The counterfactual, run on first need (here, or RunCounterfactual with a progress line)
-  // when the scenario has faults and lifecycle.counterfactual is on; else nullptr.
+  // when the scenario has faults and lifecycle.counterfactual is on; else nullptr. Both in
+  // run/counterfactual.cc.
   const Counterfactual* counterfactual() const;
   void RunCounterfactual(ProgressListener* progress) const;
 
