@@ -179,6 +179,40 @@ TEST(LifecycleCost, AnAllreduceUnderAStormIsInflatedAndItsLostTimePriced) {
   EXPECT_EQ(s["faults"][0]["job_impact"][0]["extra_ns"], static_cast<double>(extra) / kNanosecond);
 }
 
+// An open-loop trace through a 1 ms storm: recovered at the end of the last window in which it
+// delivered less than 95 % of what it delivers without the storm while behind it.
+TEST(LifecycleCost, ATraceRecoversWhenItDeliversItsLoadAgain) {
+  TestRun f = RunYaml(
+      "duration: 20ms\nseed: 5\n"
+      "topology: {type: spine-leaf, spines: 1, leaves: 2, hosts_per_leaf: 4}\n"
+      "nic: {cc: dcqcn, timeout: 8, pfc_prevention_tout: off}\n"
+      "switch: {pfc_watchdog: {enabled: false}}\n"
+      "lifecycle: {window: 250us}\n"
+      "workload:\n  - {type: trace, cdf: " + std::string(ROCELAB_SHARED_DATA) +
+      "/cdf/WebSearch_distribution.txt, load: 0.4, duration: 6ms}\n"
+      "faults:\n  - {kind: pfc_storm, target: h0, at: 1ms, duration: 1ms}\n");
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  ASSERT_EQ(lc[0].workloads.size(), 1u);
+  const WorkloadRecovery& w = lc[0].workloads[0];
+  EXPECT_EQ(w.workload, "trace 0");
+  EXPECT_TRUE(w.degraded);
+  const Time window = 250 * kMicrosecond, recovered = w.recovered;
+  ASSERT_GE(recovered, 2 * kMillisecond) << "not before the storm ended";
+  EXPECT_EQ(recovered % window, 0);
+  // Window by window, against the counterfactual.
+  const auto& s = f.run->probe()->samples();
+  const auto& c = f.run->counterfactual()->samples;
+  auto short_of_load = [&](Time end) {
+    const double got = LifecycleProbe::At(s, end, 0) - LifecycleProbe::At(s, end - window, 0);
+    const double want = LifecycleProbe::At(c, end, 0) - LifecycleProbe::At(c, end - window, 0);
+    return want > 0 && got < 0.95 * want && LifecycleProbe::At(s, end, 0) < LifecycleProbe::At(c, end, 0);
+  };
+  EXPECT_TRUE(short_of_load(recovered));
+  for (Time t = recovered + window; t <= f->now(); t += window) EXPECT_FALSE(short_of_load(t)) << t;
+  EXPECT_EQ(lc[0].workloads_recovered, recovered);
+  EXPECT_EQ(lc[0].degraded, recovered - 1 * kMillisecond);
+}
+
 // Frames vanish on leaf0-spine1 under a ring whose every edge crosses the leaves.
 std::string GrayRing(const std::string& recovery) {
   return "duration: 10ms\ntimers: {scale: 0.01}\nmonitor: {interval: 100ms}\nrecovery: " + recovery +

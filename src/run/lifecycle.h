@@ -14,7 +14,8 @@
 //     the fabric can do after the fault (its time without the fault, scaled by
 //     the ring's ceiling after over before: run/ring_ceiling.h); a trace
 //     delivering, window by window, within 5 % of what the counterfactual
-//     delivers (its offered load, as a healthy fabric carries it); finite
+//     delivers (its offered load, as a healthy fabric carries it) unless it
+//     is not behind it; finite
 //     flows all finished. The moment: the end of the last iteration or window
 //     that fell short, once one that did not followed it.
 //   lost time: an AllReduce's iterations' time beyond their time without the
