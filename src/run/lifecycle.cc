@@ -149,8 +149,13 @@ bool JudgeTrace(const Experiment& x, const Counterfactual* cf, size_t t, Time in
       want = b > a ? offered_bps * static_cast<double>(b - a) / kSecond : 0;
     }
     if (want <= 0) continue;  // nothing to deliver in this window
+    // Short only while behind: a trace that has delivered all it ever will, or as much as the
+    // run without the fault by then, is not short of anything.
+    const double so_far = LifecycleProbe::At(s, now.t, static_cast<int>(t));
+    const bool behind = cf ? so_far < LifecycleProbe::At(cf->samples, now.t, static_cast<int>(t))
+                           : so_far < LifecycleProbe::At(s, s.back().t, static_cast<int>(t));
     ends.push_back(now.t);
-    bad.push_back(got < (1 - kRecoveredWithin) * want);
+    bad.push_back(behind && got < (1 - kRecoveredWithin) * want);
   }
   if (ends.empty()) return false;
   w->workload = "trace " + std::to_string(t);
