@@ -3,7 +3,9 @@
 # auto) and writes what each run measured into docs/faults.md, between the
 # fault-table markers: the class, the rule that detected it, where it was
 # localized, the tier and actions of recovery, what "recovered" means for it
-# (the `# recovered:` line of its scenario) and the MTTD and MTTR of the run.
+# (the `# recovered:` line of its scenario), the MTTD, when no finding named the
+# fault's devices any more (quiet), the MTTR (quiet and every workload back by its
+# own measure) and the time the workloads lost.
 #
 #   scripts/fault-table.sh [--bin BUILD/rocelab]           rewrite the table
 #   scripts/fault-table.sh [--bin BUILD/rocelab] --check   compare, write nothing
@@ -51,6 +53,15 @@ work, doc, begin, end, classes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv
 def ms(ns):
     return "—" if ns is None else f"{ns / 1e6:.1f} ms"
 
+def since(f, key):
+    return "—" if f[key] is None else ms(f[key] - f["injected_ns"])
+
+def mttr(s, f):
+    # A workload not back by the end of the run: the MTTR is longer than the run.
+    if f["mttr_ns"] is not None:
+        return ms(f["mttr_ns"])
+    return f"> {ms(s['sim_time_ns'] - f['injected_ns'])}" if f["quiet_ns"] is not None else "—"
+
 def short(action):
     # "shut link leaf0-spine1: frames vanish on it; ..." -> "shut link leaf0-spine1"
     for sep in (" (", ": "):
@@ -58,8 +69,8 @@ def short(action):
             action = action[: action.index(sep)]
     return action
 
-rows = ["| class | detector (rule) | localized to | tier: action | recovered means | MTTD | MTTR |",
-        "|---|---|---|---|---|---|---|"]
+rows = ["| class | detector (rule) | localized to | tier: action | recovered means | MTTD | quiet | MTTR | lost |",
+        "|---|---|---|---|---|---|---|---|---|"]
 for c in classes:
     s = json.load(open(f"{work}/{c}/summary.json"))
     f = s["faults"][0]
@@ -74,7 +85,7 @@ for c in classes:
             actions.append(text)
     detector = f"`{f['detected_by']}` ({f['detected_tier']})" if f["detected_by"] else "not detected"
     rows.append(f"| `{c}` | {detector} | {f['localized_to'] or '—'} | {'; '.join(actions) or '—'} | {recovered} | "
-                f"{ms(f['mttd_ns'])} | {ms(f['mttr_ns'])} |")
+                f"{ms(f['mttd_ns'])} | {since(f, 'quiet_ns')} | {mttr(s, f)} | {ms(f['lost_ns'])} |")
 
 text = open(doc).read()
 a, b = text.index(begin) + len(begin), text.index(end)

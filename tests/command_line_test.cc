@@ -281,11 +281,11 @@ TEST(CommandLine, DiagnoseFollowsTheCountersOption) {
 // Each finding says its tier on the response ladder; a healthy incast's pausing is T1, info:
 // nothing wrong, exit status 0.
 TEST(CommandLine, DiagnoseSaysEachFindingsTier) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("cmd");
   std::string yaml = "duration: 20ms\ntopology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 17}\nworkload:\n";
   for (int h = 1; h <= 16; ++h) yaml += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 8MB}\n";
-  ASSERT_EQ(Rocelab("run " + Write(dir + "/incast.yaml", yaml) + " --quiet --out " + dir + "/run").status, 0);
-  const Result text = Rocelab("diagnose " + dir + "/run"), json = Rocelab("diagnose --json " + dir + "/run");
+  ASSERT_EQ(Rocelab("run " + WriteFile(dir + "/incast.yaml", yaml) + " --quiet --out " + dir + "/run").status, 0);
+  const CommandResult text = Rocelab("diagnose " + dir + "/run"), json = Rocelab("diagnose --json " + dir + "/run");
   EXPECT_EQ(text.status, 0) << text.output;
   EXPECT_NE(text.output.find("rule:     pfc.paused_share (tier T1: congestion control handles it)"), std::string::npos)
       << text.output;

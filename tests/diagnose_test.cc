@@ -232,7 +232,7 @@ TEST(DiagnoseSamples, PfcWithoutMarksWhereEcnIsOnPointsAtKminOrDownstreamPauses)
 // is not what failed (the pause's root has its finding). Its tier grades it: ECN on, T2 (re-tune);
 // off, T3 (roll back).
 TEST(DiagnoseSamples, PfcWithoutMarksOnASwitchPausedItselfIsPassedOnPause) {
-  const std::string dir = TempDir();
+  const std::string dir = TempDir("diag");
   auto sw = [](const std::string& name, bool ecn, int pause, int rx_pause, int marks) {
     return "\"" + name + "\": {\"config\": {\"pfc_priorities\": [3], \"ecn_enabled\": " + std::string(ecn ? "true" : "false") +
            "},\n  \"ports\": {\"Ethernet0\": {\"peer\": \"h0\", \"SAI_PORT_STAT_PFC_3_TX_PKTS\": " + std::to_string(pause) +
@@ -240,7 +240,7 @@ TEST(DiagnoseSamples, PfcWithoutMarksOnASwitchPausedItselfIsPassedOnPause) {
            ", \"queues\": {\"UC3\": {\"SAI_QUEUE_STAT_PACKETS\": 5000, \"SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS\": " +
            std::to_string(marks) + "}}}}}";
   };
-  Write(dir + "/summary.json", "{\"sim_time_ns\": 1000000, \"hosts\": {}, \"switches\": {" + sw("leaf0", true, 40, 30, 0) +
+  WriteFile(dir + "/summary.json", "{\"sim_time_ns\": 1000000, \"hosts\": {}, \"switches\": {" + sw("leaf0", true, 40, 30, 0) +
                                    ",\n" + sw("leaf1", true, 40, 0, 0) + ",\n" + sw("leaf2", false, 40, 30, 0) + ",\n" +
                                    sw("spine0", true, 0, 0, 300) + "}}\n");
   std::vector<Diagnosis> ds = Diagnose(LoadEvidence({dir}));
@@ -263,8 +263,8 @@ TEST(DiagnoseSamples, GrayDropNeedsBothFramesAndBytesLost) {
            ", \"SAI_PORT_STAT_IF_OUT_UCAST_PKTS\": 0, \"SAI_PORT_STAT_IF_OUT_OCTETS\": 0}}}}}\n";
   };
   auto gray = [](const std::string& summary) {
-    const std::string dir = TempDir();
-    Write(dir + "/summary.json", summary);
+    const std::string dir = TempDir("diag");
+    WriteFile(dir + "/summary.json", summary);
     for (const Diagnosis& d : Diagnose(LoadEvidence({dir})))
       if (d.rule == "network.gray_drop") return true;
     return false;
@@ -277,8 +277,8 @@ TEST(DiagnoseSamples, GrayDropNeedsBothFramesAndBytesLost) {
 // A handful of marks can all fall within one CNP interval after the last CNP; many cannot.
 TEST(DiagnoseSamples, EcnWithoutCnpNeedsMoreMarksThanOneCnpIntervalHolds) {
   auto finding = [](int marked) {
-    const std::string dir = TempDir();
-    Write(dir + "/rdma.txt", "link mlx5_0/1 np_ecn_marked_roce_packets " + std::to_string(marked) + " np_cnp_sent 0\n");
+    const std::string dir = TempDir("diag");
+    WriteFile(dir + "/rdma.txt", "link mlx5_0/1 np_ecn_marked_roce_packets " + std::to_string(marked) + " np_cnp_sent 0\n");
     for (const Diagnosis& d : Diagnose(LoadEvidence({dir + "/rdma.txt"})))
       if (d.rule == "cc.ecn_without_cnp") return true;
     return false;

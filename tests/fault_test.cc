@@ -373,8 +373,11 @@ TEST(FaultConfig, CcDisabledHostIgnoresCnps) {
   EXPECT_GT(h1.rp_cnp_ignored, 0u);
   EXPECT_EQ(h1.rp_cnp_handled, 0u);
   EXPECT_GT(f->nic("h2").rdma().rp_cnp_handled, 0u);
-  for (const QueuePair& qp : f->qps())
-    if (qp.src == 1) EXPECT_EQ(qp.rp.rate_bps(), 100e9) << "never cut";
+  for (const QueuePair& qp : f->qps()) {
+    if (qp.src == 1) {
+      EXPECT_EQ(qp.rp.rate_bps(), 100e9) << "never cut";
+    }
+  }
   const auto ds = DiagnoseOf(f, "cc_disabled");
   const Diagnosis* d = Find(ds, "CNPs arrive but the reaction point ignores them");
   ASSERT_NE(d, nullptr) << Dump(ds);

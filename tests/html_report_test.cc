@@ -129,7 +129,7 @@ TEST(HtmlReport, HostileNamesReachThePageOnlyEscaped) {
   std::istringstream csv(series);
   in.series = &csv;
   in.series_file = "series.csv";
-  in.findings.push_back({"link", Severity::kError, evil, evil, evil, evil, "x"});
+  in.findings.push_back({"link", Severity::kError, evil, evil, evil, evil, "x", ""});
   const std::string html = RunReportHtml(in);
   for (const char* raw : {"<script", "<img", "<svg onload", "<b>", "<i>", "</title><script"})
     EXPECT_EQ(html.find(raw), std::string::npos) << raw;

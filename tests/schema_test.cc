@@ -157,8 +157,13 @@ TEST(Schema, DefaultsWrittenAsTextAgreeWithTheStructs) {
   EXPECT_EQ(Scenario().name, DefaultText(opt::kName));
 }
 
-// `a.b.c` with value v -> "a: {b: {c: v}}"; a key under topology goes beside its type.
+// `a.b.c` with value v -> "a: {b: {c: v}}"; a key under topology goes beside its type, and a
+// key that acts only beside another gets that one too (a runbook's delay, a price's currency).
 std::string YamlSetting(const std::string& key, const std::string& value) {
+  const std::string top = "topology: {type: spine-leaf}\n";
+  if (key.rfind("recovery.delay.", 0) == 0)
+    return top + "monitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {" + key.substr(15) + ": " + value + "}}\n";
+  if (key == "cost.currency") return top + "cost: {per_hour: 1, currency: " + value + "}\n";
   std::vector<std::string> parts;
   std::stringstream ss(key);
   for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);

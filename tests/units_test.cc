@@ -47,7 +47,11 @@ TEST(Units, Times) {
   ASSERT_TRUE(ParseTime("300ns", &t, &err));
   EXPECT_EQ(t, 300 * kNanosecond);
   EXPECT_FALSE(ParseTime("5", &t, &err));
-  EXPECT_FALSE(ParseTime("5min", &t, &err));
+  // Minutes, for an operator's delay (recovery.delay); "m" stays a length, never a time.
+  ASSERT_TRUE(ParseTime("5min", &t, &err)) << err;
+  EXPECT_EQ(t, 300 * kSecond);
+  EXPECT_FALSE(ParseTime("5m", &t, &err));
+  EXPECT_FALSE(ParseTime("61min", &t, &err)) << "past the 3600 s limit";
 }
 
 TEST(Units, SerializationTimeIsExactAtCommonSpeeds) {

@@ -44,6 +44,7 @@ bool ResolveCapturePort(const Topology& topo, const std::string& name, int* node
 PortCapture::PortCapture(Fabric* fabric, int node, int port, Time from, Time to, std::unique_ptr<PcapFile> file)
     : device_(&fabric->device(node)),
       port_(port),
+      under_(fabric->device(node).port(port).tap),
       mac_(MacOf(fabric->topology().nodes()[node])),
       peer_mac_(MacOf(fabric->topology().nodes()[fabric->topology().nodes()[node].ports[port].peer_node])),
       from_(from),
@@ -53,8 +54,19 @@ PortCapture::PortCapture(Fabric* fabric, int node, int port, Time from, Time to,
   device_->port(port_).tap = this;
 }
 
-void PortCapture::Sent(const Packet& pkt, Time t) { Write(pkt, t, mac_, peer_mac_); }
-void PortCapture::Received(const Packet& pkt, Time t) { Write(pkt, t, peer_mac_, mac_); }
+void PortCapture::Sent(const Packet& pkt, Time t) {
+  Write(pkt, t, mac_, peer_mac_);
+  if (under_) under_->Sent(pkt, t);
+}
+
+void PortCapture::Received(const Packet& pkt, Time t) {
+  Write(pkt, t, peer_mac_, mac_);
+  if (under_) under_->Received(pkt, t);
+}
+
+void PortCapture::Lost(const Packet& pkt, Time t) {
+  if (under_) under_->Lost(pkt, t);
+}
 
 void PortCapture::Write(const Packet& pkt, Time t, MacAddress src, MacAddress dst) {
   if (t < from_ || t >= to_) return;
@@ -67,7 +79,7 @@ void PortCapture::Write(const Packet& pkt, Time t, MacAddress src, MacAddress ds
 }
 
 bool PortCapture::Finish(std::string* err) {
-  if (device_) device_->port(port_).tap = nullptr;
+  if (device_) device_->port(port_).tap = under_;
   device_ = nullptr;
   return file_->Commit(err);
 }

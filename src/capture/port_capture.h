@@ -34,9 +34,10 @@ class PortCapture : public PortTap {
 
   void Sent(const Packet& pkt, Time t) override;
   void Received(const Packet& pkt, Time t) override;
+  void Lost(const Packet& pkt, Time t) override;  // not in the file; passed on
 
-  // Takes the tap off the port and completes the file; false, with why, if it could not be
-  // written.
+  // Takes the tap off the port (putting back the tap it found there) and completes the file;
+  // false, with why, if it could not be written.
   bool Finish(std::string* err);
 
   uint64_t frames() const { return file_->records(); }
@@ -47,6 +48,7 @@ class PortCapture : public PortTap {
 
   Node* device_;
   int port_;
+  PortTap* under_;  // the tap the port had (run/flow_touch.h): it still sees every frame
   MacAddress mac_, peer_mac_;
   Time from_, to_;
   FrameSynthesizer synth_;

@@ -4,8 +4,10 @@
 // spreads up the congestion tree and stalls the ring; the switch PFC watchdog
 // finds the storming queue and drops it; the ring recovers; the timeline and
 // the diagnosis say what happened. A monitor samples the counters every window
-// and detects the storm with diagnose's rules, at h0. Production timers scaled
-// by 1/100 so the story takes milliseconds of simulated time and about a second.
+// and detects the storm with diagnose's rules, at h0. What it cost is measured
+// against the same run without the storm (run/lifecycle.h): the ring's lost
+// time, priced for a 512-GPU job. Production timers scaled by 1/100 so the
+// story takes milliseconds of simulated time and a few seconds, both runs.
 #ifndef ROCELAB_CLI_DEMO_SCENARIO_H_
 #define ROCELAB_CLI_DEMO_SCENARIO_H_
 
@@ -17,6 +19,7 @@ seed: 7
 duration: 40ms
 timers: {scale: 0.01}
 monitor: {interval: 10ms}
+cost: {gpus: 512, per_gpu_hour: 2.0, currency: USD}
 topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,
            host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 400G, delay: 1us}}
 switch:

@@ -22,6 +22,7 @@
 #include "report/series.h"
 #include "report/summary.h"
 #include "run/experiment.h"
+#include "run/lifecycle.h"
 #include "run/memory_estimate.h"
 #include "scenario/scenario.h"
 #include "util/units.h"
@@ -121,7 +122,8 @@ void PrintReport(const Experiment& x) {
   if (f.scenario().timer_scale != 1)
     std::printf("timers scaled by %g: the PFC watchdog's and the NIC pause-storm guard's times are %g of production's\n",
                 f.scenario().timer_scale, f.scenario().timer_scale);
-  // Each fault, and what the monitor made of it.
+  // Each fault, what the monitor made of it, and what it cost (run/lifecycle.h).
+  const std::vector<FaultLifecycle> lifecycle = ComputeLifecycle(x);
   for (size_t i = 0; i < x.faults().records().size(); ++i) {
     const FaultInjector::Record& r = x.faults().records()[i];
     if (r.injected < 0) continue;
@@ -134,7 +136,10 @@ void PrintReport(const Experiment& x) {
       std::printf(", not detected by the monitor");
     if (r.cleared >= 0) std::printf(", cleared at %.3f ms", static_cast<double>(r.cleared) / kMillisecond);
     std::printf("\n");
+    if (i < lifecycle.size())
+      for (const std::string& line : LifecycleLines(x, i, lifecycle[i])) std::printf("%s\n", line.c_str());
   }
+  if (!lifecycle.empty()) std::printf("%s\n", CounterfactualLine(x).c_str());
   // The timeline, compactly: the first lines of it (summary.json has all of it).
   const std::vector<TimelineEvent>& tl = f.timeline().events();
   constexpr size_t kTimelineLines = 24;
@@ -220,6 +225,12 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
     run.fabric().SetProgressListener(progress.get());
     run.Run();
     run.fabric().SetProgressListener(nullptr);
+  }
+  {
+    // The same run without its faults, for the lifecycle figures (lifecycle.counterfactual).
+    std::unique_ptr<ProgressLine> progress;
+    if (!quiet && isatty(STDERR_FILENO)) progress = std::make_unique<ProgressLine>(sc.duration);
+    run.RunCounterfactual(progress.get());
   }
   const std::string captured = pcap.Finish();
   const std::string summary = SummaryJson(run, counters);

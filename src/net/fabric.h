@@ -72,6 +72,7 @@ class Fabric {
   // For faults (fault/fault_injector.h): a device by topology node id, the routing state,
   // and the control plane that reacts to link changes.
   Node& device(int node) { return *by_node_[node]; }
+  const Node& device(int node) const { return *by_node_[node]; }
   Topology& mutable_topology() { return topo_; }
   ControlPlane& control_plane() { return *control_plane_; }
   Simulator& sim() { return ctx_.sim; }

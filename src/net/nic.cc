@@ -155,6 +155,7 @@ void Nic::OnFrame(int, Packet* pkt) {
   if (rx_buf_.bytes() + pkt->frame_bytes > spec_.rx_buffer) {
     c.rx_discards++;  // rx_discards_phy: no receive buffer
     c.rx_prio_discards[prio]++;
+    if (guard_active_) guard_discard_bytes_ += pkt->frame_bytes;
     ctx_->pool.Put(pkt);
     return;
   }

@@ -42,6 +42,9 @@ class Nic : public Node, private RcCarrier {
   uint64_t pause_storm_warning_events() const { return storm_warnings_; }
   uint64_t pause_storm_error_events() const { return storm_errors_; }
   bool pause_storm_guard_active() const { return guard_active_; }
+  // Frame bytes discarded for a full receive buffer while the guard had stopped pausing: what
+  // its action cost (without it, PFC would have held them upstream).
+  uint64_t guard_discard_bytes() const { return guard_discard_bytes_; }
 
   // The DCQCN reaction point on or off while running (a cc_disabled fault): off, CNPs are
   // ignored (rp_cnp_ignored) and every QP sends at line rate; the notification point goes on.
@@ -99,6 +102,7 @@ class Nic : public Node, private RcCarrier {
   bool guard_active_ = false;
   rocelab::Timer guard_timer_;
   uint64_t storm_warnings_ = 0, storm_errors_ = 0;
+  uint64_t guard_discard_bytes_ = 0;
   RdmaCounters rdma_;
   RcTransport rc_;
 };

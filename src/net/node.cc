@@ -193,6 +193,8 @@ void Node::Transmit(int port, Packet* pkt) {
   if (p.faults && !p.faults->carrier) {
     // The carrier is down: the frame is lost at the PHY, which sends nothing.
     p.faults->counters.tx_link_down_drops++;
+    if (pkt->type != PacketType::kPause) p.faults->counters.carrier_lost_bytes += pkt->frame_bytes;
+    if (p.tap) p.tap->Lost(*pkt, now);
     ctx_->pool.Put(pkt);
     if (!p.control.empty() || HasBacklog(port)) {
       p.txdone_pending = true;
@@ -248,6 +250,8 @@ bool Node::SurvivesFaults(Port& p, Packet* pkt) {
   // the peer and its last bit arriving here.
   const Time sent = Now() - p.delay - FrameTime(p, wire);
   if (!f.carrier || f.carrier_down_at >= sent) {
+    if (pkt->type != PacketType::kPause) f.counters.carrier_lost_bytes += pkt->frame_bytes;
+    if (p.tap) p.tap->Lost(*pkt, Now());
     ctx_->pool.Put(pkt);
     return false;
   }

@@ -53,6 +53,7 @@ void Switch::SetStormDrop(int port, int prio, bool drop) {
     Packet* pkt = q.fifo.pop();
     --queued_[port];
     d.tx[prio]++;
+    d.bytes += pkt->frame_bytes;
     Release(pkt);
     ctx_->pool.Put(pkt);
   }
@@ -123,11 +124,13 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
     // here, before it is charged to any buffer, so nothing upstream is paused for it.
     if (storm_drops_[in_port].mask & (1u << prio)) {
       storm_drops_[in_port].rx[prio]++;
+      storm_drops_[in_port].bytes += pkt->frame_bytes;
       ctx_->pool.Put(pkt);
       return;
     }
     if (out >= 0 && (storm_drops_[out].mask & (1u << prio))) {
       storm_drops_[out].tx[prio]++;
+      storm_drops_[out].bytes += pkt->frame_bytes;
       ctx_->pool.Put(pkt);
       return;
     }
@@ -143,6 +146,7 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   if (out < 0 || pkt->frame_bytes > spec_.mtu + 18) {
     // No route, or larger than the port MTU: discarded at ingress.
     ip.counters.rx_discards++;
+    if (out < 0) no_route_drop_bytes_ += pkt->frame_bytes;
     ctx_->pool.Put(pkt);
     return;
   }

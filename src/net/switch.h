@@ -58,6 +58,11 @@ class Switch : public Node {
   uint64_t pg_bytes(int port, int pg) const { return pgs_[port][pg].shared + pgs_[port][pg].headroom; }
   uint64_t storm_tx_drops(int port, int prio) const { return storm_drops_.empty() ? 0 : storm_drops_[port].tx[prio]; }
   uint64_t storm_rx_drops(int port, int prio) const { return storm_drops_.empty() ? 0 : storm_drops_[port].rx[prio]; }
+  // Frame bytes the watchdog's drop action discarded on `port`, both ways, every priority.
+  uint64_t storm_drop_bytes(int port) const { return storm_drops_.empty() ? 0 : storm_drops_[port].bytes; }
+  // The egress port a packet takes here now (ECMP on its 5-tuple; -1: no route). Public so that
+  // the lifecycle figures can walk a queue pair's path over the routes in force (run/ring_ceiling.h).
+  int Route(const Packet* pkt) const;
   const QueueCounters& queue_counters(int port, int q) const { return queues_[port][q].counters; }
   const PriorityGroupCounters& pg_counters(int port, int pg) const { return pgs_[port][pg].counters; }
   uint64_t headroom(int port) const { return headroom_[port]; }
@@ -68,6 +73,8 @@ class Switch : public Node {
   uint64_t lossy_drops() const { return lossy_drops_; }
   uint64_t ecn_marked() const { return ecn_marked_; }
   uint64_t ttl_expired() const { return ttl_expired_; }
+  // Frame bytes discarded at ingress for want of a route (counted in SAI_PORT_STAT_IF_IN_DISCARDS).
+  uint64_t no_route_drop_bytes() const { return no_route_drop_bytes_; }
 
  protected:
   Packet* NextFrame(int port) override;
@@ -104,7 +111,6 @@ class Switch : public Node {
     return ns3_free_base_ > shared_used_ ? (ns3_free_base_ - shared_used_) >> ns3_shift_[port] : 0;
   }
   uint64_t Ns3SharedPart(const PriorityGroup& pg) const { return pg.shared > kNs3Reserve ? pg.shared - kNs3Reserve : 0; }
-  int Route(const Packet* pkt) const;
   uint64_t Cells(uint32_t frame_bytes) const {
     return (frame_bytes + spec_.cell - 1) / spec_.cell * spec_.cell;
   }
@@ -134,10 +140,12 @@ class Switch : public Node {
   uint64_t ns3_free_base_ = 0;      // buffer - all ports' headroom - one reserve per port
   std::vector<uint8_t> ns3_shift_;  // per port: alpha = 2^-shift
   uint64_t lossless_drops_ = 0, lossy_drops_ = 0, ecn_marked_ = 0, ttl_expired_ = 0;
+  uint64_t no_route_drop_bytes_ = 0;
   // The watchdog's drop action: per port, the priorities dropped and what was dropped.
   struct StormDrops {
     uint8_t mask = 0;
     uint64_t tx[kNumPriorities] = {}, rx[kNumPriorities] = {};
+    uint64_t bytes = 0;  // frame bytes of all of them
   };
   std::vector<StormDrops> storm_drops_;  // empty until a watchdog first drops
 };

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/lifecycle_json.h"
 #include "telemetry/counter_names.h"
 #include "topo/topology.h"
 #include "util/json_writer.h"
@@ -324,6 +325,9 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   w.Uint("peak_packets_in_flight", e.peak_packets);
   w.Double("bytes_per_in_flight_packet", e.bytes_per_packet, 1);
   w.Uint("peak_rss_kb", PeakRssKb());
+  // The faults' lifecycle, once the run is over (the monitor reads summaries mid-run: not then).
+  const std::vector<FaultLifecycle> lifecycle = ComputeLifecycle(x);
+  if (const Counterfactual* cf = lifecycle.empty() ? nullptr : x.counterfactual()) w.Double("counterfactual_wall_s", cf->wall_s);
   w.EndObject();
   w.BeginArray("flows");
   for (const QueuePair& qp : f.qps()) {
@@ -396,16 +400,27 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
       w.EndObject();
     }
     w.EndArray();
-    const Time recovered = x.FaultRecovered(index);
+    // Recovered: the monitor quiet after the last action and, where the lifecycle judged the
+    // workloads, every one of them back (the stricter of the two).
+    const Time quiet = x.FaultRecovered(index);
+    Time recovered = quiet;
+    if (quiet >= 0 && index < lifecycle.size() && !lifecycle[index].workloads.empty())
+      recovered = lifecycle[index].workloads_recovered < 0 ? -1 : std::max(quiet, lifecycle[index].workloads_recovered);
     if (recovered >= 0) {
       w.Double("recovered_ns", static_cast<double>(recovered) / kNanosecond, 3);
       w.Double("mttr_ns", static_cast<double>(recovered - r.injected) / kNanosecond, 3);
     } else {
       w.Null("recovered_ns").Null("mttr_ns");
     }
+    if (index < lifecycle.size()) {
+      if (quiet >= 0) w.Double("quiet_ns", static_cast<double>(quiet) / kNanosecond, 3);
+      else w.Null("quiet_ns");
+      WriteFaultLifecycle(w, lifecycle[index], f.scenario().cost);
+    }
     w.EndObject();
   }
   w.EndArray();
+  if (!lifecycle.empty()) WriteCounterfactual(w, x);
   w.BeginArray("timeline");
   for (const TimelineEvent& ev : f.timeline().events()) {
     w.BeginObject();

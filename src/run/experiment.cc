@@ -6,13 +6,27 @@
 
 namespace rocelab {
 
-Experiment::Experiment(const Scenario& sc) : fabric_(sc) {
+namespace {
+
+Scenario WithoutFaults(Scenario sc) {
+  sc.faults.clear();
+  return sc;
+}
+
+}  // namespace
+
+Experiment::Experiment(const Scenario& sc) : Experiment(sc, Role::kRun) {}
+
+Experiment::Experiment(const Scenario& sc, Role role)
+    : fabric_(role == Role::kCounterfactual ? WithoutFaults(sc) : sc) {
   for (const FlowRequest& f : GenerateFlows(fabric_.scenario(), fabric_.topology())) {
     QueuePair& qp = fabric_.AddFlow(f.src, f.dst, f.size, f.start, f.dscp);
     if (f.background) {
       qp.windowed = true;
       qp.rto = f.rto;
     }
+    trace_of_qp_.resize(qp.id + 1, -1);
+    trace_of_qp_[qp.id] = f.trace;
   }
   fabric_.StartFlows();
   // Each driver opens its queue pairs and starts before the next one is built, so the
@@ -35,9 +49,71 @@ Experiment::Experiment(const Scenario& sc) : fabric_(sc) {
   if (sc.monitor_interval > 0) monitor_ = std::make_unique<Monitor>(this);
   if (monitor_ && sc.recovery_auto) {
     recovery_ = std::make_unique<Recovery>(this, monitor_.get());
-    monitor_->SetOnDetection([this](const Monitor::Detection& d) { recovery_->OnDetection(d); });
+    monitor_->SetOnDetection([this](const Monitor::Detection& d) { Act(d); });
     monitor_->SetOnWindow([this](const Evidence& w) { recovery_->OnWindow(w); });
   }
+  if (monitor_ && sc.recovery_runbook) {
+    recovery_ = std::make_unique<Recovery>(this, monitor_.get());
+    runbook_ = std::make_unique<Runbook>(&fabric_, [this](const Monitor::Detection& d) { Act(d); });
+    monitor_->SetOnDetection(
+        [this](const Monitor::Detection& d) { runbook_->OnDetection(d, Recovery::ActionTier(d)); });
+    monitor_->SetOnWindow([this](const Evidence& w) { recovery_->OnWindow(w); });
+  }
+  // The lifecycle figures' instruments, only where there are faults to measure (or this is the
+  // run they are measured against), so a scenario without faults runs as it always did.
+  if (sc.faults.empty()) return;
+  std::vector<Time> marks;
+  for (const FaultSpec& f : sc.faults) marks.push_back(f.at);
+  const Time window = sc.lifecycle.window > 0 ? sc.lifecycle.window : monitor_ ? monitor_->window() : sc.duration / 100;
+  probe_ = std::make_unique<LifecycleProbe>(&fabric_, trace_of_qp_, sc.traces.size(), window, marks);
+  if (role == Role::kCounterfactual) return;
+  touch_ = std::make_unique<FlowTouch>(&fabric_, *faults_);
+  for (size_t i = 0; i < sc.allreduces.size(); ++i) ceilings_before_.push_back(ComputeRingCeiling(fabric_, allreduce(i)));
+}
+
+void Experiment::Act(const Monitor::Detection& d) {
+  const size_t before = recovery_->actions().size();
+  recovery_->OnDetection(d);
+  // What the link had lost when recovery shut it: the loss after is the action's.
+  for (size_t i = before; i < recovery_->actions().size(); ++i) {
+    const Recovery::Action& a = recovery_->actions()[i];
+    if (a.devices.size() != 2 || a.action.rfind("shut link", 0) != 0) continue;
+    shut_base_[a.action] = LinkLostBytes(a.devices[0], a.devices[1]);
+    uint64_t no_route = 0;
+    for (const auto& sw : fabric_.switches()) no_route += sw->no_route_drop_bytes();
+    no_route_base_[a.action] = no_route;
+  }
+}
+
+uint64_t Experiment::NoRouteBytesAt(const Recovery::Action& a) const {
+  auto it = no_route_base_.find(a.action);
+  return it == no_route_base_.end() ? 0 : it->second;
+}
+
+uint64_t Experiment::LinkLostBytes(const std::string& a, const std::string& b) const {
+  const Topology& topo = fabric_.topology();
+  const int na = topo.FindNode(a);
+  if (na < 0) return 0;
+  for (size_t p = 0; p < topo.nodes()[na].ports.size(); ++p) {
+    const TopoPort& tp = topo.nodes()[na].ports[p];
+    if (topo.nodes()[tp.peer_node].name != b) continue;
+    uint64_t lost = 0;
+    for (const auto& [node, port] : {std::pair<int, int>{na, static_cast<int>(p)}, {tp.peer_node, tp.peer_port}})
+      if (const PortFaults* pf = fabric_.device(node).port(port).faults.get()) lost += pf->counters.carrier_lost_bytes;
+    return lost;
+  }
+  return 0;
+}
+
+uint64_t Experiment::ShutLinkLostBytes(const Recovery::Action& a) const {
+  auto it = shut_base_.find(a.action);
+  if (it == shut_base_.end()) return 0;
+  return LinkLostBytes(a.devices[0], a.devices[1]) - it->second;
+}
+
+const Counterfactual* Experiment::counterfactual() const {
+  RunCounterfactual(nullptr);
+  return counterfactual_ ? &*counterfactual_ : nullptr;
 }
 
 std::vector<std::string> Experiment::FaultDevices(size_t i) const {
@@ -92,6 +168,11 @@ void Experiment::Run() {
   if (fabric_.now() >= tail_start())
     for (const QueuePair& qp : fabric_.qps()) delivered_at_tail_.push_back(qp.delivered);
   fabric_.Run();
+  if (probe_) probe_->Finish();
+  if (touch_)
+    for (size_t i = 0; i < fabric_.scenario().allreduces.size(); ++i)
+      ceilings_after_.push_back(ComputeRingCeiling(fabric_, allreduce(i)));
+  finished_ = true;
 }
 
 }  // namespace rocelab

@@ -6,15 +6,24 @@
 #ifndef ROCELAB_RUN_EXPERIMENT_H_
 #define ROCELAB_RUN_EXPERIMENT_H_
 
+#include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "fault/fault_injector.h"
 #include "net/fabric.h"
 #include "net/pfc_watchdog.h"
+#include "run/counterfactual.h"
+#include "run/flow_touch.h"
+#include "run/lifecycle_probe.h"
 #include "run/monitor.h"
 #include "run/recovery.h"
+#include "run/ring_ceiling.h"
+#include "run/runbook.h"
 #include "scenario/scenario.h"
+#include "workload/allreduce.h"
 #include "workload/driver.h"
 
 namespace rocelab {
@@ -24,6 +33,10 @@ class Experiment {
   // Builds the fabric and puts the workload on it. Throws ConfigError for names
   // that do not resolve or entries that cannot be generated.
   explicit Experiment(const Scenario& sc);
+  // kCounterfactual: `sc` without its faults, probed at the same instants as the run with
+  // them (run/counterfactual.h).
+  enum class Role { kRun, kCounterfactual };
+  Experiment(const Scenario& sc, Role role);
   Experiment(const Experiment&) = delete;
   Experiment& operator=(const Experiment&) = delete;
 
@@ -48,9 +61,37 @@ class Experiment {
   // switch, either end of the link) at or after its injection; nullptr if none.
   const Monitor::Detection* FaultDetection(size_t i) const;
   // The recovery actions taken on fault `i`'s devices, and when the monitor saw them quiet
-  // after the last of them (-1: not yet); empty without `recovery: {mode: auto}`.
+  // after the last of them (-1: not yet); empty without `recovery: {mode: auto}` (or runbook).
   std::vector<Recovery::Action> FaultActions(size_t i) const;
   Time FaultRecovered(size_t i) const;
+  // The devices fault `i` acts on: the host or switch, or both ends of the link.
+  std::vector<std::string> FaultDevices(size_t i) const;
+
+  // ---- What the faults' lifecycle figures read (run/lifecycle.h); only with faults ----
+  // Whether Run() has run to the end.
+  bool finished() const { return finished_; }
+  // AllReduce workload `i`, in scenario order.
+  const AllreduceDriver& allreduce(size_t i) const { return static_cast<const AllreduceDriver&>(*drivers_[i]); }
+  const LifecycleProbe* probe() const { return probe_.get(); }
+  const FlowTouch* touch() const { return touch_.get(); }
+  // `recovery: {mode: runbook}`: the tickets the detections opened; nullptr in other modes.
+  const Runbook* runbook() const { return runbook_.get(); }
+  // The trace entry each queue pair came from (-1: none), by id.
+  const std::vector<int>& trace_of_qp() const { return trace_of_qp_; }
+  // Per AllReduce: its ring's ceiling over the routes at the start, and at the end of the run.
+  const std::vector<RingCeiling>& ceilings_before() const { return ceilings_before_; }
+  const std::vector<RingCeiling>& ceilings_after() const { return ceilings_after_; }
+  // Frame bytes the carrier lost on the link that recovery action `a` shut, since it shut it
+  // (in flight then, or sent into it after); 0 for an action that shut nothing.
+  uint64_t ShutLinkLostBytes(const Recovery::Action& a) const;
+  // Whether action `a` shut a link; and every switch's no-route drop bytes when it was taken.
+  bool ShutLinkTaken(const Recovery::Action& a) const { return shut_base_.count(a.action) > 0; }
+  uint64_t NoRouteBytesAt(const Recovery::Action& a) const;
+  // The counterfactual, run on first need (here, or RunCounterfactual with a progress line)
+  // when the scenario has faults and lifecycle.counterfactual is on; else nullptr. Both in
+  // run/counterfactual.cc.
+  const Counterfactual* counterfactual() const;
+  void RunCounterfactual(ProgressListener* progress) const;
 
  private:
   Fabric fabric_;
@@ -59,10 +100,21 @@ class Experiment {
   std::vector<std::unique_ptr<PfcWatchdog>> watchdogs_;
   std::unique_ptr<Monitor> monitor_;
   std::unique_ptr<Recovery> recovery_;
-  // The devices fault `i` acts on: the host or switch, both ends of the link, or the switches
-  // whose routes a route change sets.
-  std::vector<std::string> FaultDevices(size_t i) const;
   std::vector<uint64_t> delivered_at_tail_;
+  // The faults' lifecycle.
+  void Act(const Monitor::Detection& d);  // recovery acts on `d` now
+  // carrier_lost_bytes at both ends of the link between devices `a` and `b`.
+  uint64_t LinkLostBytes(const std::string& a, const std::string& b) const;
+  bool finished_ = false;
+  std::vector<int> trace_of_qp_;
+  std::unique_ptr<Runbook> runbook_;
+  std::unique_ptr<LifecycleProbe> probe_;
+  std::unique_ptr<FlowTouch> touch_;
+  std::vector<RingCeiling> ceilings_before_, ceilings_after_;
+  // Shut action -> LinkLostBytes, and every switch's no-route drop bytes, when it was taken.
+  std::map<std::string, uint64_t> shut_base_, no_route_base_;
+  mutable bool counterfactual_run_ = false;
+  mutable std::optional<Counterfactual> counterfactual_;
 };
 
 }  // namespace rocelab

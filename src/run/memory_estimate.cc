@@ -74,13 +74,15 @@ MemoryEstimate EstimateMemory(const Scenario& sc, bool device_counters) {
   m.flows = static_cast<uint64_t>(StaticFlows(sc, c.hosts) * kBytesPerFlow);
   if (device_counters)
     m.summary = static_cast<uint64_t>((c.switch_ports + c.hosts) * kSummaryBytesPerPort);
-  m.total = m.routes + m.devices + m.flows + m.summary;
+  if (!sc.faults.empty() && sc.lifecycle.counterfactual) m.counterfactual = m.routes + m.devices + m.flows;
+  m.total = m.routes + m.devices + m.flows + m.summary + m.counterfactual;
   return m;
 }
 
 std::string MemoryEstimate::Describe() const {
   return "routes " + FormatBytes(routes) + ", devices " + FormatBytes(devices) + ", flows " + FormatBytes(flows) +
-         ", summary " + FormatBytes(summary);
+         ", summary " + FormatBytes(summary) +
+         (counterfactual ? ", the run without its faults " + FormatBytes(counterfactual) : "");
 }
 
 uint64_t AvailableMemoryBytes() {

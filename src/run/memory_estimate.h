@@ -18,6 +18,9 @@ struct MemoryEstimate {
   uint64_t devices = 0;  // switch ports, NICs, queues and counters
   uint64_t flows = 0;    // queue pairs of the static workload
   uint64_t summary = 0;  // summary.json as it is built
+  // A scenario with faults runs again without them (run/counterfactual.h) while the run with them
+  // is still held: a second fabric, its routes and flows.
+  uint64_t counterfactual = 0;
   uint64_t total = 0;
   std::string Describe() const;  // "routes 1.2 GB, devices 80 MB, ..."
 };

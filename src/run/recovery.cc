@@ -358,4 +358,16 @@ void Recovery::OnWindow(const Evidence& w) {
   }
 }
 
+std::string Recovery::ActionTier(const Monitor::Detection& d) {
+  static const char* const kActedOn[] = {
+      "network.gray_drop",  "physical.crc_errors",       "physical.link_flap", "pfc.deadlock",
+      "pfc.pause_storm",    "pfc.slow_receiver",         "pfc.congestion_tree", "ecn.off",
+      "ecn.turned_off",     "ecn.pfc_without_ecn",       "qos.roce_in_lossy_queue", "pfc.off_on_hop",
+      "link.mtu_oversize",  "drop.lossless_pg_headroom", "cc.cnp_ignored"};
+  if (!d.fault()) return "";
+  for (const char* r : kActedOn)
+    if (d.rule == r) return d.tier;
+  return "";
+}
+
 }  // namespace rocelab

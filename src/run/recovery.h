@@ -50,6 +50,9 @@ class Recovery {
   // A monitor window's evidence: lifts what lasts only while its cause does.
   void OnWindow(const Evidence& window);
   const std::vector<Action>& actions() const { return actions_; }
+  // The tier of the action detection `d` calls for ("" for none): what a runbook's operator
+  // delay depends on (run/runbook.h).
+  static std::string ActionTier(const Monitor::Detection& d);
 
  private:
   void Act(const std::string& tier, const std::string& what, std::vector<std::string> devices, const std::string& port);

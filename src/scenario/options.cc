@@ -50,7 +50,9 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kFaults, &kFaultsKind, &kFaultsTarget, &kFaultsAt, &kFaultsDuration, &kFaultsPeriod, &kFaultsCount,
       &kFaultsPreFecBer, &kFaultsFec, &kFaultsRate, &kFaultsKmin, &kFaultsKmax, &kFaultsPmax,
       &kFaultsDscpToPriority, &kFaultsTrust, &kFaultsLosslessPriorities, &kFaultsMtu, &kFaultsHeadroom,
-      &kFaultsCable, &kFaultsDrainRate, &kFaultsRoutes, &kTimers, &kTimersScale, &kMonitor, &kMonitorInterval, &kRecovery, &kRecoveryMode, &kTelemetry, &kTelemetryInterval,
+      &kFaultsCable, &kFaultsDrainRate, &kFaultsRoutes, &kTimers, &kTimersScale, &kMonitor, &kMonitorInterval, &kRecovery, &kRecoveryMode,
+      &kRecoveryDelay, &kRecoveryDelayT2, &kRecoveryDelayT3, &kLifecycle, &kLifecycleCounterfactual, &kLifecycleWindow,
+      &kCost, &kCostGpus, &kCostPerGpuHour, &kCostPerHour, &kCostCurrency, &kTelemetry, &kTelemetryInterval,
       &kTelemetrySeries,
   };
   return kAll;

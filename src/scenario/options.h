@@ -442,8 +442,44 @@ inline constexpr Option kMonitorInterval =
 inline constexpr Option kRecovery =
     Other("recovery", Unit::kMapping, "", "what acts on the monitor's detections (docs/faults.md)");
 inline constexpr Option kRecoveryMode =
-    Choice("recovery.mode", "off", "off|auto",
-           "off: only the device agents act; auto: isolation and rollback (T3) as soon as the monitor detects");
+    Choice("recovery.mode", "off", "off|auto|runbook",
+           "off: only the device agents act; auto: isolation and rollback (T3) as soon as the monitor detects; "
+           "runbook: the same actions after an operator's delay");
+// An operator's delay, from a detection to the runbook step it calls for (assumptions, not
+// measurements: a page acknowledged and a PFC-level change made within minutes; isolating a link
+// or rolling back a configuration waits for a second pair of eyes). Not scaled by timers.scale:
+// a delay past the run's end is extrapolated (docs/faults.md).
+inline constexpr Option kRecoveryDelay =
+    Other("recovery.delay", Unit::kMapping, "", "runbook: the operator's delay before an action, per tier");
+inline constexpr Option kRecoveryDelayT2 = Duration("recovery.delay.t2", 5 * 60 * kSecond, 0, 3600 * kSecond,
+                                                    "runbook: from a detection to its T2 action (PFC level)")
+                                               .Default("5min");
+inline constexpr Option kRecoveryDelayT3 = Duration("recovery.delay.t3", 15 * 60 * kSecond, 0, 3600 * kSecond,
+                                                    "runbook: from a detection to its T3 action (isolation, rollback)")
+                                               .Default("15min");
+
+// ---- lifecycle: what the faults cost (docs/faults.md) ----
+inline constexpr Option kLifecycle =
+    Other("lifecycle", Unit::kMapping, "", "how the faults' victim flows, job impact and recovery are measured");
+inline constexpr Option kLifecycleCounterfactual =
+    Boolean("lifecycle.counterfactual", true,
+            "also run the scenario without its faults (same seed): victim flows and job impact compare with it; "
+            "twice the run time");
+inline constexpr Option kLifecycleWindow =
+    Duration("lifecycle.window", 0, kNanosecond, 3600 * kSecond,
+             "how often the workloads' delivered bytes are sampled, to judge recovery")
+        .DefaultIs("the monitor's window, else duration / 100");
+
+// ---- cost: what the degraded time costs ----
+inline constexpr Option kCost =
+    Other("cost", Unit::kMapping, "", "the price of the time the jobs lost to each fault: per_gpu_hour with gpus, or per_hour");
+inline constexpr Option kCostGpus = Integer("cost.gpus", 0, 1, 1e9, "GPUs the job holds (with per_gpu_hour)").DefaultIs("");
+inline constexpr Option kCostPerGpuHour =
+    Number("cost.per_gpu_hour", 0, 0, 1e9, "price of one GPU for an hour").DefaultIs("");
+inline constexpr Option kCostPerHour =
+    Number("cost.per_hour", 0, 0, 1e12, "price of the whole cluster for an hour (instead of gpus and per_gpu_hour)")
+        .DefaultIs("");
+inline constexpr Option kCostCurrency = Other("cost.currency", Unit::kText, "USD", "the currency, as printed (up to 8 characters)");
 
 // ---- timers ----
 inline constexpr Option kTimers =

@@ -647,6 +647,45 @@ void ReadDevices(ConfigReader& top, Scenario* sc) {
   }
 }
 
+// recovery: {mode: runbook, delay: {t2, t3}}: the monitor's detections acted on after an
+// operator's delay. A delay with another mode would do nothing: refused.
+void ReadRunbook(ConfigReader& r, const std::string& mode, Scenario* sc) {
+  sc->recovery_runbook = mode == "runbook";
+  if (sc->recovery_runbook && sc->monitor_interval == 0)
+    r.Fail(opt::kRecoveryMode, "runbook acts on what the monitor detects: add a monitor section (monitor: {interval: 10ms})");
+  if (r.Has(opt::kRecoveryDelay) && !sc->recovery_runbook)
+    r.Fail(opt::kRecoveryDelay, "is the operator's delay of mode: runbook (auto acts at once)");
+  ReadSection(r, opt::kRecoveryDelay, [&](ConfigReader& d) {
+    d.Duration(opt::kRecoveryDelayT2, &sc->runbook_delay_t2);
+    d.Duration(opt::kRecoveryDelayT3, &sc->runbook_delay_t3);
+    d.Finish();
+  });
+}
+
+void ReadLifecycleAndCost(ConfigReader& top, Scenario* sc) {
+  ReadSection(top, opt::kLifecycle, [&](ConfigReader& r) {
+    r.Bool(opt::kLifecycleCounterfactual, &sc->lifecycle.counterfactual);
+    r.Duration(opt::kLifecycleWindow, &sc->lifecycle.window);
+    r.Finish();
+  });
+  ReadSection(top, opt::kCost, [&](ConfigReader& r) {
+    CostSpec& c = sc->cost;
+    c.given = true;
+    const bool gpus = r.Int(opt::kCostGpus, &c.gpus);
+    c.by_gpu = r.Number(opt::kCostPerGpuHour, &c.per_gpu_hour);
+    const bool cluster = r.Number(opt::kCostPerHour, &c.per_hour);
+    if (c.by_gpu && cluster) r.Fail(opt::kCostPerHour, "give per_gpu_hour (with gpus) or per_hour, not both");
+    if (!c.by_gpu && !cluster)
+      r.FailAt(r.line(), r.column(), r.path(), "needs a price: per_gpu_hour with gpus, or per_hour for the cluster");
+    if (c.by_gpu && !gpus) r.Fail(opt::kCostPerGpuHour, "needs gpus: how many GPUs the job holds");
+    if (cluster && gpus) r.Fail(opt::kCostGpus, "goes with per_gpu_hour; per_hour is the price of the whole cluster");
+    if (r.Text(opt::kCostCurrency, &c.currency) &&
+        (c.currency.empty() || c.currency.size() > 8 || c.currency.find_first_of(" \t\n") != std::string::npos))
+      r.Fail(opt::kCostCurrency, "expected a currency code such as USD or EUR (up to 8 characters, no blanks)");
+    r.Finish();
+  });
+}
+
 }  // namespace
 
 Scenario ParseScenarioText(const std::string& text, const std::string& file_label) {
@@ -703,8 +742,10 @@ Scenario ParseScenarioTree(const YamlNode& root, const std::string& file_label) 
     if (r.Choice(opt::kRecoveryMode, &mode)) sc.recovery_auto = mode == "auto";
     if (sc.recovery_auto && sc.monitor_interval == 0)
       r.Fail(opt::kRecoveryMode, "auto acts on what the monitor detects: add a monitor section (monitor: {interval: 10ms})");
+    ReadRunbook(r, mode, &sc);
     r.Finish();
   });
+  ReadLifecycleAndCost(top, &sc);
   ReadSection(top, opt::kTimers, [&](ConfigReader& r) {
     r.Number(opt::kTimersScale, &sc.timer_scale);
     r.Finish();

@@ -269,6 +269,22 @@ struct FaultSpec {
   FaultSpec() { dscp_changes.fill(-1); }
 };
 
+// How the faults' lifecycle figures are measured (run/lifecycle.h).
+struct LifecycleSpec {
+  bool counterfactual = opt::kLifecycleCounterfactual.def != 0;  // run the scenario again without its faults
+  Time window = 0;  // delivered bytes sampled this often; 0: the monitor's window, else duration / 100
+};
+
+// The price of lost time (run/cost.h): per GPU-hour times `gpus`, or per hour of the cluster.
+struct CostSpec {
+  bool given = false;
+  int64_t gpus = 0;         // with per_gpu_hour
+  double per_gpu_hour = 0;  // > 0 when given by GPU
+  double per_hour = 0;      // > 0 when given for the cluster
+  bool by_gpu = false;      // per_gpu_hour (else per_hour)
+  std::string currency = opt::kCostCurrency.def_text;
+};
+
 // Per-device settings on top of the fabric-wide ones.
 struct DeviceOverride {
   NameRef device;
@@ -298,6 +314,11 @@ struct Scenario {
   TelemetrySpec telemetry;
   Time monitor_interval = 0;  // 0: no monitor (monitor.interval)
   bool recovery_auto = false;  // recovery.mode: auto
+  bool recovery_runbook = false;  // recovery.mode: runbook: the same actions after recovery.delay
+  Time runbook_delay_t2 = static_cast<Time>(opt::kRecoveryDelayT2.def);
+  Time runbook_delay_t3 = static_cast<Time>(opt::kRecoveryDelayT3.def);
+  LifecycleSpec lifecycle;
+  CostSpec cost;
   TopologySpec topology;
   SwitchSpec sw;
   NicSpec nic;

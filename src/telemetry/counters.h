@@ -36,6 +36,10 @@ struct LinkCounters {
   uint64_t link_down_events = 0;    // each down (mlx5 link_down_events_phy; SONiC flap_count)
   uint64_t tx_link_down_drops = 0;  // frames sent while the carrier was down: lost at the PHY
   uint64_t rx_oversize = 0;         // frames over the port's MTU, dropped as they arrived
+  // Frame bytes (PFC frames aside) the carrier lost: sent while it was down (at the sender) and
+  // in flight when it went down (at the receiver). rocelab's own figure: what shutting a link
+  // cost (run/lifecycle.h); no device reports it and summary.json does not write it.
+  uint64_t carrier_lost_bytes = 0;
 };
 
 // RDMA transport counters of a NIC (mlx5 hw_counters names in docs/counters.md).

@@ -151,9 +151,10 @@ bool ParseTime(const std::string& text, Time* t, std::string* error) {
   else if (unit == "us") mult = 1e6;
   else if (unit == "ms") mult = 1e9;
   else if (unit == "s") mult = 1e12;
+  else if (unit == "min") mult = 60e12;  // an operator's delay (recovery.delay) is minutes
   else {
-    *error = unit.empty() ? "'" + text + "' has no unit (use ns, us, ms or s)"
-                          : "'" + text + "' has an unknown time unit '" + unit + "' (use ns, us, ms or s)";
+    *error = unit.empty() ? "'" + text + "' has no unit (use ns, us, ms, s or min)"
+                          : "'" + text + "' has an unknown time unit '" + unit + "' (use ns, us, ms, s or min)";
     return false;
   }
   double ps = std::round(v * mult);

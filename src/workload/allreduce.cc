@@ -55,6 +55,7 @@ void AllreduceDriver::HandleEvent(uint32_t kind, uint32_t, Packet*) {
 
 void AllreduceDriver::BeginIteration() {
   began_ = f_->now();
+  begins_.push_back(began_);
   received_.assign(n_, std::vector<int>(slices_, 0));
   remaining_ = n_ * slices_ * steps_;
   for (int r = 0; r < n_; ++r) {

@@ -36,6 +36,11 @@ class AllreduceDriver : public WorkloadDriver, public MessageListener, public Ev
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
   const std::vector<Time>& iteration_times() const { return times_; }
+  // When each iteration's communication began (its time is iteration_times()[i] from there).
+  const std::vector<Time>& iteration_begins() const { return begins_; }
+  const AllreduceSpec& spec() const { return spec_; }
+  // Per rank, the queue pairs to its right neighbour (slices go round robin over them).
+  const std::vector<std::vector<uint32_t>>& ring_qps() const { return qps_; }
   double AlgBwBytesPerSecond() const;  // S / mean iteration time
   double BusBwBytesPerSecond() const;  // algbw x 2(N-1)/N
   double GpuBusy() const;              // compute / (compute + exposed communication)
@@ -69,6 +74,7 @@ class AllreduceDriver : public WorkloadDriver, public MessageListener, public Ev
   int iteration_ = 0;
   Time began_ = 0;
   std::vector<Time> times_;
+  std::vector<Time> begins_;
 };
 
 }  // namespace rocelab

@@ -92,6 +92,7 @@ std::vector<FlowRequest> GenerateFlows(const Scenario& sc, const Topology& topo)
         int dst = list[rng.Below(list.size() - 1)];
         if (dst == h) dst = list.back();
         trace.push_back({h, dst, cdf.Sample(rng), static_cast<Time>(at), t.dscp});
+        trace.back().trace = static_cast<int>(i);
       }
     }
     std::stable_sort(trace.begin(), trace.end(), [](const FlowRequest& a, const FlowRequest& b) { return a.start < b.start; });

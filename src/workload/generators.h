@@ -19,6 +19,7 @@ struct FlowRequest {
   uint8_t dscp = kRoceDscp;
   bool background = false;
   Time rto = 0;
+  int trace = -1;  // the trace entry (index into Scenario::traces) it came from, else -1
 };
 
 // All flows of the scenario's workload entries, in a stable order. Throws

@@ -1,0 +1,412 @@
+#include "run/lifecycle.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+namespace rocelab {
+
+namespace {
+
+// A duration as read on a terminal: milliseconds, or seconds from 10 s on (an extrapolated period).
+std::string Ms(Time t) {
+  char buf[48];
+  if (t >= 10 * kSecond) std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(t) / kSecond);
+  else std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(t) / kMillisecond);
+  return buf;
+}
+
+std::string Us(Time t) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.1f us", static_cast<double>(t) / kMicrosecond);
+  return buf;
+}
+
+std::string Percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", share * 100);
+  return buf;
+}
+
+const std::string& HostName(const Fabric& f, uint32_t host) { return f.topology().nodes()[f.topology().hosts()[host]].name; }
+
+// A series judged window by window (or iteration by iteration) after the injection: when it
+// came back. `ends[k]` closes step k, `bad[k]` says it fell short.
+void Judge(const std::vector<Time>& ends, const std::vector<bool>& bad, Time injected, WorkloadRecovery* w) {
+  int last_bad = -1;
+  for (size_t k = 0; k < bad.size(); ++k)
+    if (bad[k]) last_bad = static_cast<int>(k);
+  w->degraded = last_bad >= 0;
+  if (last_bad < 0) w->recovered = injected;  // never fell short
+  else if (last_bad + 1 < static_cast<int>(bad.size())) w->recovered = ends[last_bad];
+  else w->recovered = -1;  // short to the last: it did not come back
+}
+
+// One AllReduce under fault `i`: its recovery and its impact. False when it has nothing to
+// judge (it was done before the injection, or there is no baseline).
+// The ceiling after applies to the iterations that begin at or after `capacity_from` (the last
+// action on the fault, which may have shut a link; else the injection).
+bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Time injected, Time capacity_from,
+                    Time end, WorkloadRecovery* w, JobImpact* job) {
+  const AllreduceDriver& d = x.allreduce(k);
+  const std::vector<Time>& times = d.iteration_times();
+  const std::vector<Time>& begins = d.iteration_begins();
+  const bool stopped = d.qp_error() && static_cast<int>(times.size()) < d.spec().iterations;
+  Time last_end = 0;
+  double before_sum = 0;
+  int before_n = 0;
+  std::vector<size_t> after;
+  for (size_t j = 0; j < times.size(); ++j) {
+    const Time e = begins[j] + times[j];
+    last_end = std::max(last_end, e);
+    if (e > injected) after.push_back(j);
+    else before_sum += static_cast<double>(times[j]), ++before_n;
+  }
+  const bool stalled = stopped && end > std::max(injected, last_end);
+  if (after.empty() && !stalled) return false;
+  const std::vector<Time>* cf_times = cf ? &cf->allreduce_times[k] : nullptr;
+  job->index = k;
+  job->ranks = d.ranks();
+  job->bytes = d.bytes();
+  job->baseline = cf ? "counterfactual" : "before the fault";
+  if (!cf && before_n == 0) return false;
+  job->before = x.ceilings_before()[k];
+  job->after = x.ceilings_after()[k];
+  // What the fabric can do after the fault, relative to before: a shut link may have lowered it.
+  const double ceiling = job->before.iteration > 0 && job->after.iteration > 0
+                             ? std::max(1.0, static_cast<double>(job->after.iteration) / static_cast<double>(job->before.iteration))
+                             : 1.0;
+  const double compute = static_cast<double>(d.spec().compute);
+  double sum = 0, base_sum = 0, extra = 0, cycle = 0, base_cycle = 0;
+  std::vector<Time> ends;
+  std::vector<bool> bad;
+  for (size_t j : after) {
+    double base;
+    if (cf_times && j < cf_times->size()) base = static_cast<double>((*cf_times)[j]);
+    else if (before_n > 0) base = before_sum / before_n;
+    else continue;  // the run without the fault did not get this far: nothing to compare with
+    const double t = static_cast<double>(times[j]);
+    sum += t;
+    base_sum += base;
+    extra += t - base;
+    cycle += t + compute;
+    base_cycle += base + compute;
+    ends.push_back(begins[j] + times[j]);
+    bad.push_back(t > (1 + kRecoveredWithin) * base * (begins[j] >= capacity_from ? ceiling : 1.0));
+    ++job->iterations;
+  }
+  if (stalled) {
+    // The job stopped on a QP error: it lost the rest of the run at least.
+    const Time stall = end - std::max(injected, last_end);
+    extra += static_cast<double>(stall);
+    cycle += static_cast<double>(stall);
+  }
+  if (job->iterations > 0) {
+    job->mean_iteration = static_cast<Time>(sum / job->iterations);
+    job->baseline_iteration = static_cast<Time>(base_sum / job->iterations);
+    job->inflation = base_sum > 0 ? sum / base_sum : 0;
+  }
+  job->stopped = stalled;
+  job->extra = static_cast<Time>(std::max(0.0, extra));
+  job->gpu_idle_s = static_cast<double>(job->ranks) * static_cast<double>(job->extra) / kSecond;
+  job->throughput = cycle > 0 ? std::min(1.0, base_cycle / cycle) : 1.0;
+  w->workload = "allreduce " + std::to_string(k);
+  w->criterion = "iteration time within 5 % of its time without the fault" +
+                 std::string(ceiling > 1 ? " x the ceiling's drop" : "");
+  if (!cf) w->criterion = "iteration time within 5 % of its mean before the fault" + std::string(ceiling > 1 ? " x the ceiling's drop" : "");
+  Judge(ends, bad, injected, w);
+  if (stalled) w->recovered = -1, w->degraded = true;
+  return true;
+}
+
+// Trace `t` window by window after the injection: what it delivered against what the
+// counterfactual delivered (or, without it, the trace's offered load).
+bool JudgeTrace(const Experiment& x, const Counterfactual* cf, size_t t, Time injected, WorkloadRecovery* w) {
+  const TraceSpec& spec = x.fabric().scenario().traces[t];
+  const std::vector<LifecycleProbe::Sample>& s = x.probe()->samples();
+  double offered_bps = 0;  // bytes per second of the whole trace
+  if (!cf) {
+    const Topology& topo = x.fabric().topology();
+    for (size_t h = 0; h < topo.hosts().size(); ++h) {
+      bool in = spec.hosts.empty();
+      for (const NameRef& n : spec.hosts) in = in || n.name == topo.nodes()[topo.hosts()[h]].name;
+      if (in) offered_bps += spec.load * static_cast<double>(topo.nodes()[topo.hosts()[h]].ports[0].link.rate_bps) / 8;
+    }
+  }
+  std::vector<Time> ends;
+  std::vector<bool> bad;
+  Time prev = 0;
+  for (const LifecycleProbe::Sample& now : s) {
+    const Time from = prev;
+    prev = now.t;
+    if (now.t <= injected) continue;
+    const double got = LifecycleProbe::At(s, now.t, static_cast<int>(t)) - LifecycleProbe::At(s, from, static_cast<int>(t));
+    double want;
+    if (cf) {
+      want = LifecycleProbe::At(cf->samples, now.t, static_cast<int>(t)) - LifecycleProbe::At(cf->samples, from, static_cast<int>(t));
+    } else {
+      const Time a = std::max(from, spec.start), b = std::min(now.t, spec.start + spec.duration);
+      want = b > a ? offered_bps * static_cast<double>(b - a) / kSecond : 0;
+    }
+    if (want <= 0) continue;  // nothing to deliver in this window
+    // Short only while behind: a trace that has delivered all it ever will, or as much as the
+    // run without the fault by then, is not short of anything.
+    const double so_far = LifecycleProbe::At(s, now.t, static_cast<int>(t));
+    const bool behind = cf ? so_far < LifecycleProbe::At(cf->samples, now.t, static_cast<int>(t))
+                           : so_far < LifecycleProbe::At(s, s.back().t, static_cast<int>(t));
+    ends.push_back(now.t);
+    bad.push_back(behind && got < (1 - kRecoveredWithin) * want);
+  }
+  if (ends.empty()) return false;
+  w->workload = "trace " + std::to_string(t);
+  w->criterion = cf ? "delivers, window by window, within 5 % of what it delivers without the fault"
+                    : "delivers, window by window, within 5 % of its offered load";
+  Judge(ends, bad, injected, w);
+  return true;
+}
+
+// The finite flows (not a trace's) running at the injection or after: all of them finish.
+bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, WorkloadRecovery* w) {
+  const std::vector<int>& trace = x.trace_of_qp();
+  bool any = false, all_done = true;
+  Time last = injected, last_finish = injected;
+  for (const QueuePair& qp : x.fabric().qps()) {
+    if (qp.open || (qp.id < trace.size() && trace[qp.id] >= 0)) continue;
+    if (qp.done && qp.finish <= injected) continue;
+    any = true;
+    if (!qp.done) {
+      // Unfinished: the fault's doing unless it did not finish without the fault either.
+      if (!cf || (qp.id < cf->qps.size() && cf->qps[qp.id].done)) all_done = false;
+      continue;
+    }
+    last_finish = std::max(last_finish, qp.finish);
+    // Came back by the time the last flow the fault slowed had finished.
+    if (cf && qp.id < cf->qps.size() && cf->qps[qp.id].done) {
+      const Counterfactual::Qp& c = cf->qps[qp.id];
+      if (static_cast<double>(qp.finish - qp.start) > kVictimSlowdown * static_cast<double>(c.finish - c.start))
+        last = std::max(last, qp.finish);
+    }
+  }
+  if (!any) return false;
+  w->workload = "flows";
+  w->criterion = cf ? "all that finish without the fault finish; at the finish of the last one it slowed by > 10 %"
+                    : "all finish; at the last finish";
+  if (!cf) last = last_finish;
+  w->degraded = !all_done || last > injected;
+  w->recovered = all_done ? last : -1;
+  return true;
+}
+
+}  // namespace
+
+std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x) {
+  std::vector<FaultLifecycle> out;
+  if (!x.finished() || !x.probe() || !x.touch()) return out;
+  const Counterfactual* cf = x.counterfactual();
+  const Fabric& f = x.fabric();
+  const Scenario& sc = f.scenario();
+  const Time end = f.now();
+  const std::vector<FaultInjector::Record>& records = x.faults().records();
+  const LifecycleProbe& probe = *x.probe();
+  out.resize(records.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    FaultLifecycle& lc = out[i];
+    const Time injected = records[i].injected;
+    if (injected < 0) continue;
+    lc.injected = true;
+    if (const Monitor::Detection* d = x.FaultDetection(i)) lc.localized = d->t;
+    // The agents' drops from this injection until the next later one (or the end of the run).
+    size_t next = records.size();
+    for (size_t j = 0; j < records.size(); ++j)
+      if (records[j].injected > injected && (next == records.size() || records[j].injected < records[next].injected)) next = j;
+    const LifecycleProbe::Sample& from = probe.marks()[i];
+    const LifecycleProbe::Sample& to = next < records.size() ? probe.marks()[next] : probe.samples().back();
+    const Time until_next = next < records.size() ? records[next].injected : std::numeric_limits<Time>::max();
+    lc.by_watchdog = to.watchdog_drop_bytes - from.watchdog_drop_bytes;
+    lc.by_guard = to.guard_discard_bytes - from.guard_discard_bytes;
+    // What shutting a link cost: frames the link lost, and packets other switches sent toward
+    // it before their routes converged, dropped for want of a route (from the first shut on).
+    Time first_shut = -1;
+    for (const Recovery::Action& a : x.FaultActions(i)) {
+      if (!x.ShutLinkTaken(a)) continue;
+      lc.by_shut_links += x.ShutLinkLostBytes(a);
+      if (first_shut < 0) {
+        first_shut = a.t;
+        lc.by_no_route = to.no_route_drop_bytes - x.NoRouteBytesAt(a);
+      }
+    }
+    // Queue pairs that failed in that span (and not in the run without the faults).
+    for (const QueuePair& qp : f.qps())
+      if (qp.failed && qp.finish >= injected && qp.finish < until_next && !(cf && qp.id < cf->qps.size() && cf->qps[qp.id].failed))
+        ++lc.flows_failed;
+    // Victims: never touched the target, slowed by more than 10 % against the counterfactual.
+    lc.victims_known = cf != nullptr;
+    if (cf) {
+      for (const QueuePair& qp : f.qps()) {
+        if (qp.open || qp.id >= cf->qps.size() || x.touch()->Touched(i, qp.id)) continue;
+        const Counterfactual::Qp& c = cf->qps[qp.id];
+        if (!c.done || c.finish <= injected) continue;
+        const Time fct = qp.done ? qp.finish - qp.start : -1, without = c.finish - c.start;
+        if (qp.done && static_cast<double>(fct) <= kVictimSlowdown * static_cast<double>(without)) continue;
+        lc.victims.push_back({qp.id, HostName(f, qp.src), HostName(f, qp.dst), fct, without,
+                              qp.done ? "finished" : qp.failed ? "qp_error" : "unfinished"});
+      }
+    }
+    // Recovery, workload by workload.
+    bool all = true;
+    Time when = injected;
+    auto add = [&](const WorkloadRecovery& w) {
+      lc.workloads.push_back(w);
+      if (w.recovered < 0) all = false;
+      else when = std::max(when, w.recovered);
+    };
+    const std::vector<Recovery::Action> actions = x.FaultActions(i);
+    const Time capacity_from = actions.empty() ? injected : actions.back().t;
+    for (size_t k = 0; k < sc.allreduces.size(); ++k) {
+      WorkloadRecovery w;
+      JobImpact job;
+      if (!JudgeAllreduce(x, cf, k, injected, capacity_from, end, &w, &job)) continue;
+      add(w);
+      lc.jobs.push_back(job);
+    }
+    for (size_t t = 0; t < sc.traces.size(); ++t) {
+      WorkloadRecovery w;
+      if (JudgeTrace(x, cf, t, injected, &w)) add(w);
+    }
+    WorkloadRecovery flows;
+    if (JudgeFlows(x, cf, injected, &flows)) add(flows);
+    if (lc.workloads.empty()) continue;
+    lc.workloads_recovered = all ? when : -1;
+    lc.degraded_to_end = !all;
+    const Time until = all ? when : end;
+    lc.degraded = until - injected;
+    // The time lost, and the throughput while degraded.
+    if (!lc.jobs.empty()) {
+      for (const JobImpact& j : lc.jobs) {
+        if (j.extra < lc.lost) continue;
+        lc.lost = j.extra;
+        lc.throughput = j.throughput;
+      }
+      lc.lost_from = "allreduce iterations' time beyond their time without the fault";
+      if (!cf) lc.lost_from = "allreduce iterations' time beyond their mean before the fault";
+    } else if (cf && lc.degraded > 0) {
+      // How far behind the run without the fault the bytes delivered were when it ended: the
+      // counterfactual had delivered as much `lost` earlier (the same as the degraded period
+      // times the share not delivered, while the counterfactual still had work to do).
+      const Time caught = LifecycleProbe::When(cf->samples, LifecycleProbe::At(probe.samples(), until));
+      lc.lost = std::max<Time>(0, until - std::max(caught, injected));
+      lc.throughput = 1 - static_cast<double>(lc.lost) / static_cast<double>(lc.degraded);
+      lc.lost_from = "how far the bytes delivered were behind the run without the fault at the end of the degraded period";
+    } else if (cf) {
+      lc.lost = 0;
+      lc.throughput = 1;
+      lc.lost_from = "nothing was degraded";
+    }
+    // runbook: an action still due when the run ended: the degraded period runs to it.
+    if (const Runbook* rb = x.runbook(); rb && !all && (records[i].cleared < 0 || records[i].cleared > end)) {
+      const std::vector<std::string> devices = x.FaultDevices(i);
+      for (const Runbook::Ticket& t : rb->tickets()) {
+        if (t.acted || t.due <= end || t.detection.t < injected) continue;
+        if (std::find(devices.begin(), devices.end(), LocationDevice(t.detection.location)) == devices.end()) continue;
+        if (lc.action_due >= 0 && t.due >= lc.action_due) continue;
+        lc.action_due = t.due;
+        lc.action_tier = t.tier;
+      }
+      if (lc.action_due >= 0) {
+        lc.extrapolated = true;
+        lc.degraded = lc.action_due - injected;
+        const Time rest = lc.action_due - end;
+        std::string s = "the " + lc.action_tier + " action is due at " + FormatSeconds(static_cast<double>(lc.action_due) / kSecond) +
+                        " s, after the run's end at " + FormatSeconds(static_cast<double>(end) / kSecond) +
+                        " s: degraded " + FormatSeconds(static_cast<double>(lc.degraded) / kSecond) + " s (" +
+                        FormatSeconds(static_cast<double>(end - injected) / kSecond) + " s simulated)";
+        if (lc.lost >= 0) {
+          const Time measured = lc.lost;
+          lc.lost = measured + static_cast<Time>(static_cast<double>(rest) * (1 - lc.throughput));
+          char r[32];
+          std::snprintf(r, sizeof r, "%.6f", lc.throughput);
+          s += "; throughput while degraded " + Percent(lc.throughput) + " of the run without the fault; lost " +
+               FormatSeconds(static_cast<double>(measured) / kSecond) + " s measured + " +
+               FormatSeconds(static_cast<double>(rest) / kSecond) + " s × (1 − " + r + ") = " +
+               FormatSeconds(static_cast<double>(lc.lost) / kSecond) + " s";
+        }
+        lc.extrapolation = s;
+      }
+    }
+    if (sc.cost.given && lc.lost >= 0) lc.cost = PriceOf(sc.cost, lc.lost);
+  }
+  return out;
+}
+
+std::vector<std::string> LifecycleLines(const Experiment& x, size_t i, const FaultLifecycle& lc) {
+  std::vector<std::string> lines;
+  if (!lc.injected) return lines;
+  char buf[512];
+  if (lc.victims_known) {
+    std::string s = "  victim flows (never touched " + x.faults().records()[i].target + ", > 10 % slower than without the fault): " +
+                    std::to_string(lc.victims.size());
+    constexpr size_t kListed = 4;
+    for (size_t v = 0; v < lc.victims.size() && v < kListed; ++v) {
+      const VictimFlow& vf = lc.victims[v];
+      s += (v ? "; " : ": ") + std::string("flow ") + std::to_string(vf.id) + " " + vf.src + " -> " + vf.dst + " " +
+           (vf.fct >= 0 ? Ms(vf.fct) : vf.state) + " vs " + Ms(vf.fct_without);
+    }
+    if (lc.victims.size() > kListed) s += "; " + std::to_string(lc.victims.size() - kListed) + " more in summary.json";
+    lines.push_back(s);
+  }
+  std::snprintf(buf, sizeof buf,
+                "  dropped by actions: %llu B (PFC watchdog %llu B, NIC guard %llu B, shut links %llu B, no route "
+                "after a shut %llu B); QP errors after it: %d",
+                (unsigned long long)lc.bytes_dropped_by_actions(), (unsigned long long)lc.by_watchdog,
+                (unsigned long long)lc.by_guard, (unsigned long long)lc.by_shut_links, (unsigned long long)lc.by_no_route,
+                lc.flows_failed);
+  lines.push_back(buf);
+  for (const JobImpact& j : lc.jobs) {
+    std::snprintf(buf, sizeof buf, "  allreduce %zu: %d iteration(s) after it, mean %s vs %s %s (x%.3f), %s lost, GPU idle %d ranks x %s = %s GPU-s%s",
+                  j.index, j.iterations, Us(j.mean_iteration).c_str(), Us(j.baseline_iteration).c_str(),
+                  j.baseline == "counterfactual" ? "without it" : "before it", j.inflation, Ms(j.extra).c_str(), j.ranks,
+                  Ms(j.extra).c_str(), FormatSeconds(j.gpu_idle_s).c_str(), j.stopped ? " (stopped by a QP error)" : "");
+    lines.push_back(buf);
+    if (j.before.iteration > 0 && j.after.iteration > 0) {
+      std::snprintf(buf, sizeof buf, "  allreduce %zu ceiling: %s per iteration before (%s), %s after (%s)%s", j.index,
+                    Us(j.before.iteration).c_str(), j.before.bottleneck.c_str(), Us(j.after.iteration).c_str(),
+                    j.after.bottleneck.c_str(), j.after.iteration > j.before.iteration ? ": the fabric lost capacity" : "");
+      lines.push_back(buf);
+    }
+  }
+  if (!lc.workloads.empty()) {
+    std::string s = "  workloads recovered: ";
+    for (size_t w = 0; w < lc.workloads.size(); ++w) {
+      const WorkloadRecovery& r = lc.workloads[w];
+      s += (w ? "; " : "") + r.workload + " " +
+           (!r.degraded ? "unaffected" : r.recovered >= 0 ? "at " + Ms(r.recovered) : "not by the end of the run");
+    }
+    lines.push_back(s);
+    std::string d = "  degraded " + Ms(lc.degraded) + (lc.degraded_to_end && !lc.extrapolated ? " (to the end of the run, at least)" : "");
+    if (lc.lost >= 0) d += ", lost " + Ms(lc.lost) + " (" + lc.lost_from + ")";
+    lines.push_back(d);
+  }
+  if (lc.extrapolated) lines.push_back("  extrapolated: " + lc.extrapolation);
+  if (lc.cost) lines.push_back("  cost: " + lc.cost->arithmetic);
+  return lines;
+}
+
+std::string CounterfactualLine(const Experiment& x) {
+  const Counterfactual* cf = x.counterfactual();
+  if (!cf) return "counterfactual: off (lifecycle.counterfactual): no victim flows; baselines from before each fault";
+  size_t flows = 0, finished = 0;
+  for (const Counterfactual::Qp& q : cf->qps) {
+    if (q.open) continue;
+    ++flows;
+    finished += q.done;
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "counterfactual (the same run without its faults, seed %llu): simulated %s, %zu of %zu flows finished, "
+                "%llu B delivered, %zu monitor detections; %.3f s wall",
+                static_cast<unsigned long long>(x.fabric().scenario().seed), Ms(cf->end).c_str(), finished, flows,
+                static_cast<unsigned long long>(cf->bytes_delivered), cf->detections, cf->wall_s);
+  return buf;
+}
+
+}  // namespace rocelab

@@ -1,0 +1,417 @@
+// What a fault cost: victim flows against the counterfactual (the same run
+// without the fault), an AllReduce's inflation and lost time, the price of it,
+// the ring's ceiling after a shut link, and runbook recovery with its operator
+// delay (and the extrapolation past the run's end). Timers scaled, runs short.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "run/lifecycle.h"
+#include "run/memory_estimate.h"
+#include "test_util.h"
+
+namespace rocelab {
+namespace {
+
+// Three leaves of three hosts under one spine. h3 -> h0 crosses the stormed host; h4 -> h1
+// shares the spine's link to leaf0 with it and never touches h0; h6 -> h7 stays on leaf2.
+// h2, h5 and h8 are idle.
+std::string ThreeLeaves(const std::string& target) {
+  return "duration: 5ms\ntimers: {scale: 0.01}\n"
+         "topology: {type: spine-leaf, spines: 1, leaves: 3, hosts_per_leaf: 3}\n"
+         "nic: {timeout: 8, pfc_prevention_tout: off}\n"
+         "switch: {pfc_watchdog: {enabled: false}}\n"
+         "workload:\n"
+         "  - {type: flow, src: h3, dst: h0, size: 16MB}\n"
+         "  - {type: flow, src: h4, dst: h1, size: 16MB}\n"
+         "  - {type: flow, src: h6, dst: h7, size: 16MB}\n"
+         "faults:\n  - {kind: pfc_storm, target: " + target + ", at: 500us}\n";
+}
+
+TEST(LifecycleCost, VictimsAreTheFlowsThatNeverTouchedTheTargetAndWereSlowed) {
+  TestRun f = RunYaml(ThreeLeaves("h0"));
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  ASSERT_EQ(lc.size(), 1u);
+  const Counterfactual* cf = f.run->counterfactual();
+  ASSERT_NE(cf, nullptr);
+  ASSERT_TRUE(lc[0].victims_known);
+  // h3 -> h0 went through the target: not a victim, however slow.
+  EXPECT_TRUE(f.run->touch()->Touched(0, 0));
+  EXPECT_FALSE((*f).qps()[0].done);
+  // h4 -> h1 never touched h0 and was stopped by the pause that spread from it.
+  EXPECT_FALSE(f.run->touch()->Touched(0, 1));
+  ASSERT_EQ(lc[0].victims.size(), 1u);
+  const VictimFlow& v = lc[0].victims[0];
+  EXPECT_EQ(v.id, 1u);
+  EXPECT_EQ(v.src, "h4");
+  EXPECT_EQ(v.dst, "h1");
+  EXPECT_EQ(v.state, "unfinished");
+  EXPECT_EQ(v.fct, -1);
+  EXPECT_EQ(v.fct_without, cf->qps[1].finish - cf->qps[1].start);
+  EXPECT_GT(v.fct_without, 500 * kMicrosecond) << "it was still running at the injection without the fault";
+  // h6 -> h7 on another leaf: untouched and unharmed, to the picosecond the same as without the fault.
+  EXPECT_FALSE(f.run->touch()->Touched(0, 2));
+  ASSERT_TRUE((*f).qps()[2].done);
+  EXPECT_EQ((*f).qps()[2].finish, cf->qps[2].finish);
+  // In summary.json, beside the counterfactual's figures.
+  const auto s = nlohmann::json::parse(SummaryJson(*f.run));
+  const auto& victims = s["faults"][0]["victim_flows"];
+  ASSERT_EQ(victims.size(), 1u);
+  EXPECT_EQ(victims[0]["id"], 1);
+  EXPECT_TRUE(victims[0]["fct_ns"].is_null());
+  EXPECT_EQ(victims[0]["fct_without_fault_ns"], static_cast<double>(v.fct_without) / kNanosecond);
+  EXPECT_EQ(s["counterfactual"]["flows_finished"], 3);
+  EXPECT_EQ(s["faults"][0]["workloads"][0]["workload"], "flows");
+  EXPECT_TRUE(s["faults"][0]["workloads"][0]["recovered_ns"].is_null()) << "two flows never finished";
+}
+
+TEST(LifecycleCost, AFaultThatTouchesNobodyHasNoVictimsAndCostsNothing) {
+  TestRun f = RunYaml(ThreeLeaves("h8") + "cost: {per_hour: 1000}\n");
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  ASSERT_EQ(lc.size(), 1u);
+  EXPECT_TRUE(lc[0].victims_known);
+  EXPECT_TRUE(lc[0].victims.empty());
+  EXPECT_EQ(lc[0].flows_failed, 0);
+  EXPECT_EQ(lc[0].bytes_dropped_by_actions(), 0u);
+  ASSERT_EQ(lc[0].workloads.size(), 1u);
+  EXPECT_FALSE(lc[0].workloads[0].degraded);
+  EXPECT_EQ(lc[0].workloads_recovered, 500 * kMicrosecond) << "never degraded: recovered at the injection";
+  EXPECT_EQ(lc[0].lost, 0);
+  ASSERT_TRUE(lc[0].cost.has_value());
+  EXPECT_EQ(lc[0].cost->amount, 0.0);
+}
+
+// The counterfactual is the same run: its figures are those of the scenario run without its
+// faults, and two runs with the fault give the same summary byte for byte.
+TEST(LifecycleCost, TheCounterfactualIsTheRunWithoutTheFaultAndBothRepeat) {
+  const std::string yaml = ThreeLeaves("h0");
+  TestRun a = RunYaml(yaml), b = RunYaml(yaml);
+  EXPECT_EQ(WithoutEngine(SummaryJson(*a.run)), WithoutEngine(SummaryJson(*b.run)));
+  TestRun without = RunYaml(yaml.substr(0, yaml.find("faults:")));
+  const Counterfactual* cf = a.run->counterfactual();
+  ASSERT_EQ(cf->qps.size(), without->qps().size());
+  for (const QueuePair& qp : without->qps()) {
+    EXPECT_EQ(cf->qps[qp.id].finish, qp.finish) << qp.id;
+    EXPECT_EQ(cf->qps[qp.id].delivered, qp.delivered) << qp.id;
+  }
+  EXPECT_EQ(cf->end, without->now());
+}
+
+TEST(LifecycleCost, CostArithmeticIsExact) {
+  CostSpec gpu;
+  gpu.given = gpu.by_gpu = true;
+  gpu.gpus = 512;
+  gpu.per_gpu_hour = 2.0;
+  const CostFigure a = PriceOf(gpu, 840 * kMillisecond);
+  EXPECT_EQ(a.amount, 512 * 0.84 * 2.0 / 3600);
+  EXPECT_EQ(a.arithmetic, "512 GPUs × 0.84 s lost × 2.00 USD/GPU-hour = 0.24 USD");
+  CostSpec cluster;
+  cluster.given = true;
+  cluster.per_hour = 1500;
+  cluster.currency = "EUR";
+  const CostFigure b = PriceOf(cluster, 3 * kMillisecond);
+  EXPECT_EQ(b.amount, 0.003 * 1500 / 3600);
+  EXPECT_EQ(b.arithmetic, "0.003 s lost × 1500.00 EUR/hour = 0.0013 EUR");
+}
+
+// A ring AllReduce with two flows into h0; h0's receive pipeline stalls for 3 ms (no watchdog,
+// no guard): the pause spreads, the ring slows, and comes back after the storm ends.
+const char* kRingUnderAStorm =
+    "seed: 7\nduration: 30ms\ntimers: {scale: 0.01}\n"
+    "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,\n"
+    "           host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 400G, delay: 1us}}\n"
+    "switch:\n  pfc: {enabled: true, headroom: auto}\n  ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}\n"
+    "  pfc_watchdog: {enabled: false}\n"
+    "nic: {cc: dcqcn, timeout: 12, pfc_prevention_tout: off}\n"
+    "cost: {gpus: 512, per_gpu_hour: 2.0, currency: USD}\n"
+    "workload:\n"
+    "  - {type: allreduce, hosts: [h1, h2, h3, h5, h6, h7], size: 4MB, iterations: 20, compute: 200us}\n"
+    "  - {type: flow, src: h4, dst: h0, size: 64MB}\n"
+    "  - {type: flow, src: h5, dst: h0, size: 64MB}\n"
+    "faults:\n  - {kind: pfc_storm, target: h0, at: 2ms, duration: 3ms}\n";
+
+TEST(LifecycleCost, AnAllreduceUnderAStormIsInflatedAndItsLostTimePriced) {
+  TestRun f = RunYaml(kRingUnderAStorm);
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  ASSERT_EQ(lc.size(), 1u);
+  ASSERT_EQ(lc[0].jobs.size(), 1u);
+  const JobImpact& job = lc[0].jobs[0];
+  const AllreduceDriver& ring = f.run->allreduce(0);
+  const std::vector<Time>& without = f.run->counterfactual()->allreduce_times[0];
+  ASSERT_EQ(ring.iteration_times().size(), 20u);
+  ASSERT_EQ(without.size(), 20u);
+  // The iterations that ended after the injection, against the same iterations without it.
+  Time extra = 0, sum = 0, base = 0;
+  int n = 0;
+  for (size_t j = 0; j < 20; ++j) {
+    if (ring.iteration_begins()[j] + ring.iteration_times()[j] <= 2 * kMillisecond) continue;
+    extra += ring.iteration_times()[j] - without[j];
+    sum += ring.iteration_times()[j];
+    base += without[j];
+    ++n;
+  }
+  EXPECT_EQ(job.iterations, n);
+  EXPECT_EQ(job.extra, extra);
+  EXPECT_EQ(job.mean_iteration, sum / n);
+  EXPECT_EQ(job.baseline_iteration, base / n);
+  EXPECT_DOUBLE_EQ(job.inflation, static_cast<double>(sum) / static_cast<double>(base));
+  EXPECT_GT(job.inflation, 1.1) << "the storm slowed the ring";
+  EXPECT_GT(job.extra, 1 * kMillisecond);
+  EXPECT_DOUBLE_EQ(job.gpu_idle_s, 6.0 * static_cast<double>(extra) / kSecond);
+  // It came back (the storm ended), and the time it lost is what the cost prices.
+  ASSERT_EQ(lc[0].workloads[0].workload, "allreduce 0");
+  EXPECT_GT(lc[0].workloads[0].recovered, 5 * kMillisecond);
+  EXPECT_EQ(lc[0].lost, extra);
+  ASSERT_TRUE(lc[0].cost.has_value());
+  const double lost_s = static_cast<double>(extra) / kSecond;
+  EXPECT_EQ(lc[0].cost->amount, 512 * lost_s * 2.0 / 3600);
+  const auto s = nlohmann::json::parse(SummaryJson(*f.run));
+  const auto& cost = s["faults"][0]["cost"];
+  EXPECT_EQ(cost["gpus"], 512);
+  EXPECT_EQ(cost["arithmetic"], "512 GPUs × " + FormatSeconds(lost_s) + " s lost × 2.00 USD/GPU-hour = " +
+                                    FormatMoney(512 * lost_s * 2.0 / 3600) + " USD");
+  EXPECT_EQ(s["faults"][0]["job_impact"][0]["extra_ns"], static_cast<double>(extra) / kNanosecond);
+}
+
+// An open-loop trace through a 1 ms storm: recovered at the end of the last window in which it
+// delivered less than 95 % of what it delivers without the storm while behind it.
+TEST(LifecycleCost, ATraceRecoversWhenItDeliversItsLoadAgain) {
+  TestRun f = RunYaml(
+      "duration: 20ms\nseed: 5\n"
+      "topology: {type: spine-leaf, spines: 1, leaves: 2, hosts_per_leaf: 4}\n"
+      "nic: {cc: dcqcn, timeout: 8, pfc_prevention_tout: off}\n"
+      "switch: {pfc_watchdog: {enabled: false}}\n"
+      "lifecycle: {window: 250us}\n"
+      "workload:\n  - {type: trace, cdf: " + std::string(ROCELAB_SHARED_DATA) +
+      "/cdf/WebSearch_distribution.txt, load: 0.4, duration: 6ms}\n"
+      "faults:\n  - {kind: pfc_storm, target: h0, at: 1ms, duration: 1ms}\n");
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  ASSERT_EQ(lc[0].workloads.size(), 1u);
+  const WorkloadRecovery& w = lc[0].workloads[0];
+  EXPECT_EQ(w.workload, "trace 0");
+  EXPECT_TRUE(w.degraded);
+  const Time window = 250 * kMicrosecond, recovered = w.recovered;
+  ASSERT_GE(recovered, 2 * kMillisecond) << "not before the storm ended";
+  EXPECT_EQ(recovered % window, 0);
+  // Window by window, against the counterfactual.
+  const auto& s = f.run->probe()->samples();
+  const auto& c = f.run->counterfactual()->samples;
+  auto short_of_load = [&](Time end) {
+    const double got = LifecycleProbe::At(s, end, 0) - LifecycleProbe::At(s, end - window, 0);
+    const double want = LifecycleProbe::At(c, end, 0) - LifecycleProbe::At(c, end - window, 0);
+    return want > 0 && got < 0.95 * want && LifecycleProbe::At(s, end, 0) < LifecycleProbe::At(c, end, 0);
+  };
+  EXPECT_TRUE(short_of_load(recovered));
+  for (Time t = recovered + window; t <= f->now(); t += window) EXPECT_FALSE(short_of_load(t)) << t;
+  EXPECT_EQ(lc[0].workloads_recovered, recovered);
+  EXPECT_EQ(lc[0].degraded, recovered - 1 * kMillisecond);
+}
+
+// Frames vanish on leaf0-spine1 under a ring whose every edge crosses the leaves.
+std::string GrayRing(const std::string& recovery) {
+  return "duration: 10ms\ntimers: {scale: 0.01}\nmonitor: {interval: 100ms}\nrecovery: " + recovery +
+         "\n"
+         "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,\n"
+         "           host_link: {rate: 100G}, fabric_link: {rate: 100G}}\n"
+         "switch: {link_down_detection: 50us, route_convergence: 200us}\n"
+         "nic: {timeout: 6}\n"
+         "workload:\n"
+         "  - {type: allreduce, hosts: [h0, h4, h1, h5, h2, h6, h3, h7], size: 2MB, qps: 4, iterations: 40, compute: 100us}\n"
+         "faults:\n  - {kind: gray_drop, target: leaf0-spine1, at: 1ms, rate: 0.05}\n";
+}
+
+// On the wire, per iteration, what one ring edge carries: 2(N-1) blocks of S/N over its QPs.
+uint64_t EdgeWireBytes(uint64_t size, int ranks, int qps, uint32_t mtu) {
+  const uint64_t per_qp = (size + ranks - 1) / ranks * 2 * (ranks - 1) / qps;
+  return static_cast<uint64_t>(qps) * (per_qp + (per_qp + mtu - 1) / mtu * (kRoceHeaders + 20));
+}
+
+TEST(LifecycleCost, AShutLinkLowersTheRingsCeilingAndRecoveryIsJudgedAgainstIt) {
+  TestRun f = RunYaml(GrayRing("{mode: auto}"));
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  const std::vector<Recovery::Action> actions = f.run->FaultActions(0);
+  ASSERT_EQ(actions.size(), 1u);
+  ASSERT_EQ(lc[0].jobs.size(), 1u);
+  const RingCeiling& before = lc[0].jobs[0].before;
+  const RingCeiling& after = lc[0].jobs[0].after;
+  // After the shut, leaf0's one uplink carries the four edges that leave leaf0 (and spine0's
+  // link down to leaf0 the four that arrive): four edges' bytes at 100G.
+  const uint64_t edge = EdgeWireBytes(2 << 20, 8, 4, 4096);
+  EXPECT_EQ(after.bottleneck_bytes, 4 * edge);
+  EXPECT_EQ(after.bottleneck_rate_bps, 100000000000ull);
+  EXPECT_NEAR(static_cast<double>(after.iteration), 4.0 * edge * 8 / 100e9 * kSecond, 1);
+  EXPECT_NE(after.bottleneck.find("spine0"), std::string::npos) << after.bottleneck;
+  EXPECT_LT(before.iteration, after.iteration);
+  EXPECT_GE(before.bottleneck_bytes, edge);
+  // Back within 5 % of the lowered ceiling, after the action.
+  ASSERT_EQ(lc[0].workloads.size(), 1u);
+  EXPECT_GT(lc[0].workloads[0].recovered, actions[0].t);
+  // What the shut cost, counted: frames the link lost from the shut on, and none before it.
+  EXPECT_GT(lc[0].by_shut_links, 0u);
+  const Topology& topo = f->topology();
+  const int leaf0 = topo.FindNode("leaf0"), spine1 = topo.FindNode("spine1");
+  const uint64_t lost = f->device(leaf0).port(ResolvePort(topo, leaf0, "spine1")).faults->counters.carrier_lost_bytes +
+                        f->device(spine1).port(ResolvePort(topo, spine1, "leaf0")).faults->counters.carrier_lost_bytes;
+  EXPECT_EQ(lc[0].by_shut_links, lost);
+  EXPECT_EQ(lc[0].by_watchdog + lc[0].by_guard, 0u);
+  // The strict recovered_ns: the monitor quiet and the ring back, whichever is later.
+  const auto s = nlohmann::json::parse(SummaryJson(*f.run));
+  const double quiet = s["faults"][0]["quiet_ns"], ring = s["faults"][0]["workloads_recovered_ns"];
+  EXPECT_EQ(s["faults"][0]["recovered_ns"], std::max(quiet, ring));
+}
+
+TEST(LifecycleCost, RunbookActsExactlyTheOperatorDelayAfterTheDetection) {
+  TestRun f = RunYaml(GrayRing("{mode: runbook, delay: {t3: 1500us}}"));
+  const Monitor::Detection* d = f.run->FaultDetection(0);
+  ASSERT_NE(d, nullptr);
+  const std::vector<Recovery::Action> actions = f.run->FaultActions(0);
+  ASSERT_EQ(actions.size(), 1u);
+  EXPECT_EQ(actions[0].t, d->t + 1500 * kMicrosecond);
+  ASSERT_NE(f.run->runbook(), nullptr);
+  const Runbook::Ticket& t = f.run->runbook()->tickets().front();
+  EXPECT_EQ(t.tier, "T3");
+  EXPECT_EQ(t.due, d->t + 1500 * kMicrosecond);
+  EXPECT_TRUE(t.acted);
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  EXPECT_FALSE(lc[0].extrapolated);
+}
+
+// With production-like delays the action is due long after the run: the degraded period runs
+// to it, at the throughput the run measured while degraded.
+TEST(LifecycleCost, ARunbookDelayPastTheRunIsExtrapolated) {
+  TestRun f = RunYaml(GrayRing("{mode: runbook, delay: {t3: 15min}}") + "cost: {per_hour: 3600}\n");
+  const Monitor::Detection* d = f.run->FaultDetection(0);
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(f.run->FaultActions(0).empty()) << "nothing acted within the run";
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  const FaultLifecycle& l = lc[0];
+  ASSERT_TRUE(l.extrapolated);
+  const Time due = d->t + 15 * 60 * kSecond, end = f->now(), injected = 1 * kMillisecond;
+  EXPECT_EQ(l.action_due, due);
+  EXPECT_EQ(l.action_tier, "T3");
+  EXPECT_EQ(l.degraded, due - injected);
+  ASSERT_EQ(l.jobs.size(), 1u);
+  const JobImpact& job = l.jobs[0];
+  EXPECT_GT(job.inflation, 1.2);
+  EXPECT_DOUBLE_EQ(l.throughput, job.throughput);
+  EXPECT_GT(l.throughput, 0.1);
+  EXPECT_LT(l.throughput, 0.9);
+  EXPECT_EQ(l.lost, job.extra + static_cast<Time>(static_cast<double>(due - end) * (1 - l.throughput)));
+  ASSERT_TRUE(l.cost.has_value());
+  EXPECT_EQ(l.cost->amount, static_cast<double>(l.lost) / kSecond * 3600 / 3600);
+  const auto s = nlohmann::json::parse(SummaryJson(*f.run));
+  EXPECT_EQ(s["faults"][0]["extrapolated"], true);
+  EXPECT_EQ(s["faults"][0]["extrapolation"]["action_due_ns"], static_cast<double>(due) / kNanosecond);
+  const std::string arithmetic = s["faults"][0]["extrapolation"]["arithmetic"];
+  EXPECT_NE(arithmetic.find("due at 900.002 s"), std::string::npos) << arithmetic;
+  EXPECT_TRUE(s["faults"][0]["recovered_ns"].is_null());
+}
+
+// The run without the faults is held beside the run with them: the estimate counts it.
+TEST(LifecycleCost, TheMemoryEstimateCountsTheCounterfactual) {
+  const MemoryEstimate with = EstimateMemory(ParseScenarioText(ThreeLeaves("h0"), "t.yaml"));
+  const MemoryEstimate off =
+      EstimateMemory(ParseScenarioText(ThreeLeaves("h0") + "lifecycle: {counterfactual: false}\n", "t.yaml"));
+  EXPECT_EQ(off.counterfactual, 0u);
+  EXPECT_EQ(with.counterfactual, with.routes + with.devices + with.flows);
+  EXPECT_EQ(with.total, off.total + with.counterfactual);
+}
+
+struct Refusal {
+  const char* yaml;  // below a minimal topology line
+  int line;
+  const char* key;
+};
+
+TEST(LifecycleCost, BadCostRecoveryAndLifecycleKeysAreRefusedWithTheSpot) {
+  const Refusal kBad[] = {
+      {"cost: {per_gpu_hour: 2.0}\n", 2, "cost.per_gpu_hour"},
+      {"cost: {gpus: 8, per_gpu_hour: 2, per_hour: 100}\n", 2, "cost.per_hour"},
+      {"cost:\n  currency: USD\n", 3, "cost"},
+      {"cost: {gpus: 0, per_gpu_hour: 1}\n", 2, "cost.gpus"},
+      {"cost: {per_hour: -1}\n", 2, "cost.per_hour"},
+      {"cost: {per_hour: 1, gpus: 4}\n", 2, "cost.gpus"},
+      {"cost: {per_hour: 1, currency: US DOLLARS}\n", 2, "cost.currency"},
+      {"cost: {per_hour: 1, price: 3}\n", 2, "cost.price"},
+      {"monitor: {interval: 1ms}\nrecovery: {mode: auto, delay: {t3: 1min}}\n", 3, "recovery.delay"},
+      {"monitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {t4: 1min}}\n", 3, "recovery.delay.t4"},
+      {"monitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {t3: 2h}}\n", 3, "recovery.delay.t3"},
+      {"monitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {t3: 61min}}\n", 3, "recovery.delay.t3"},
+      {"recovery: {mode: runbook}\n", 2, "recovery.mode"},
+      {"monitor: {interval: 1ms}\nrecovery: {mode: manual}\n", 3, "recovery.mode"},
+      {"lifecycle: {counterfactual: maybe}\n", 2, "lifecycle.counterfactual"},
+      {"lifecycle: {window: 0s}\n", 2, "lifecycle.window"},
+  };
+  for (const Refusal& r : kBad) {
+    try {
+      ParseScenarioText("topology: {type: spine-leaf}\n" + std::string(r.yaml), "t.yaml");
+      ADD_FAILURE() << "accepted: " << r.yaml;
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(e.file(), "t.yaml") << r.yaml;
+      EXPECT_EQ(e.line(), r.line) << r.yaml << e.what();
+      EXPECT_EQ(e.key(), r.key) << r.yaml << e.what();
+    }
+  }
+  // The good forms.
+  const Scenario sc = ParseScenarioText(
+      "topology: {type: spine-leaf}\nmonitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {t2: 90s}}\n"
+      "cost: {per_hour: 1200.5, currency: EUR}\nlifecycle: {counterfactual: false, window: 250us}\n",
+      "t.yaml");
+  EXPECT_TRUE(sc.recovery_runbook);
+  EXPECT_EQ(sc.runbook_delay_t2, 90 * kSecond);
+  EXPECT_EQ(sc.runbook_delay_t3, 15 * 60 * kSecond);
+  EXPECT_FALSE(sc.cost.by_gpu);
+  EXPECT_EQ(sc.cost.per_hour, 1200.5);
+  EXPECT_EQ(sc.cost.currency, "EUR");
+  EXPECT_FALSE(sc.lifecycle.counterfactual);
+  EXPECT_EQ(sc.lifecycle.window, 250 * kMicrosecond);
+}
+
+// `rocelab run` on `yaml` (written to a fresh folder as run.yaml, the output in out/ beside it).
+struct Command {
+  int status = -1;
+  std::string text, file, out;
+};
+Command RunCommand(const std::string& yaml) {
+  char tmpl[] = "/tmp/rocelab-lifecycle-XXXXXX";
+  Command c;
+  c.file = std::string(mkdtemp(tmpl)) + "/run.yaml";
+  c.out = c.file.substr(0, c.file.size() - 8) + "out";
+  std::ofstream(c.file) << yaml;
+  FILE* p = popen((std::string(ROCELAB_BINARY) + " run " + c.file + " --out " + c.out + " 2>&1").c_str(), "r");
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) c.text.append(buf, n);
+  const int st = pclose(p);
+  c.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return c;
+}
+
+TEST(LifecycleCost, TheCommandRefusesABadCostWithExitTwoAndWritesNothing) {
+  const Command c = RunCommand(ThreeLeaves("h0") + "cost: {gpus: 512, per_hour: 2.0}\n");
+  EXPECT_EQ(c.status, 2) << c.text;
+  EXPECT_NE(c.text.find(c.file + ":12:"), std::string::npos) << c.text;
+  EXPECT_NE(c.text.find("key 'cost.gpus'"), std::string::npos) << c.text;
+  struct stat st;
+  EXPECT_NE(stat(c.out.c_str(), &st), 0) << "nothing written";
+}
+
+// The command prints each figure with its arithmetic.
+TEST(LifecycleCost, RunPrintsTheFiguresAndTheCostArithmetic) {
+  const Command c = RunCommand(ThreeLeaves("h0") + "cost: {gpus: 512, per_gpu_hour: 2.0}\n");
+  const std::string& text = c.text;
+  EXPECT_EQ(c.status, 0) << text;
+  for (const char* line : {"victim flows (never touched h0, > 10 % slower than without the fault): 1: flow 1 h4 -> h1",
+                           "dropped by actions: 0 B", "workloads recovered: flows not by the end of the run",
+                           "cost: 512 GPUs × ", " s lost × 2.00 USD/GPU-hour = ",
+                           "counterfactual (the same run without its faults, seed 1)"})
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+}
+
+}  // namespace
+}  // namespace rocelab
