@@ -151,7 +151,9 @@ int Coordinate(const MpiSession& mpi, const std::function<SweepPlan()>& prepare,
 int Work(const std::string& campaign_file, const std::string& sweep_dir, const RunOutputs& outputs) {
   int go = kExitOk;
   MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (go != kExitOk) return go;  // rank 0 says why
+  // Refused: rank 0 says why and its status is the job's. A worker leaving with a failing
+  // status of its own could have mpirun abort the job before rank 0 has printed the reason.
+  if (go != kExitOk) return kExitOk;
   Campaign c;
   try {
     c = LoadCampaign(campaign_file);
