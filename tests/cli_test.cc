@@ -112,14 +112,19 @@ TEST(Cli, DemoRuns) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("packet-hops/s"), std::string::npos);
   EXPECT_TRUE(Exists(dir + "/summary.json"));
-  // The story: the storm, the watchdog on the port facing h0, the ring finishing, the diagnosis.
+  // The story: the storm, detected and localized at h0, the T2 action on the port facing h0,
+  // recovery and its MTTR, the ring's lost time and its price.
   EXPECT_NE(r.output.find("fault_injected   pfc_storm on h0"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("fault pfc_storm on h0: injected at 3.000 ms, detected at 3.100 ms by pfc.pause_storm at h0"),
             std::string::npos)
       << r.output;
-  EXPECT_NE(r.output.find("leaf0:Ethernet0      pfc_storm_detected"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  action at 3.100 ms: T2 ignore h0's pause at leaf0:Ethernet0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("leaf0:Ethernet0      recovery_action  T2 ignore h0's pause"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  recovered at "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" (MTTR "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  cost: 512 GPUs × "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("allreduce: 6 ranks, 16777216 B, 10 iteration(s)"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("diagnosis: link error: PFC storm in progress on leaf0:Ethernet0 queue 3"), std::string::npos)
+  EXPECT_NE(r.output.find("diagnosis: transport error: queue pairs failed: retries exhausted"), std::string::npos)
       << r.output;
 }
 

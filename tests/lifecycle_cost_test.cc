@@ -14,6 +14,7 @@
 
 #include "run/lifecycle.h"
 #include "run/memory_estimate.h"
+#include "file_util.h"
 #include "test_util.h"
 
 namespace rocelab {
@@ -177,6 +178,37 @@ TEST(LifecycleCost, AnAllreduceUnderAStormIsInflatedAndItsLostTimePriced) {
   EXPECT_EQ(cost["arithmetic"], "512 GPUs × " + FormatSeconds(lost_s) + " s lost × 2.00 USD/GPU-hour = " +
                                     FormatMoney(512 * lost_s * 2.0 / 3600) + " USD");
   EXPECT_EQ(s["faults"][0]["job_impact"][0]["extra_ns"], static_cast<double>(extra) / kNanosecond);
+}
+
+// scenarios/faults/pfc_storm.yaml: the storm holds the ring up for a window before recovery
+// acts, and the incast's senders, whose receiver drains nothing, keep crossing the fabric until
+// their retries run out. The ring finishes no iteration after the injection in the 12 ms, where
+// the run without the storm finished three: it is not back, and it is as far behind that run as
+// the time since that run finished the iteration this one is still in.
+TEST(LifecycleCost, ARingThatFinishesNoIterationAfterTheFaultIsBehindAndNotBack) {
+  TestRun f = RunYaml(ReadFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/pfc_storm.yaml"));
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  ASSERT_EQ(lc.size(), 1u);
+  ASSERT_EQ(lc[0].jobs.size(), 1u);
+  const AllreduceDriver& ring = f.run->allreduce(0);
+  const Counterfactual& cf = *f.run->counterfactual();
+  const size_t n = ring.iteration_times().size();
+  ASSERT_EQ(n, 0u) << "the ring finished an iteration: the scenario no longer shows a held-up ring";
+  ASSERT_GT(cf.allreduce_ends[0].size(), n + 1);
+  const Time end = f.run->fabric().now(), cf_end = cf.allreduce_ends[0][n];
+  const JobImpact& job = lc[0].jobs[0];
+  EXPECT_EQ(job.iterations, 0);
+  EXPECT_EQ(job.behind, end - cf_end);
+  EXPECT_EQ(job.extra, end - cf_end);
+  EXPECT_EQ(lc[0].lost, end - cf_end);
+  ASSERT_EQ(lc[0].workloads.size(), 1u) << "the flows into the storming host are left out";
+  EXPECT_EQ(lc[0].workloads[0].workload, "allreduce 0");
+  EXPECT_TRUE(lc[0].workloads[0].degraded);
+  EXPECT_EQ(lc[0].workloads[0].recovered, -1);
+  EXPECT_EQ(lc[0].workloads_recovered, -1);
+  const auto s = nlohmann::json::parse(SummaryJson(*f.run));
+  EXPECT_TRUE(s["faults"][0]["recovered_ns"].is_null());
+  EXPECT_EQ(s["faults"][0]["job_impact"][0]["behind_ns"], static_cast<double>(end - cf_end) / kNanosecond);
 }
 
 // An open-loop trace through a 1 ms storm: recovered at the end of the last window in which it

@@ -1,13 +1,16 @@
 // The built-in demo, the story an operator of a RoCE fabric for AI training
 // lives through: a ring AllReduce runs; a NIC whose receive pipeline is stuck
-// (h0, a storage host the ring does not touch) starts a pause storm; the pause
-// spreads up the congestion tree and stalls the ring; the switch PFC watchdog
-// finds the storming queue and drops it; the ring recovers; the timeline and
-// the diagnosis say what happened. A monitor samples the counters every window
-// and detects the storm with diagnose's rules, at h0. What it cost is measured
-// against the same run without the storm (run/lifecycle.h): the ring's lost
-// time, priced for a 512-GPU job. Production timers scaled by 1/100 so the
-// story takes milliseconds of simulated time and a few seconds, both runs.
+// (h0, a storage host the ring does not touch) starts a pause storm. A monitor
+// samples the counters every window and detects it with diagnose's rules,
+// localized at h0 (T2, a storm: it pauses all the time and drains nothing);
+// recovery acts on its tier at once: the switch port facing h0 ignores its
+// pause and drops what goes to it, so the pause never spreads up the tree and
+// the ring keeps its pace (the switch PFC watchdog, slower, would have done the
+// same later). What it cost is measured against the same run without the storm
+// (run/lifecycle.h): the ring's lost time, priced for a 512-GPU job; the two
+// flows into h0 fail, as they must with a host that drains nothing. Production
+// timers scaled by 1/100 so the story takes milliseconds of simulated time and
+// a few seconds, both runs.
 #ifndef ROCELAB_CLI_DEMO_SCENARIO_H_
 #define ROCELAB_CLI_DEMO_SCENARIO_H_
 
@@ -19,6 +22,7 @@ seed: 7
 duration: 40ms
 timers: {scale: 0.01}
 monitor: {interval: 10ms}
+recovery: {mode: auto}
 cost: {gpus: 512, per_gpu_hour: 2.0, currency: USD}
 topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,
            host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 400G, delay: 1us}}

@@ -60,7 +60,9 @@ void WriteFaultLifecycle(JsonWriter& w, const FaultLifecycle& lc, const CostSpec
     Ns(w, "baseline_iteration_ns", j.baseline_iteration);
     w.String("baseline", j.baseline).Double("inflation", j.inflation, 4);
     Ns(w, "extra_ns", j.extra);
-    w.Double("gpu_idle_s", j.gpu_idle_s, 9).Bool("stopped", j.stopped).Double("throughput_share", j.throughput, 4);
+    w.Double("gpu_idle_s", j.gpu_idle_s, 9).Bool("stopped", j.stopped);
+    Ns(w, "behind_ns", j.behind > 0 ? j.behind : -1);
+    w.Double("throughput_share", j.throughput, 4);
     WriteCeiling(w, "ceiling_before", j.before, j.bytes);
     WriteCeiling(w, "ceiling_after", j.after, j.bytes);
     w.EndObject();

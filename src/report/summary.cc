@@ -403,9 +403,7 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     // Recovered: the monitor quiet after the last action and, where the lifecycle judged the
     // workloads, every one of them back (the stricter of the two).
     const Time quiet = x.FaultRecovered(index);
-    Time recovered = quiet;
-    if (quiet >= 0 && index < lifecycle.size() && !lifecycle[index].workloads.empty())
-      recovered = lifecycle[index].workloads_recovered < 0 ? -1 : std::max(quiet, lifecycle[index].workloads_recovered);
+    const Time recovered = FaultRecoveredAt(x, index, index < lifecycle.size() ? &lifecycle[index] : nullptr);
     if (recovered >= 0) {
       w.Double("recovered_ns", static_cast<double>(recovered) / kNanosecond, 3);
       w.Double("mttr_ns", static_cast<double>(recovered - r.injected) / kNanosecond, 3);

@@ -19,7 +19,13 @@ void Experiment::RunCounterfactual(ProgressListener* progress) const {
   c.end = f.now();
   c.wall_s = f.engine().wall_s;
   for (const QueuePair& qp : f.qps()) c.qps.push_back({qp.done, qp.failed, qp.open, qp.start, qp.finish, qp.delivered});
-  for (size_t i = 0; i < sc.allreduces.size(); ++i) c.allreduce_times.push_back(x.allreduce(i).iteration_times());
+  for (size_t i = 0; i < sc.allreduces.size(); ++i) {
+    const AllreduceDriver& d = x.allreduce(i);
+    c.allreduce_times.push_back(d.iteration_times());
+    std::vector<Time> ends;
+    for (size_t j = 0; j < d.iteration_times().size(); ++j) ends.push_back(d.iteration_begins()[j] + d.iteration_times()[j]);
+    c.allreduce_ends.push_back(ends);
+  }
   c.samples = x.probe()->samples();
   c.marks = x.probe()->marks();
   const Totals t = ComputeTotals(f);

@@ -25,6 +25,7 @@ struct Counterfactual {
   };
   std::vector<Qp> qps;  // by id
   std::vector<std::vector<Time>> allreduce_times;  // per AllReduce, each iteration's time
+  std::vector<std::vector<Time>> allreduce_ends;   // ... and when each ended
   std::vector<LifecycleProbe::Sample> samples;     // the probe's, window by window
   std::vector<LifecycleProbe::Sample> marks;       // ... and at each fault's injection time
   uint64_t bytes_delivered = 0;

@@ -63,8 +63,8 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
     else before_sum += static_cast<double>(times[j]), ++before_n;
   }
   const bool stalled = stopped && end > std::max(injected, last_end);
-  if (after.empty() && !stalled) return false;
   const std::vector<Time>* cf_times = cf ? &cf->allreduce_times[k] : nullptr;
+  if (after.empty() && !stalled && !(cf && begins.size() > times.size())) return false;
   job->index = k;
   job->ranks = d.ranks();
   job->bytes = d.bytes();
@@ -76,6 +76,20 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
   const double ceiling = job->before.iteration > 0 && job->after.iteration > 0
                              ? std::max(1.0, static_cast<double>(job->after.iteration) / static_cast<double>(job->before.iteration))
                              : 1.0;
+  // The iteration in progress at the end, against the run without the fault: how far behind
+  // that run this one is (it finished this iteration that long before the end), and whether
+  // the iteration is already late by the measure below (a ring a fault holds up may not finish
+  // any iteration at all).
+  Time behind = 0;
+  bool late_at_end = false;
+  if (!stopped && cf && begins.size() > times.size() && cf->allreduce_ends[k].size() > times.size()) {
+    const size_t n = times.size();
+    const Time cf_end = cf->allreduce_ends[k][n];
+    if (cf_end > injected && cf_end < end) behind = end - cf_end;
+    const double allowed = (1 + kRecoveredWithin) * static_cast<double>((*cf_times)[n]) * (begins[n] >= capacity_from ? ceiling : 1.0);
+    late_at_end = static_cast<double>(end - begins[n]) > allowed;
+  }
+  if (after.empty() && !stalled && !late_at_end) return false;
   const double compute = static_cast<double>(d.spec().compute);
   double sum = 0, base_sum = 0, extra = 0, cycle = 0, base_cycle = 0;
   std::vector<Time> ends;
@@ -106,7 +120,12 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
     job->baseline_iteration = static_cast<Time>(base_sum / job->iterations);
     job->inflation = base_sum > 0 ? sum / base_sum : 0;
   }
+  if (behind > 0) {
+    extra = std::max(extra, static_cast<double>(behind));
+    cycle += static_cast<double>(behind);
+  }
   job->stopped = stalled;
+  job->behind = behind;
   job->extra = static_cast<Time>(std::max(0.0, extra));
   job->gpu_idle_s = static_cast<double>(job->ranks) * static_cast<double>(job->extra) / kSecond;
   job->throughput = cycle > 0 ? std::min(1.0, base_cycle / cycle) : 1.0;
@@ -115,7 +134,7 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
                  std::string(ceiling > 1 ? " x the ceiling's drop" : "");
   if (!cf) w->criterion = "iteration time within 5 % of its mean before the fault" + std::string(ceiling > 1 ? " x the ceiling's drop" : "");
   Judge(ends, bad, injected, w);
-  if (stalled) w->recovered = -1, w->degraded = true;
+  if (stalled || late_at_end) w->recovered = -1, w->degraded = true;
   return true;
 }
 
@@ -166,12 +185,17 @@ bool JudgeTrace(const Experiment& x, const Counterfactual* cf, size_t t, Time in
 }
 
 // The finite flows (not a trace's) running at the injection or after: all of them finish.
-bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, WorkloadRecovery* w) {
+// A flow to or from `broken_host` (a storming host) is left out: no action on the fabric brings
+// back a host that cannot drain; such a flow counts in flows_failed instead.
+bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, const std::string& broken_host,
+                WorkloadRecovery* w) {
   const std::vector<int>& trace = x.trace_of_qp();
   bool any = false, all_done = true;
   Time last = injected, last_finish = injected;
   for (const QueuePair& qp : x.fabric().qps()) {
     if (qp.open || (qp.id < trace.size() && trace[qp.id] >= 0)) continue;
+    if (!broken_host.empty() && (HostName(x.fabric(), qp.src) == broken_host || HostName(x.fabric(), qp.dst) == broken_host))
+      continue;
     if (qp.done && qp.finish <= injected) continue;
     any = true;
     if (!qp.done) {
@@ -191,6 +215,7 @@ bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, Wo
   w->workload = "flows";
   w->criterion = cf ? "all that finish without the fault finish; at the finish of the last one it slowed by > 10 %"
                     : "all finish; at the last finish";
+  if (!broken_host.empty()) w->criterion += " (flows to or from " + broken_host + ", the broken host, aside)";
   if (!cf) last = last_finish;
   w->degraded = !all_done || last > injected;
   w->recovered = all_done ? last : -1;
@@ -274,7 +299,9 @@ std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x) {
       if (JudgeTrace(x, cf, t, injected, &w)) add(w);
     }
     WorkloadRecovery flows;
-    if (JudgeFlows(x, cf, injected, &flows)) add(flows);
+    // A storming NIC's receive pipeline is stuck: nothing to or from it finishes until the host is repaired.
+    const bool broken = records[i].kind == "pfc_storm";
+    if (JudgeFlows(x, cf, injected, broken ? records[i].target : "", &flows)) add(flows);
     if (lc.workloads.empty()) continue;
     lc.workloads_recovered = all ? when : -1;
     lc.degraded_to_end = !all;
@@ -338,10 +365,28 @@ std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x) {
   return out;
 }
 
+Time FaultRecoveredAt(const Experiment& x, size_t i, const FaultLifecycle* lc) {
+  const Time quiet = x.FaultRecovered(i);
+  if (quiet < 0 || !lc || lc->workloads.empty()) return quiet;
+  return lc->workloads_recovered < 0 ? -1 : std::max(quiet, lc->workloads_recovered);
+}
+
 std::vector<std::string> LifecycleLines(const Experiment& x, size_t i, const FaultLifecycle& lc) {
   std::vector<std::string> lines;
   if (!lc.injected) return lines;
   char buf[512];
+  const Time injected = x.faults().records()[i].injected;
+  for (const Recovery::Action& a : x.FaultActions(i))
+    lines.push_back("  action at " + Ms(a.t) + ": " + a.tier + " " + a.action);
+  if (!x.FaultActions(i).empty()) {
+    const Time quiet = x.FaultRecovered(i), recovered = FaultRecoveredAt(x, i, &lc);
+    std::string s = recovered >= 0 ? "  recovered at " + Ms(recovered) + " (MTTR " + Ms(recovered - injected) + ")"
+                                   : std::string("  not recovered by the end of the run");
+    s += quiet >= 0 ? ": the monitor quiet about it from " + Ms(quiet) : ": the monitor still names it";
+    if (!lc.workloads.empty())
+      s += lc.workloads_recovered >= 0 ? ", every workload back at " + Ms(lc.workloads_recovered) : ", a workload not back";
+    lines.push_back(s);
+  }
   if (lc.victims_known) {
     std::string s = "  victim flows (never touched " + x.faults().records()[i].target + ", > 10 % slower than without the fault): " +
                     std::to_string(lc.victims.size());
@@ -365,7 +410,10 @@ std::vector<std::string> LifecycleLines(const Experiment& x, size_t i, const Fau
     std::snprintf(buf, sizeof buf, "  allreduce %zu: %d iteration(s) after it, mean %s vs %s %s (x%.3f), %s lost, GPU idle %d ranks x %s = %s GPU-s%s",
                   j.index, j.iterations, Us(j.mean_iteration).c_str(), Us(j.baseline_iteration).c_str(),
                   j.baseline == "counterfactual" ? "without it" : "before it", j.inflation, Ms(j.extra).c_str(), j.ranks,
-                  Ms(j.extra).c_str(), FormatSeconds(j.gpu_idle_s).c_str(), j.stopped ? " (stopped by a QP error)" : "");
+                  Ms(j.extra).c_str(), FormatSeconds(j.gpu_idle_s).c_str(),
+                  j.stopped      ? " (stopped by a QP error)"
+                  : j.behind > 0 ? (" (at the end, " + Ms(j.behind) + " behind the run without the fault)").c_str()
+                                 : "");
     lines.push_back(buf);
     if (j.before.iteration > 0 && j.after.iteration > 0) {
       std::snprintf(buf, sizeof buf, "  allreduce %zu ceiling: %s per iteration before (%s), %s after (%s)%s", j.index,

@@ -68,6 +68,7 @@ struct JobImpact {
   Time extra = 0;        // the job's lost time: their time beyond their baseline (and a stall)
   double gpu_idle_s = 0;  // ranks x extra
   bool stopped = false;   // a QP error ended it after the injection
+  Time behind = 0;        // still running at the end, this far behind the run without the fault
   double throughput = 1;  // iterations per second, as a share of the baseline's
   RingCeiling before, after;
 };
@@ -98,6 +99,11 @@ struct FaultLifecycle {
 // One per fault, in scenario order; empty until the run has finished. Runs the
 // counterfactual first if it has not run.
 std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x);
+
+// When fault `i` was recovered (-1: not by the end of the run): the monitor quiet about its
+// devices after the last action (Experiment::FaultRecovered) and, where `lc` judged the
+// workloads, every one of them back: the later of the two.
+Time FaultRecoveredAt(const Experiment& x, size_t i, const FaultLifecycle* lc);
 
 // What `rocelab run` prints under fault `i`'s line, and once about the counterfactual.
 std::vector<std::string> LifecycleLines(const Experiment& x, size_t i, const FaultLifecycle& f);
