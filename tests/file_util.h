@@ -75,6 +75,13 @@ inline std::string Promtool() {
   return "";
 }
 
+// The number of times `needle` occurs in `hay`, not overlapping.
+inline size_t Occurrences(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + needle.size())) ++n;
+  return n;
+}
+
 #ifdef ROCELAB_BINARY
 // `rocelab ARGS` from the build tree.
 inline CommandResult Rocelab(const std::string& args) { return Shell(std::string(ROCELAB_BINARY) + " " + args); }

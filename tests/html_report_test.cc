@@ -27,13 +27,6 @@ namespace {
 
 const char kSeriesHeader[] = "t_ns,device,port,priority,metric,value\n";
 
-// The number of times `needle` occurs in `hay`.
-size_t Occurrences(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + needle.size())) ++n;
-  return n;
-}
-
 // Each <polyline class="line"> of `html` in order: its data-name and its number of points.
 std::vector<std::pair<std::string, size_t>> Polylines(const std::string& html) {
   std::vector<std::pair<std::string, size_t>> out;

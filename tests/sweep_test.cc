@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "report/html_page.h"
 #include "sweep/campaign.h"
 #include "sweep/key_path.h"
+#include "sweep/sweep_plot.h"
 #include "sweep_util.h"
 #include "util/config_error.h"
 #include "util/json_value.h"
@@ -259,6 +261,93 @@ TEST(SweepCampaign, TableShowsEachRunsOverridesAndMetrics) {
   EXPECT_NE(r.output.find("not a rocelab sweep's results"), std::string::npos) << r.output;
 }
 
+// A metric against a swept key, from the results alone: sizes placed to scale, the seeds of a
+// setting one point (their mean), a line per value of the other keys, a run without the metric
+// left out and counted, the refusals naming the database.
+TEST(SweepPlot, AMetricAgainstASweptKey) {
+  std::vector<RunRecord> runs;
+  auto add = [&](const std::string& kmin, int seed, const std::string& mode, const std::string& summary) {
+    runs.push_back({"r" + std::to_string(runs.size()), static_cast<int64_t>(runs.size()),
+                    "{\"switch.ecn.kmin\": \"" + kmin + "\", \"seed\": " + std::to_string(seed) + ", \"nic.cc\": \"" +
+                        mode + "\"}",
+                    summary});
+  };
+  auto with = [](double v) { return "{\"totals\": {\"pause_frames_tx\": " + FormatFixed(v, 1) + "}}"; };
+  add("50KB", 1, "dcqcn", with(10));
+  add("50KB", 2, "dcqcn", with(20));
+  add("200KB", 1, "dcqcn", with(40));
+  add("100KB", 1, "dcqcn", with(30));
+  add("50KB", 1, "none", with(100));
+  add("200KB", 1, "none", "{\"totals\": {}}");  // no such figure: left out
+  const std::vector<std::string> keys = {"switch.ecn.kmin", "seed", "nic.cc"};
+  const XYChart c = MakeSweepPlot(runs, keys, "switch.ecn.kmin", "totals.pause_frames_tx", "db.sqlite");
+  ASSERT_EQ(c.x_ticks.size(), 3u);
+  EXPECT_EQ(c.x_ticks[0], (std::pair<double, std::string>{50.0 * 1024, "50KB"}));
+  EXPECT_EQ(c.x_ticks[1], (std::pair<double, std::string>{100.0 * 1024, "100KB"}));
+  EXPECT_EQ(c.x_ticks[2], (std::pair<double, std::string>{200.0 * 1024, "200KB"}));
+  ASSERT_EQ(c.lines.size(), 2u);
+  EXPECT_EQ(c.lines[0].name, "nic.cc dcqcn");
+  EXPECT_EQ(c.lines[1].name, "nic.cc none");
+  const std::vector<XYPoint>& dcqcn = c.lines[0].points;
+  ASSERT_EQ(dcqcn.size(), 3u);
+  EXPECT_EQ(dcqcn[0].x, 50.0 * 1024);
+  EXPECT_EQ(dcqcn[0].y, 15.0);  // the mean of the two seeds
+  EXPECT_NE(dcqcn[0].title.find("mean of 2 runs, min 10.0000, max 20.0000"), std::string::npos) << dcqcn[0].title;
+  EXPECT_EQ(dcqcn[1].x, 100.0 * 1024);
+  EXPECT_EQ(dcqcn[1].y, 30.0);
+  EXPECT_EQ(dcqcn[2].y, 40.0);
+  ASSERT_EQ(c.lines[1].points.size(), 1u);
+  EXPECT_NE(c.note.find("1 runs without a value of totals.pause_frames_tx left out"), std::string::npos) << c.note;
+  const std::string svg = SvgXYChart(c);
+  EXPECT_EQ(Occurrences(svg, "<polyline class=\"line\""), 2u);
+  EXPECT_EQ(Occurrences(svg, "<circle class=\"point\""), 4u);
+
+  // Values that are no one kind of quantity: in the campaign's order, evenly.
+  const XYChart modes = MakeSweepPlot(runs, keys, "nic.cc", "totals.pause_frames_tx", "db.sqlite");
+  ASSERT_EQ(modes.x_ticks.size(), 2u);
+  EXPECT_EQ(modes.x_ticks[0], (std::pair<double, std::string>{0, "dcqcn"}));
+  EXPECT_EQ(modes.x_ticks[1], (std::pair<double, std::string>{1, "none"}));
+
+  try {
+    MakeSweepPlot(runs, keys, "switch.ecn.kmax", "totals.pause_frames_tx", "db.sqlite");
+    ADD_FAILURE() << "a key that was not swept";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("db.sqlite"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'switch.ecn.kmax' is not a swept key: plot against one of switch.ecn.kmin, seed, nic.cc"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(MakeSweepPlot(runs, keys, "seed", "no_such_metric", "db.sqlite"), ConfigError);
+}
+
+// The command: a page beside the sweep, one line a setting of the other keys, and the usage.
+TEST(SweepPlot, TheCommandWritesAPageAndRefusesWhatDoesNotGo) {
+  const std::string dir = CampaignDir("plot", "base: base.yaml\ngrid: {switch.ecn.kmin: [50KB, 200KB], seed: [1, 2]}\n");
+  const std::string out = dir + "/out";
+  ASSERT_EQ(Rocelab("sweep " + dir + "/camp.yaml --out " + out + " --quiet -j 2").status, 0);
+  CommandResult r = Rocelab("sweep --plot " + out + " --x switch.ecn.kmin --metric fct_p99_slowdown");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("wrote " + out + "/plot.html (fct_p99_slowdown against switch.ecn.kmin; 4 runs"), std::string::npos)
+      << r.output;
+  const std::string page = ReadFile(out + "/plot.html");
+  EXPECT_EQ(Occurrences(page, "<polyline class=\"line\""), 1u);
+  EXPECT_EQ(Occurrences(page, "<circle class=\"point\""), 2u);
+  EXPECT_NE(page.find("Content-Security-Policy"), std::string::npos);
+  r = Rocelab("sweep --plot " + out + " --x seed --metric fct_p99_slowdown --html " + dir + "/seeds.html");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(Occurrences(ReadFile(dir + "/seeds.html"), "<polyline class=\"line\""), 2u);  // one per kmin
+  for (const std::string& bad : {"sweep --plot " + out + " --metric fct_p99_slowdown",
+                                 "sweep --table " + out + " --x seed",
+                                 "sweep --plot " + out + " --x seed --metric fct_p99_slowdown --csv -"}) {
+    r = Rocelab(bad);
+    EXPECT_EQ(r.status, 2) << bad << "\n" << r.output;
+  }
+  r = Rocelab("sweep --plot " + out + " --x switch.ecn.kmax --metric fct_p99_slowdown --html " + dir + "/no.html");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("not a swept key"), std::string::npos) << r.output;
+  EXPECT_FALSE(Exists(dir + "/no.html"));
+}
+
 // report.html only when asked, and then the page `rocelab export html` makes of the run's folder.
 TEST(SweepCampaign, ReportOnlyWhenAsked) {
   const std::string dir = CampaignDir("report", "base: base.yaml\ngrid: {seed: [1, 2]}\n");
@@ -274,7 +363,7 @@ TEST(SweepCampaign, ReportOnlyWhenAsked) {
 
 TEST(SweepCampaign, AnswersHelp) {
   for (const auto& [cmd, option] : std::vector<std::pair<std::string, std::string>>{
-           {"sweep", "--resume"}, {"sweep", "--shard"}, {"sweep", "--table"}, {"sweep merge", "SHARD_DIR"}}) {
+           {"sweep", "--resume"}, {"sweep", "--shard"}, {"sweep", "--table"}, {"sweep", "--plot"}, {"sweep merge", "SHARD_DIR"}}) {
     const CommandResult r = Rocelab(cmd + " --help");
     EXPECT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("Usage: rocelab " + cmd), std::string::npos) << r.output;

@@ -1,6 +1,7 @@
 // rocelab sweep CAMPAIGN.yaml --out DIR [-j N] [--shard I/N] [--resume] [--counters all|nonzero|none]
 //                                       [--max-memory SIZE] [--report] [--quiet]
 // rocelab sweep --table DIR [--metrics A,B,...] [--csv FILE]
+// rocelab sweep --plot DIR --x KEY --metric M [--html FILE]
 // rocelab sweep merge OUT SHARD_DIR...
 // Under mpirun the same command line runs on every rank (cli/sweep_mpi.h). docs/sweep.md.
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include "sweep/campaign.h"
 #include "sweep/merge.h"
 #include "sweep/results_db.h"
+#include "sweep/sweep_plot.h"
 #include "sweep/sweep_table.h"
 #include "util/units.h"
 
@@ -47,7 +49,7 @@ int Integer(const std::string& text, const std::string& what, int lo) {
 
 SweepOptions ReadOptions(const Args& a) {
   SweepOptions o;
-  if (a.positional().empty()) throw UsageError("sweep: a campaign file is required (or --table DIR)");
+  if (a.positional().empty()) throw UsageError("sweep: a campaign file is required (or --table DIR, or --plot DIR)");
   o.campaign = a.positional()[0];
   o.out = a.Require("--out");
   if (a.Has("--jobs")) o.jobs = Integer(a.Get("--jobs"), "-j", 1);
@@ -73,6 +75,8 @@ SweepOptions ReadOptions(const Args& a) {
   }
   for (const char* table_only : {"--metrics", "--csv"})
     if (a.Has(table_only)) throw UsageError(std::string("sweep: ") + table_only + " goes with --table DIR");
+  for (const char* plot_only : {"--x", "--metric", "--html"})
+    if (a.Has(plot_only)) throw UsageError(std::string("sweep: ") + plot_only + " goes with --plot DIR");
   return o;
 }
 
@@ -209,6 +213,8 @@ int Sweep(const Args& a) {
 int Table(const Args& a) {
   if (!a.positional().empty() || a.Has("--out"))
     throw UsageError("sweep: --table DIR shows a sweep made already: no campaign or --out with it");
+  for (const char* plot_only : {"--x", "--metric", "--html"})
+    if (a.Has(plot_only)) throw UsageError(std::string("sweep: ") + plot_only + " goes with --plot DIR");
   const std::string dir = a.Get("--table");
   const std::unique_ptr<ResultsDb> db = ResultsDb::Open(ResultsPath(dir));
   std::vector<std::string> metrics = ReadJsonList(db->Meta("metrics"));
@@ -235,7 +241,23 @@ int Table(const Args& a) {
   return kExitOk;
 }
 
-int SweepOrTable(const Args& a) { return a.Has("--table") ? Table(a) : Sweep(a); }
+int Plot(const Args& a) {
+  if (!a.positional().empty() || a.Has("--out") || a.Has("--table"))
+    throw UsageError("sweep: --plot DIR draws a sweep made already: no campaign, --out or --table with it");
+  for (const char* table_only : {"--metrics", "--csv"})
+    if (a.Has(table_only)) throw UsageError(std::string("sweep: ") + table_only + " goes with --table DIR");
+  const std::string dir = a.Get("--plot");
+  const std::string x = a.Require("--x"), metric = a.Require("--metric");
+  const std::string html = a.Get("--html", dir + "/plot.html");
+  CheckOutputFile(html, "sweep: --html");
+  const std::unique_ptr<ResultsDb> db = ResultsDb::Open(ResultsPath(dir));
+  const XYChart chart = MakeSweepPlot(db->Runs(), ReadJsonList(db->Meta("keys")), x, metric, db->path());
+  WriteFileAtomically(html, SweepPlotHtml(chart, dir));
+  std::printf("wrote %s (%s; %s)\n", html.c_str(), chart.title.c_str(), chart.note.c_str());
+  return kExitOk;
+}
+
+int SweepOrTable(const Args& a) { return a.Has("--plot") ? Plot(a) : a.Has("--table") ? Table(a) : Sweep(a); }
 
 int Merge(const Args& a) {
   const std::vector<std::string>& dirs = a.positional();
@@ -266,6 +288,10 @@ void AddSweepCommand(CLI::App* root) {
   AddValue(sweep, "--metrics", "A,B,...",
            "with --table: the metrics to show (key figures, or key paths into summary.json such as totals.cnp_handled)");
   AddValue(sweep, "--csv", "FILE", "with --table: write the table as CSV to FILE (- for stdout)");
+  AddValue(sweep, "--plot", "DIR", "draw a metric of a sweep against a swept key, as an HTML page (--x, --metric)");
+  AddValue(sweep, "--x", "KEY", "with --plot: the swept key along the x axis (switch.ecn.kmin)");
+  AddValue(sweep, "--metric", "M", "with --plot: the metric (a key figure, or a key path into summary.json)");
+  AddValue(sweep, "--html", "FILE", "with --plot: where to write the page (default DIR/plot.html)");
   AddCommand(sweep, "merge", "Combine the folders of a campaign's shards (--shard I/N) into one sweep folder", Merge,
              "OUT SHARD_DIR...", 2, -1);
 }

@@ -99,6 +99,52 @@ std::string TimeAxis(double t_end, double left, double width, double top, double
   return out;
 }
 
+// The value axis of a plot: grid lines and labels up to a round top at or above `top_value`.
+struct ValueAxis {
+  double y_max = 1;
+  std::string svg;
+  double Y(double v) const { return kTop + kPlotHeight - std::clamp(v / y_max, 0.0, 1.0) * kPlotHeight; }
+};
+ValueAxis MakeValueAxis(double top_value, ChartUnit unit) {
+  // A share axis runs to 100 %: a sample a little over (a frame that straddles two intervals)
+  // is drawn at the top.
+  if (unit == ChartUnit::kShare) top_value = top_value < 1.1 ? 1.0 : top_value;
+  if (!(top_value > 0)) top_value = 1;
+  double step = NiceStep(top_value / 5);
+  if (unit == ChartUnit::kBytes) {
+    const double u = ByteUnitFor(top_value).size;
+    step = NiceStep(top_value / 5 / u) * u;
+  }
+  ValueAxis a;
+  a.y_max = step * std::ceil(top_value / step - 1e-9);
+  for (int i = 0; i * step <= a.y_max * (1 + 1e-9); ++i) {
+    const double v = i * step;
+    const std::string y = Num(a.Y(v));
+    a.svg += "<line class=\"grid\" x1=\"" + Num(kLeft) + "\" y1=\"" + y + "\" x2=\"" + Num(kLeft + kPlotWidth) + "\" y2=\"" + y +
+             "\"/><text x=\"" + Num(kLeft - 6) + "\" y=\"" + Num(a.Y(v) + 4) + "\" font-size=\"11\" text-anchor=\"end\">" +
+             HtmlEscape(ValueLabel(v, unit, step, a.y_max)) + "</text>\n";
+  }
+  a.svg += "<line class=\"axis\" x1=\"" + Num(kLeft) + "\" y1=\"" + Num(kTop) + "\" x2=\"" + Num(kLeft) + "\" y2=\"" +
+           Num(kTop + kPlotHeight) + "\"/>\n";
+  return a;
+}
+
+std::string SvgOpen(const char* css_class, const std::string& id, const std::string& title, double height) {
+  return std::string("<svg class=\"") + css_class + "\" data-chart=\"" + HtmlEscape(id) +
+         "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + Num(kWidth) + "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " +
+         Num(kWidth) + " " + Num(height) + "\" role=\"img\" aria-label=\"" + HtmlEscape(title) + "\">\n";
+}
+
+// The legend entry of line `i`, beside the plot.
+std::string LegendEntry(size_t i, const std::string& name) {
+  const char* colour = kPalette[i % (sizeof kPalette / sizeof kPalette[0])];
+  const double ly = kTop + 10 + 16 * static_cast<double>(i);
+  return "<line x1=\"" + Num(kWidth - kRight + 12) + "\" y1=\"" + Num(ly - 4) + "\" x2=\"" + Num(kWidth - kRight + 30) +
+         "\" y2=\"" + Num(ly - 4) + "\" stroke=\"" + colour + "\" stroke-width=\"3\"/><text x=\"" +
+         Num(kWidth - kRight + 36) + "\" y=\"" + Num(ly) + "\" font-size=\"11\">" + HtmlEscape(Shorten(name)) + "<title>" +
+         HtmlEscape(name) + "</title></text>\n";
+}
+
 }  // namespace
 
 std::vector<std::pair<double, std::string>> TimeTicks(double t_end_ns) {
@@ -124,32 +170,10 @@ std::string SvgLineChart(const LineChart& c) {
   for (const ChartLine& l : c.lines)
     for (const ChartPoint& p : l.points)
       if (std::isfinite(p.value)) top_value = std::max(top_value, p.value);
-  // A share axis runs to 100 %: a sample a little over (a frame that straddles two intervals)
-  // is drawn at the top.
-  if (c.unit == ChartUnit::kShare) top_value = top_value < 1.1 ? 1.0 : top_value;
-  if (!(top_value > 0)) top_value = 1;
-  double step = NiceStep(top_value / 5);
-  if (c.unit == ChartUnit::kBytes) {
-    const double u = ByteUnitFor(top_value).size;
-    step = NiceStep(top_value / 5 / u) * u;
-  }
-  const double y_max = step * std::ceil(top_value / step - 1e-9);
+  const ValueAxis axis = MakeValueAxis(top_value, c.unit);
   const double bottom = kTop + kPlotHeight;
   const double height = bottom + kBottom;
-  auto y_of = [&](double v) { return bottom - std::clamp(v / y_max, 0.0, 1.0) * kPlotHeight; };
-
-  std::string svg = "<svg class=\"chart\" data-chart=\"" + HtmlEscape(c.id) + "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                    Num(kWidth) + "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " + Num(kWidth) + " " + Num(height) +
-                    "\" role=\"img\" aria-label=\"" + HtmlEscape(c.title) + "\">\n";
-  for (int i = 0; i * step <= y_max * (1 + 1e-9); ++i) {
-    const double v = i * step;
-    const std::string y = Num(y_of(v));
-    svg += "<line class=\"grid\" x1=\"" + Num(kLeft) + "\" y1=\"" + y + "\" x2=\"" + Num(kLeft + kPlotWidth) + "\" y2=\"" + y +
-           "\"/><text x=\"" + Num(kLeft - 6) + "\" y=\"" + Num(y_of(v) + 4) + "\" font-size=\"11\" text-anchor=\"end\">" +
-           HtmlEscape(ValueLabel(v, c.unit, step, y_max)) + "</text>\n";
-  }
-  svg += "<line class=\"axis\" x1=\"" + Num(kLeft) + "\" y1=\"" + Num(kTop) + "\" x2=\"" + Num(kLeft) + "\" y2=\"" +
-         Num(bottom) + "\"/>\n";
+  std::string svg = SvgOpen("chart", c.id, c.title, height) + axis.svg;
   svg += TimeAxis(c.t_end_ns, kLeft, kPlotWidth, kTop, bottom);
   for (size_t i = 0; i < c.lines.size(); ++i) {
     const ChartLine& l = c.lines[i];
@@ -158,16 +182,11 @@ std::string SvgLineChart(const LineChart& c) {
     for (const ChartPoint& p : l.points) {
       if (!std::isfinite(p.value)) continue;
       if (!points.empty()) points += ' ';
-      points += Num(XOf(p.t_ns, c.t_end_ns, kLeft, kPlotWidth)) + "," + Num(y_of(p.value));
+      points += Num(XOf(p.t_ns, c.t_end_ns, kLeft, kPlotWidth)) + "," + Num(axis.Y(p.value));
     }
     svg += "<polyline class=\"line\" data-name=\"" + HtmlEscape(l.name) + "\" stroke=\"" + colour + "\" points=\"" + points +
            "\"><title>" + HtmlEscape(l.name) + "</title></polyline>\n";
-    // The legend, one entry per line, beside the plot.
-    const double ly = kTop + 10 + 16 * static_cast<double>(i);
-    svg += "<line x1=\"" + Num(kWidth - kRight + 12) + "\" y1=\"" + Num(ly - 4) + "\" x2=\"" + Num(kWidth - kRight + 30) +
-           "\" y2=\"" + Num(ly - 4) + "\" stroke=\"" + colour + "\" stroke-width=\"3\"/><text x=\"" +
-           Num(kWidth - kRight + 36) + "\" y=\"" + Num(ly) + "\" font-size=\"11\">" + HtmlEscape(Shorten(l.name)) +
-           "<title>" + HtmlEscape(l.name) + "</title></text>\n";
+    svg += LegendEntry(i, l.name);
   }
   if (c.lines.empty())
     svg += "<text x=\"" + Num(kLeft + kPlotWidth / 2) + "\" y=\"" + Num(kTop + kPlotHeight / 2) +
@@ -180,9 +199,7 @@ std::string SvgSpanChart(const SpanChart& c) {
   const double top = 6;
   const double bottom = top + kSpanRow * static_cast<double>(std::max<size_t>(c.rows.size(), 1));
   const double height = bottom + kBottom;
-  std::string svg = "<svg class=\"spans\" data-chart=\"" + HtmlEscape(c.id) + "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                    Num(kWidth) + "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " + Num(kWidth) + " " + Num(height) +
-                    "\" role=\"img\" aria-label=\"" + HtmlEscape(c.title) + "\">\n";
+  std::string svg = SvgOpen("spans", c.id, c.title, height);
   svg += TimeAxis(c.t_end_ns, kSpanLabel, kSpanPlot, top, bottom);
   for (size_t i = 0; i < c.rows.size(); ++i) {
     const SpanRow& r = c.rows[i];
@@ -202,6 +219,52 @@ std::string SvgSpanChart(const SpanChart& c) {
              "\" cy=\"" + Num(y + kSpanRow / 2) + "\" r=\"4\"><title>" + HtmlEscape(m.title) + "</title></circle>";
     svg += "</g>\n";
   }
+  svg += "</svg>\n";
+  return Figure(c.title, c.note, svg);
+}
+
+std::string SvgXYChart(const XYChart& c) {
+  double top_value = 0;
+  for (const XYLine& l : c.lines)
+    for (const XYPoint& p : l.points)
+      if (std::isfinite(p.y)) top_value = std::max(top_value, p.y);
+  const ValueAxis axis = MakeValueAxis(top_value, ChartUnit::kCount);
+  const double bottom = kTop + kPlotHeight;
+  std::string svg = SvgOpen("chart", c.id, c.title, bottom + kBottom) + axis.svg;
+  // The x axis spans the first tick to the last; a single tick sits in the middle.
+  const double x0 = c.x_ticks.empty() ? 0 : c.x_ticks.front().first;
+  const double x1 = c.x_ticks.empty() ? 1 : c.x_ticks.back().first;
+  auto x_of = [&](double x) { return x1 > x0 ? XOf(x - x0, x1 - x0, kLeft, kPlotWidth) : kLeft + kPlotWidth / 2; };
+  svg += "<line class=\"axis\" x1=\"" + Num(kLeft) + "\" y1=\"" + Num(bottom) + "\" x2=\"" + Num(kLeft + kPlotWidth) +
+         "\" y2=\"" + Num(bottom) + "\"/>\n";
+  for (const auto& [x, label] : c.x_ticks) {
+    const std::string px = Num(x_of(x));
+    svg += "<line class=\"grid\" x1=\"" + px + "\" y1=\"" + Num(kTop) + "\" x2=\"" + px + "\" y2=\"" + Num(bottom) + "\"/>";
+    svg += "<text x=\"" + px + "\" y=\"" + Num(bottom + 14) + "\" font-size=\"11\" text-anchor=\"middle\">" +
+           HtmlEscape(label) + "</text>\n";
+  }
+  svg += "<text x=\"" + Num(kLeft + kPlotWidth / 2) + "\" y=\"" + Num(bottom + 28) +
+         "\" font-size=\"11\" text-anchor=\"middle\">" + HtmlEscape(c.x_label) + "</text>\n";
+  svg += "<text x=\"12\" y=\"" + Num(kTop + kPlotHeight / 2) + "\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 12 " +
+         Num(kTop + kPlotHeight / 2) + ")\">" + HtmlEscape(c.y_label) + "</text>\n";
+  for (size_t i = 0; i < c.lines.size(); ++i) {
+    const XYLine& l = c.lines[i];
+    const char* colour = kPalette[i % (sizeof kPalette / sizeof kPalette[0])];
+    std::string points, markers;
+    for (const XYPoint& p : l.points) {
+      if (!std::isfinite(p.y)) continue;
+      const std::string at = Num(x_of(p.x)) + "," + Num(axis.Y(p.y));
+      points += (points.empty() ? "" : " ") + at;
+      markers += "<circle class=\"point\" cx=\"" + Num(x_of(p.x)) + "\" cy=\"" + Num(axis.Y(p.y)) + "\" r=\"3\" fill=\"" +
+                 colour + "\"><title>" + HtmlEscape(p.title) + "</title></circle>";
+    }
+    svg += "<polyline class=\"line\" data-name=\"" + HtmlEscape(l.name) + "\" stroke=\"" + colour + "\" points=\"" + points +
+           "\"><title>" + HtmlEscape(l.name) + "</title></polyline>\n" + markers + "\n";
+    svg += LegendEntry(i, l.name);
+  }
+  if (c.lines.empty())
+    svg += "<text x=\"" + Num(kLeft + kPlotWidth / 2) + "\" y=\"" + Num(kTop + kPlotHeight / 2) +
+           "\" font-size=\"13\" text-anchor=\"middle\">no values</text>\n";
   svg += "</svg>\n";
   return Figure(c.title, c.note, svg);
 }

@@ -7,6 +7,9 @@
 //   SvgSpanChart  one row per element, bars where something held (a port
 //                 paused, a fault in force) and marks at instants (detected,
 //                 acted on, recovered).
+//   SvgXYChart    values against a quantity that is not time (a sweep's swept
+//                 setting), a marker at each point, the x axis labelled at
+//                 the values given.
 //
 // The caller decides what goes in (which series, how many points: see
 // series_reader.h); the charts draw what they are given. Every name is
@@ -68,6 +71,25 @@ struct SpanChart {
 };
 
 std::string SvgSpanChart(const SpanChart& chart);
+
+struct XYPoint {
+  double x, y;
+  std::string title;  // the marker's tooltip
+};
+struct XYLine {
+  std::string name;
+  std::vector<XYPoint> points;  // in x order
+};
+struct XYChart {
+  std::string id, title, note;
+  std::string x_label, y_label;
+  // Where the x axis is labelled: (x, text), the axis spanning the first to the last.
+  std::vector<std::pair<double, std::string>> x_ticks;
+  std::vector<XYLine> lines;
+};
+
+// Each line a <polyline class="line" data-name=...>, each point a <circle class="point">.
+std::string SvgXYChart(const XYChart& chart);
 
 // The time axis's ticks for a run of `t_end_ns`: a step of 1, 2 or 5 times a power of ten, and
 // the unit their labels are written in ("µs"), as (t_ns, label) pairs from 0.
