@@ -92,6 +92,27 @@ TEST(IeeeHeadroom, FourHundredGigOverFiveMeters) {
   EXPECT_EQ(h.cell_rounding, 128u);
 }
 
+// 400G, 200 m, 9216 B frames, 256 B cells, 4 KB RoCE MTU: the 184,832 B of xoff hold 722
+// minimum frames, a cell each, 722 x 84 B on the wire (1.213 us at 400G); the round trip it
+// must absorb is 176,476 B (3.530 us). A line-rate ACK burst overflows it: the simulator drops
+// lossless packets on such a 400G switch-to-switch link under a pause tree (none with 96 B cells).
+TEST(IeeeHeadroom, ALineRateBurstOfSmallFramesOutrunsHeadroomSizedForData) {
+  const uint64_t rate = 400000000000ull;
+  const HeadroomBreakdown h = Ieee8021QbbHeadroom(rate, 1000 * kNanosecond, 9216, 256, 905, 4096 + 62);
+  ASSERT_EQ(h.total, 184832u);
+  const SmallFrameBurst b = SmallFrameBurstOf(h, rate, 256);
+  EXPECT_EQ(b.covered, SerializationTime(722 * 84, rate));
+  EXPECT_EQ(b.round_trip, SerializationTime(9236 + 84 + 100000 + 57920 + 9236, rate));
+  EXPECT_TRUE(b.overflows());
+  EXPECT_EQ(b.all_small_total, 2101u * 256);  // ceil(176,476 / 84) frames, a cell each
+  // The all-small headroom covers it.
+  HeadroomBreakdown big = h;
+  big.total = b.all_small_total;
+  EXPECT_FALSE(SmallFrameBurstOf(big, rate, 256).overflows());
+  // Byte-exact accounting (1 B cells): a 64 B frame is charged 64 B, and 184,832 B hold the burst.
+  EXPECT_FALSE(SmallFrameBurstOf(h, rate, 1).overflows());
+}
+
 TEST(BufferPlan, VerdictWhenHeadroomDoesNotFit) {
   Scenario sc = ParseScenarioText(
       "topology: {type: spine-leaf, spines: 4, leaves: 2, hosts_per_leaf: 32,\n"

@@ -90,9 +90,15 @@ HeadroomPlan IeeeHeadroomPlan(const Args& a, uint64_t speed, double cable_m, uin
   w.Uint("peer_frame_in_flight", h.peer_frame).Uint("cell_overhead", h.cell_overhead).Uint("cell_rounding", h.cell_rounding);
   w.EndObject();
   w.Uint("xoff", p.xoff).Uint("xon", p.xon).Uint("size", p.size);
+  const SmallFrameBurst burst = SmallFrameBurstOf(h, speed, cell);
+  w.BeginObject("small_frame_burst");
+  w.Double("covered_ns", static_cast<double>(burst.covered) / kNanosecond, 3);
+  w.Double("round_trip_ns", static_cast<double>(burst.round_trip) / kNanosecond, 3);
+  w.Bool("overflows", burst.overflows()).Uint("all_small_xoff", burst.all_small_total);
+  w.EndObject();
   w.EndObject();
   p.json = w.str();
-  char buf[256];
+  char buf[512];
   std::snprintf(buf, sizeof buf, "PFC headroom, IEEE 802.1Qbb method: %s, %.1f m cable, %u B frames, cell %u B\n",
                 FormatRate(speed).c_str(), cable_m, mtu, cell);
   p.text += buf;
@@ -110,6 +116,15 @@ HeadroomPlan IeeeHeadroomPlan(const Args& a, uint64_t speed, double cable_m, uin
   p.text += "  xoff (headroom)          " + Bytes(p.xoff) + " B\n";
   p.text += "  xon (resume offset)      " + Bytes(p.xon) + " B  (2 max frames)\n";
   p.text += "  size                     " + Bytes(p.size) + " B\n";
+  std::snprintf(buf, sizeof buf,
+                "small frames: a line-rate burst of 64 B frames (ACKs queued behind a pause leave together) takes a "
+                "cell each and fills the xoff in %.0f ns; the pause round trip lasts %.0f ns%s\n",
+                static_cast<double>(burst.covered) / kNanosecond, static_cast<double>(burst.round_trip) / kNanosecond,
+                burst.overflows() ? ": such a burst overflows it" : ": covered");
+  p.text += buf;
+  if (burst.overflows())
+    p.text += "  an xoff of " + std::to_string(burst.all_small_total) +
+              " B covers it (all small frames; --model sonic-mellanox --small-packet-percentage 100)\n";
   return p;
 }
 

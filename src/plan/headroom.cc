@@ -46,6 +46,19 @@ HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uin
   return h;
 }
 
+SmallFrameBurst SmallFrameBurstOf(const HeadroomBreakdown& h, uint64_t rate_bps, uint32_t cell) {
+  SmallFrameBurst b;
+  const uint64_t wire = kMinFrame + kWireOverhead;  // a minimum frame, preamble and gap: one cell
+  const uint64_t c = std::max<uint32_t>(cell, 1);
+  const uint64_t per_frame = (kMinFrame + c - 1) / c * c;  // what one such frame is charged
+  const uint64_t frames_held = h.total / per_frame;
+  const uint64_t must_absorb = h.our_frame + h.pfc_frame + h.cable_round_trip + h.peer_response + h.peer_frame;
+  b.covered = SerializationTime(frames_held * wire, rate_bps);
+  b.round_trip = SerializationTime(must_absorb, rate_bps);
+  b.all_small_total = (must_absorb + wire - 1) / wire * per_frame;
+  return b;
+}
+
 uint32_t WorstCellFillFrame(const Scenario& sc, uint32_t cell) {
   uint32_t worst = 0;
   double worst_fill = 0;

@@ -41,6 +41,19 @@ struct HeadroomBreakdown {
 HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uint32_t max_frame, uint32_t cell,
                                       uint32_t response_quanta, uint32_t fill_frame = 0);
 
+// A line-rate burst of minimum-size frames (RoCE ACKs are 66 B: ACKs queued behind a pause
+// leave together when it ends) charges a whole cell per frame, so it fills a headroom sized
+// for data frames several times faster than the bytes say. `covered` is how long such a burst
+// takes to fill `h.total`; `round_trip` how long the headroom must absorb (every term but the
+// cells', at line rate); `all_small_total` the headroom that would cover the round trip in such
+// frames (what SONiC's small_packet_percentage 100 aims at).
+struct SmallFrameBurst {
+  Time covered = 0, round_trip = 0;
+  uint64_t all_small_total = 0;
+  bool overflows() const { return covered < round_trip; }
+};
+SmallFrameBurst SmallFrameBurstOf(const HeadroomBreakdown& h, uint64_t rate_bps, uint32_t cell);
+
 struct Scenario;
 struct SwitchSpec;
 // Of the full RoCE data frames the scenario's NICs send (MTU payload plus headers), the
