@@ -87,6 +87,9 @@ ResultsDb::ResultsDb(const std::string& path, const std::map<std::string, std::s
       throw ConfigError(path, 0, "", "not a rocelab sweep's results (its meta table says no '" + std::string(kSweepFormat) + "')");
     }
   } catch (const std::runtime_error& e) {
+    // A constructor that throws runs no destructor: the connection is closed here.
+    sqlite3_close(db_);
+    db_ = nullptr;
     // A file that is not a database at all: bad input, not a bug.
     if (dynamic_cast<const ConfigError*>(&e)) throw;
     throw ConfigError(path, 0, "", std::string("not a rocelab sweep's results: ") + e.what());
