@@ -3,6 +3,7 @@
 // `rocelab collect` compare by their NIC counters and settings, with a run too; and what is
 // neither a run nor a bundle is refused with the file named, exit status 2, nothing written.
 #include "report/compare.h"
+#include "report/html_page.h"
 
 #include <gtest/gtest.h>
 
@@ -169,6 +170,26 @@ TEST(Compare, PfcOnAndOffShowsThePauseDifferenceAndTheSetting) {
       EXPECT_EQ(f["better"], "lower");
     }
   EXPECT_TRUE(found);
+
+  // As a page: run B's report.html with the comparison as its last section, the rows that got
+  // worse marked; the terminal says the same as without it.
+  const CommandResult html = Rocelab("compare " + on + " " + off + " --html " + dir + "/compare.html");
+  ASSERT_EQ(html.status, 0) << html.output;
+  EXPECT_EQ(html.output, text.output);
+  const std::string page = ReadFile(dir + "/compare.html");
+  const size_t section = page.find("<section id=\"compare\">\n<h2>Compared with " + on + "</h2>");
+  ASSERT_NE(section, std::string::npos) << page.substr(0, 2000);
+  EXPECT_NE(page.find("<a href=\"#compare\">"), std::string::npos);             // in the contents
+  EXPECT_LT(page.find("<h2>Pause timeline</h2>"), section) << "run B's own sections come first";
+  EXPECT_NE(page.find(HtmlEscape(c.verdict), section), std::string::npos);
+  EXPECT_NE(page.find("<td>pfc_priorities</td><td>[3]</td><td>[]</td>", section), std::string::npos);
+  const size_t row = page.find("<td>pause frames sent</td>", section);
+  ASSERT_NE(row, std::string::npos);
+  EXPECT_NE(page.substr(row, page.find("</tr>", row) - row).find(">-100 %<"), std::string::npos);
+  EXPECT_EQ(page.substr(page.rfind("<tr", row), 4), "<tr>") << "fewer pauses: better, not marked";
+  const size_t lossy_row = page.rfind("<tr", page.find("<td>lossy classes</td>", section));
+  EXPECT_EQ(page.substr(lossy_row, 18), "<tr class=\"error\">") << page.substr(lossy_row, 200);
+  EXPECT_NE(Rocelab("compare " + on + " " + off + " --html " + dir).status, 0);  // a folder is no page
 }
 
 TEST(Compare, TheSameRunTwiceDiffersNowhere) {
@@ -239,6 +260,12 @@ TEST(Compare, BundlesCompareByTheirNicCountersAndSettings) {
   EXPECT_EQ(AB(c, "ECN and DCQCN", "CNPs sent"), std::make_pair(70.0, 70.0));
   // PFC off on priority 3 makes its discards a lossy class's.
   EXPECT_EQ(AB(c, "Drops", "lossy classes"), std::make_pair(0.0, 77.0));
+  // A bundle has no report of its own: the page is the comparison alone.
+  const CommandResult r = Rocelab("compare " + before + " " + after + " --html " + dir + "/bundles.html");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string page = ReadFile(dir + "/bundles.html");
+  EXPECT_NE(page.find("<h1>rocelab compare</h1>"), std::string::npos) << page.substr(0, 1500);
+  EXPECT_NE(page.find("<td>gpu-node-17:mlx5_0/eth0</td><td>pfc_priorities</td><td>[3]</td><td>[]</td>"), std::string::npos);
   EXPECT_EQ(AB(c, "Drops", "priority 3"), std::make_pair(0.0, 77.0));
   // No flows in a bundle: no FCT, AllReduce or uplink figures.
   for (const FigureChange& f : c.figures) {

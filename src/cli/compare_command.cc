@@ -1,10 +1,13 @@
-// rocelab compare A B [--json]
+// rocelab compare A B [--json] [--html FILE]
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 
 #include "cli/cli.h"
+#include <sys/stat.h>
+
 #include "report/compare.h"
+#include "report/html_report.h"
 
 namespace rocelab {
 namespace {
@@ -12,6 +15,22 @@ namespace {
 int CompareCommand(const Args& a) {
   // A side that is neither a run nor a bundle throws ConfigError: main() names it, exit status 2.
   const Comparison c = Compare(a.positional()[0], a.positional()[1]);
+  if (a.Has("--html")) {
+    const std::string html = a.Get("--html");
+    CheckOutputFile(html, "compare: --html");
+    // Run B's own page with the comparison after it; a bundle has no page: the comparison alone.
+    std::string page;
+    if (c.b.kind == "run") {
+      struct stat st;
+      const std::string& b = c.b.path;
+      const bool folder = ::stat(b.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+      const size_t slash = b.rfind('/');
+      page = RunReportOfFolder(folder ? b : slash == std::string::npos ? "." : b.substr(0, slash), {CompareHtmlSection(c)});
+    } else {
+      page = HtmlDocument("rocelab compare", c.a.path + " → " + c.b.path, {CompareHtmlSection(c)});
+    }
+    WriteFileAtomically(html, page);
+  }
   const std::string out = a.Has("--json") ? CompareJson(c) : CompareText(c);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;
@@ -25,6 +44,7 @@ void AddCompareCommand(CLI::App* root) {
                            "settings that differ and how every figure moved (docs/compare.md)",
                            CompareCommand, "A B", 2, 2);
   AddFlag(c, "--json", "the comparison as JSON");
+  AddValue(c, "--html", "FILE", "also write it as a page: run B's report.html with the comparison as its last section");
 }
 
 }  // namespace rocelab

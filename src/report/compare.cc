@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -252,6 +253,30 @@ std::string Cell(const std::optional<double>& v, const std::string& unit, const 
   return WithUnit(*v, unit) + (detail.empty() ? "" : " (" + detail + ")");
 }
 
+// A figure's row as every renderer writes it: A, B, the change and the change in %.
+struct FigureCells {
+  std::string a, b, change, pct;
+};
+FigureCells CellsOf(const FigureChange& f) {
+  FigureCells c{Cell(f.a, f.unit, f.a_detail), Cell(f.b, f.unit, f.b_detail), "", ""};
+  if (f.change() && *f.change() == 0) {
+    c.change = "0";
+  } else if (f.change()) {
+    // A change of a share is in percentage points; of a slowdown, a plain number.
+    c.change = f.unit == "%" ? Fixed(*f.change(), 1, true) + " pp"
+               : f.unit == "×" ? Fixed(*f.change(), 3, true)
+                               : WithUnit(*f.change(), f.unit, true);
+    c.pct = f.change_pct() ? Percent(*f.change_pct()) : "new";
+  }
+  return c;
+}
+
+// Whether B's value is worse than A's, for a figure that should move one way.
+bool Worse(const FigureChange& f) {
+  if (!f.changed() || f.better == Better::kNeither) return false;
+  return (*f.b > *f.a) != (f.better == Better::kHigher);
+}
+
 }  // namespace
 
 std::string CompareText(const Comparison& c) {
@@ -316,17 +341,8 @@ std::string CompareText(const Comparison& c) {
       section = f.section;
       lines.push_back({section, "", "", "", "", true});
     }
-    Line l{"  " + f.name, Cell(f.a, f.unit, f.a_detail), Cell(f.b, f.unit, f.b_detail), "", "", false};
-    if (f.change() && *f.change() == 0) {
-      l.change = "0";
-    } else if (f.change()) {
-      // A change of a share is in percentage points; of a slowdown, a plain number.
-      l.change = f.unit == "%" ? Fixed(*f.change(), 1, true) + " pp"
-                 : f.unit == "×" ? Fixed(*f.change(), 3, true)
-                                 : WithUnit(*f.change(), f.unit, true);
-      l.pct = f.change_pct() ? Percent(*f.change_pct()) : "new";
-    }
-    lines.push_back(l);
+    const FigureCells cells = CellsOf(f);
+    lines.push_back({"  " + f.name, cells.a, cells.b, cells.change, cells.pct, false});
   }
   Line head{"Figures", "A", "B", "change", "", true};
   size_t w[5] = {Width(head.name), Width(head.a), Width(head.b), Width(head.change), 0};
@@ -428,6 +444,45 @@ std::string CompareJson(const Comparison& c) {
   w.EndArray();
   w.EndObject();
   return w.str() + "\n";
+}
+
+HtmlSection CompareHtmlSection(const Comparison& c) {
+  std::string body = HtmlParagraph(c.verdict);
+  for (const std::string& s : c.also) body += HtmlParagraph("also: " + s, "note");
+  HtmlTable sides({"", "what", "path"});
+  sides.AddRow({"A", c.a.title, c.a.path});
+  sides.AddRow({"B", c.b.title, c.b.path});
+  body += sides.Html();
+  for (const std::string& n : c.notes) body += HtmlParagraph("note: " + n, "note");
+  body += "<h3>Settings that differ (A → B)</h3>\n";
+  if (c.settings.empty() && c.devices_only_in_a.empty() && c.devices_only_in_b.empty()) {
+    body += HtmlParagraph("none");
+  } else {
+    HtmlTable settings({"device", "setting", "A", "B"});
+    for (const SettingChange& s : c.settings)
+      settings.AddRow({s.device.empty() ? "(" + c.a.kind + ")" : s.device, s.key, s.a ? *s.a : "—", s.b ? *s.b : "—"});
+    if (!c.devices_only_in_a.empty()) settings.AddRow({CompactDeviceNames(c.devices_only_in_a), "only in A", "", ""});
+    if (!c.devices_only_in_b.empty()) settings.AddRow({CompactDeviceNames(c.devices_only_in_b), "only in B", "", ""});
+    body += settings.Html();
+  }
+  body += "<h3>Figures</h3>\n";
+  std::string section;
+  std::unique_ptr<HtmlTable> table;
+  auto flush = [&] {
+    if (table) body += "<h4>" + HtmlEscape(section) + "</h4>\n" + table->Html();
+  };
+  for (const FigureChange& f : c.figures) {
+    if (!table || f.section != section) {
+      flush();
+      section = f.section;
+      table = std::make_unique<HtmlTable>(std::vector<std::string>{"figure", "A", "B", "change", "%"});
+    }
+    const FigureCells cells = CellsOf(f);
+    // A row that got worse is styled as an error, one that got better plainly.
+    table->AddRow({f.name, cells.a, cells.b, cells.change, cells.pct}, Worse(f) ? "error" : "");
+  }
+  flush();
+  return {"compare", "Compared with " + c.a.path, body};
 }
 
 }  // namespace rocelab

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "report/html_page.h"
+
 namespace rocelab {
 
 // What one side is.
@@ -84,6 +86,11 @@ Comparison Compare(const std::string& path_a, const std::string& path_b);
 std::string CompareText(const Comparison& c);
 // The same as JSON; numbers as numbers, a value one side lacks as null.
 std::string CompareJson(const Comparison& c);
+
+// The same as a section of a page (report/html_page.h): the verdict, what A and B are, the
+// settings that differ, each section's figures with A, B and the change (rows that got worse
+// marked). `rocelab compare --html` puts it in run B's report.html.
+HtmlSection CompareHtmlSection(const Comparison& c);
 
 // Device names listed short: runs of consecutive numbers joined ("h0..h15, leaf0..leaf1").
 std::string CompactDeviceNames(const std::vector<std::string>& names);

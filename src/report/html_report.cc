@@ -646,7 +646,7 @@ std::string RunReportHtml(const RunReportInput& in, const std::vector<HtmlSectio
   return HtmlDocument(title, subtitle, sections);
 }
 
-std::string RunReportOfFolder(const std::string& dir) {
+std::string RunReportOfFolder(const std::string& dir, const std::vector<HtmlSection>& more) {
   RunReportInput in;
   in.summary_file = dir + "/summary.json";
   std::string err;
@@ -672,7 +672,7 @@ std::string RunReportOfFolder(const std::string& dir) {
   for (Diagnosis& d : in.findings)
     for (std::string* s : {&d.title, &d.location, &d.evidence, &d.action})
       for (size_t at; (at = s->find(prefix)) != std::string::npos;) s->erase(at, prefix.size());
-  return RunReportHtml(in);
+  return RunReportHtml(in, more);
 }
 
 }  // namespace rocelab

@@ -52,7 +52,8 @@ std::string RunReportHtml(const RunReportInput& in, const std::vector<HtmlSectio
 
 // The page of an output folder: DIR/summary.json, DIR/series.csv when there is one, and the
 // findings of diagnose on DIR. Throws ConfigError for a folder without a readable summary.
-std::string RunReportOfFolder(const std::string& dir);
+// `more` sections follow the run's own.
+std::string RunReportOfFolder(const std::string& dir, const std::vector<HtmlSection>& more = {});
 
 }  // namespace rocelab
 
