@@ -43,10 +43,13 @@ void SeriesSampler::Sample() {
   auto port_series = [&](const Node& dev, int p, const std::string& port) {
     const Port& pt = dev.port(p);
     if (port_index == busy_.size()) busy_.push_back(0);
+    // A frame's serialization is counted when it starts; the part still to go on the wire is
+    // the next interval's, so no interval is more than fully busy. Never below the last sample.
+    const Time on_wire = std::max<Time>(busy_[port_index], pt.counters.busy - std::max<Time>(0, pt.busy_until - t_));
     if (spec_.series & TelemetrySpec::kLinkUtil) {
-      Row(dev.name(), port, -1, "link_util", static_cast<double>(pt.counters.busy - busy_[port_index]) / interval, last());
+      Row(dev.name(), port, -1, "link_util", static_cast<double>(on_wire - busy_[port_index]) / interval, last());
     }
-    busy_[port_index++] = pt.counters.busy;
+    busy_[port_index++] = on_wire;
     if (spec_.series & TelemetrySpec::kPauseState)
       for (int prio = 0; prio < kNumPriorities; ++prio)
         if (dev.pfc_mask() & (1u << prio)) Row(dev.name(), port, prio, "pause_state", pt.paused[prio] ? 1 : 0, last());
