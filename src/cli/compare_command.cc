@@ -1,11 +1,11 @@
 // rocelab compare A B [--json] [--html FILE]
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 
 #include "cli/cli.h"
-#include <sys/stat.h>
-
 #include "report/compare.h"
 #include "report/html_report.h"
 

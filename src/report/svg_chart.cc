@@ -13,6 +13,8 @@ namespace {
 // Eight colours told apart also by most colour-blind readers (Tableau 10's first eight).
 const char* const kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#9c755f"};
 
+const char* Colour(size_t i) { return kPalette[i % (sizeof kPalette / sizeof kPalette[0])]; }
+
 // Chart geometry, in SVG user units (pixels at 100 %).
 constexpr double kWidth = 960, kLeft = 76, kRight = 250, kTop = 10, kPlotHeight = 220, kBottom = 34;
 constexpr double kPlotWidth = kWidth - kLeft - kRight;
@@ -137,12 +139,29 @@ std::string SvgOpen(const char* css_class, const std::string& id, const std::str
 
 // The legend entry of line `i`, beside the plot.
 std::string LegendEntry(size_t i, const std::string& name) {
-  const char* colour = kPalette[i % (sizeof kPalette / sizeof kPalette[0])];
+  const char* colour = Colour(i);
   const double ly = kTop + 10 + 16 * static_cast<double>(i);
   return "<line x1=\"" + Num(kWidth - kRight + 12) + "\" y1=\"" + Num(ly - 4) + "\" x2=\"" + Num(kWidth - kRight + 30) +
          "\" y2=\"" + Num(ly - 4) + "\" stroke=\"" + colour + "\" stroke-width=\"3\"/><text x=\"" +
          Num(kWidth - kRight + 36) + "\" y=\"" + Num(ly) + "\" font-size=\"11\">" + HtmlEscape(Shorten(name)) + "<title>" +
          HtmlEscape(name) + "</title></text>\n";
+}
+
+// Line `i` of a chart: its polyline through `points` ("x,y x,y"), anything drawn on it (`extra`)
+// and its legend entry.
+std::string LineWithLegend(size_t i, const std::string& name, const std::string& points, const std::string& extra) {
+  const char* colour = Colour(i);
+  return "<polyline class=\"line\" data-name=\"" + HtmlEscape(name) + "\" stroke=\"" + colour + "\" points=\"" + points +
+         "\"><title>" + HtmlEscape(name) + "</title></polyline>\n" + extra + LegendEntry(i, name);
+}
+
+// What an empty plot says in its middle, then the end of the chart.
+std::string CloseChart(std::string svg, bool empty, const char* why, const std::string& title, const std::string& note) {
+  if (empty)
+    svg += "<text x=\"" + Num(kLeft + kPlotWidth / 2) + "\" y=\"" + Num(kTop + kPlotHeight / 2) +
+           "\" font-size=\"13\" text-anchor=\"middle\">" + why + "</text>\n";
+  svg += "</svg>\n";
+  return Figure(title, note, svg);
 }
 
 }  // namespace
@@ -177,22 +196,15 @@ std::string SvgLineChart(const LineChart& c) {
   svg += TimeAxis(c.t_end_ns, kLeft, kPlotWidth, kTop, bottom);
   for (size_t i = 0; i < c.lines.size(); ++i) {
     const ChartLine& l = c.lines[i];
-    const char* colour = kPalette[i % (sizeof kPalette / sizeof kPalette[0])];
     std::string points;
     for (const ChartPoint& p : l.points) {
       if (!std::isfinite(p.value)) continue;
       if (!points.empty()) points += ' ';
       points += Num(XOf(p.t_ns, c.t_end_ns, kLeft, kPlotWidth)) + "," + Num(axis.Y(p.value));
     }
-    svg += "<polyline class=\"line\" data-name=\"" + HtmlEscape(l.name) + "\" stroke=\"" + colour + "\" points=\"" + points +
-           "\"><title>" + HtmlEscape(l.name) + "</title></polyline>\n";
-    svg += LegendEntry(i, l.name);
+    svg += LineWithLegend(i, l.name, points, "");
   }
-  if (c.lines.empty())
-    svg += "<text x=\"" + Num(kLeft + kPlotWidth / 2) + "\" y=\"" + Num(kTop + kPlotHeight / 2) +
-           "\" font-size=\"13\" text-anchor=\"middle\">no samples</text>\n";
-  svg += "</svg>\n";
-  return Figure(c.title, c.note, svg);
+  return CloseChart(svg, c.lines.empty(), "no samples", c.title, c.note);
 }
 
 std::string SvgSpanChart(const SpanChart& c) {
@@ -249,7 +261,7 @@ std::string SvgXYChart(const XYChart& c) {
          Num(kTop + kPlotHeight / 2) + ")\">" + HtmlEscape(c.y_label) + "</text>\n";
   for (size_t i = 0; i < c.lines.size(); ++i) {
     const XYLine& l = c.lines[i];
-    const char* colour = kPalette[i % (sizeof kPalette / sizeof kPalette[0])];
+    const char* colour = Colour(i);
     std::string points, markers;
     for (const XYPoint& p : l.points) {
       if (!std::isfinite(p.y)) continue;
@@ -258,15 +270,9 @@ std::string SvgXYChart(const XYChart& c) {
       markers += "<circle class=\"point\" cx=\"" + Num(x_of(p.x)) + "\" cy=\"" + Num(axis.Y(p.y)) + "\" r=\"3\" fill=\"" +
                  colour + "\"><title>" + HtmlEscape(p.title) + "</title></circle>";
     }
-    svg += "<polyline class=\"line\" data-name=\"" + HtmlEscape(l.name) + "\" stroke=\"" + colour + "\" points=\"" + points +
-           "\"><title>" + HtmlEscape(l.name) + "</title></polyline>\n" + markers + "\n";
-    svg += LegendEntry(i, l.name);
+    svg += LineWithLegend(i, l.name, points, markers + "\n");
   }
-  if (c.lines.empty())
-    svg += "<text x=\"" + Num(kLeft + kPlotWidth / 2) + "\" y=\"" + Num(kTop + kPlotHeight / 2) +
-           "\" font-size=\"13\" text-anchor=\"middle\">no values</text>\n";
-  svg += "</svg>\n";
-  return Figure(c.title, c.note, svg);
+  return CloseChart(svg, c.lines.empty(), "no values", c.title, c.note);
 }
 
 }  // namespace rocelab

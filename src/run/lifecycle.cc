@@ -64,7 +64,6 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
   }
   const bool stalled = stopped && end > std::max(injected, last_end);
   const std::vector<Time>* cf_times = cf ? &cf->allreduce_times[k] : nullptr;
-  if (after.empty() && !stalled && !(cf && begins.size() > times.size())) return false;
   job->index = k;
   job->ranks = d.ranks();
   job->bytes = d.bytes();
