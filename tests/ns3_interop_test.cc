@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "report/summary.h"
+#include "net/switch.h"
 #include "run/experiment.h"
 
 namespace rocelab {
@@ -63,6 +64,7 @@ struct SideBySide {
   uint64_t off_data_queue = 0;  // frames the switches sent from a queue other than the data's (3)
   uint64_t first_fct_ours = 0, first_fct_theirs = 0;  // the flow file's first flow
   std::map<std::pair<int, int>, uint64_t> pfc_received;  // (switch node id, port) -> PFC frames
+  std::vector<double> flow_error;  // per flow: |our FCT / its FCT - 1|
   // ours / theirs - 1 at percentile index i of a bucket.
   double Error(const std::string& bucket, int i) const {
     return Percentile(ours.at(bucket), kPs[i]) / Percentile(theirs.at(bucket), kPs[i]) - 1;
@@ -105,6 +107,7 @@ SideBySide RunSideBySide(const std::string& dir, size_t flows) {
     }
     EXPECT_EQ(o.standalone, it->second->standalone) << o.sip << " -> " << o.dip << " " << o.size;
     if (&o == &ours.front()) r.first_fct_ours = o.fct, r.first_fct_theirs = it->second->fct;
+    r.flow_error.push_back(std::fabs(static_cast<double>(o.fct) / static_cast<double>(it->second->fct) - 1));
     for (const Bucket& b : kBuckets) {
       if (!b.holds(o.size)) continue;
       r.ours[b.name].push_back(static_cast<double>(o.fct) / static_cast<double>(o.standalone));
@@ -120,23 +123,47 @@ SideBySide RunSideBySide(const std::string& dir, size_t flows) {
 }
 
 // The gate: p50 within 5 %, p95 within 10 %, p99 within 20 %, p99 only for buckets of at least
-// 500 flows; `waived` names the (bucket, percentile) pairs that are reported, not gated, with
-// the reason in docs/ns3-interop.md.
+// 500 flows. `waived` names the (bucket, percentile) pairs that sit on a step of the distribution
+// (docs/ns3-interop.md), where one flow more or less above it moves the value several-fold:
+// those are gated by rank instead: the share of our flows slower than that simulator's value
+// there is the percentile's own share within one point (or two flows, in a small bucket).
 void Gate(const SideBySide& r, const std::vector<std::string>& buckets, const std::vector<std::string>& waived = {}) {
   for (const std::string& b : buckets)
     for (int i = 0; i < 3; ++i) {
       const std::string id = b + " p" + std::to_string(static_cast<int>(kPs[i] * 100));
-      if (i == 2 && r.ours.at(b).size() < 500) continue;
-      if (std::find(waived.begin(), waived.end(), id) != waived.end()) continue;
-      EXPECT_LE(std::fabs(r.Error(b, i)), kLimits[i])
-          << id << ": ours " << Percentile(r.ours.at(b), kPs[i]) << ", ns-3 " << Percentile(r.theirs.at(b), kPs[i]);
+      const std::vector<double>& ours = r.ours.at(b);
+      if (i == 2 && ours.size() < 500) continue;
+      const double theirs = Percentile(r.theirs.at(b), kPs[i]);
+      if (std::find(waived.begin(), waived.end(), id) != waived.end()) {
+        const double above = static_cast<double>(std::count_if(ours.begin(), ours.end(), [&](double s) { return s > theirs; })) /
+                             static_cast<double>(ours.size());
+        EXPECT_LE(std::fabs(above - (1 - kPs[i])), std::max(0.01, 2.0 / static_cast<double>(ours.size())))
+            << id << ": " << above * 100 << " % of our flows are slower than ns-3's " << theirs;
+        continue;
+      }
+      EXPECT_LE(std::fabs(r.Error(b, i)), kLimits[i]) << id << ": ours " << Percentile(ours, kPs[i]) << ", ns-3 " << theirs;
     }
+}
+
+// Flow by flow: with the same paths (Ns3Interop.FlowsTakeThatSimulatorsPaths) most flows finish
+// within a few per cent of the time they take there. Half of them within `median` of it, and
+// at least `share` of them within 5 %.
+void ExpectFlowByFlow(SideBySide r, double median, double share) {
+  std::sort(r.flow_error.begin(), r.flow_error.end());
+  ASSERT_FALSE(r.flow_error.empty());
+  const double mid = r.flow_error[r.flow_error.size() / 2];
+  const double within = static_cast<double>(std::count_if(r.flow_error.begin(), r.flow_error.end(),
+                                                          [](double e) { return e <= 0.05; })) /
+                        static_cast<double>(r.flow_error.size());
+  ::testing::Test::RecordProperty("flow_by_flow", "median error " + std::to_string(mid) + ", within 5 %: " + std::to_string(within));
+  EXPECT_LE(mid, median);
+  EXPECT_GE(within, share);
 }
 
 // Its PFC log (one line per PFC frame a device received: time, node, type 1 = switch,
 // interface, pause/resume) against the PFC frames rocelab's switches received: about as many
-// (within 30 %), on mostly the same switches (checked when `same_switches`).
-void ExpectPausesLikeItsLog(const SideBySide& r, const std::string& log_file, bool same_switches = true) {
+// (within 30 %), on the same switches.
+void ExpectPausesLikeItsLog(const SideBySide& r, const std::string& log_file) {
   std::map<std::pair<int, int>, uint64_t> theirs;
   std::istringstream log(Read(log_file));
   uint64_t t;
@@ -151,15 +178,11 @@ void ExpectPausesLikeItsLog(const SideBySide& r, const std::string& log_file, bo
   ::testing::Test::RecordProperty("pfc_frames", std::to_string(ours_total) + " vs " + std::to_string(theirs_total));
   EXPECT_NEAR(static_cast<double>(ours_total) / static_cast<double>(theirs_total), 1.0, 0.3)
       << "PFC frames received by switches: ours " << ours_total << ", ns-3 " << theirs_total;
-  // Mostly the same switches are paused: which aggregation switch a flow crosses follows each
-  // simulator's own ECMP hash, so the sets overlap rather than match.
+  // Flows take that simulator's paths, so the congestion trees are the same.
   std::set<int> both, either = ours_switches;
   for (int sw : theirs_switches) (ours_switches.count(sw) ? both : either).insert(sw);
   ::testing::Test::RecordProperty("paused_switches_in_common", std::to_string(both.size()) + " of " + std::to_string(either.size()));
-  if (same_switches) {
-    EXPECT_GE(static_cast<double>(both.size()) / static_cast<double>(either.size()), 0.5)
-        << "paused switches in common: " << both.size() << " of " << either.size();
-  }
+  EXPECT_EQ(ours_switches, theirs_switches) << "paused switches in common: " << both.size() << " of " << either.size();
 }
 
 }  // namespace
@@ -180,6 +203,7 @@ TEST(Ns3Interop, SideBySideWithItsOwnFctFile) {
   // 405 flows: the overall p99 is checked too, as a regression guard.
   for (int i = 0; i < 3; ++i) EXPECT_LE(std::fabs(r.Error("all", i)), kLimits[i]) << "all p" << kPs[i] * 100;
   Gate(r, {"<100KB", ">=1MB"});
+  ExpectFlowByFlow(r, 0.01, 0.9);
 }
 
 // The same 1 ms plus two 60-to-1 incasts of 500 KB: where PFC acts. That simulator loses no
@@ -189,14 +213,11 @@ TEST(Ns3Interop, IncastRunSideBySide) {
   SideBySide r = RunSideBySide(dir, 525);
   EXPECT_EQ(r.lossless_drops, 0u);
   ExpectPausesLikeItsLog(r, dir + "ns3-pfc.txt");
-  Gate(r, {"all", "100KB-1MB", ">=1MB"});
-  // The short flows' p95 falls between the few that cross a paused link (slowdown 10 to 50) and
-  // the rest (below 5); which ones cross one follows each simulator's ECMP hash, so one flow
-  // more or less moves it several-fold (rocelab's seeds 1, 2, 3: 17.4, 2.8, 14.8; ns-3: 15.4).
-  // Their mean slowdown is gated instead: it counts how long those flows wait.
-  Gate(r, {"<100KB"}, {"<100KB p95"});
-  EXPECT_LE(std::fabs(r.MeanError("<100KB")), 0.20) << "<100KB mean: ours " << SideBySide::Mean(r.ours.at("<100KB"))
-                                                     << ", ns-3 " << SideBySide::Mean(r.theirs.at("<100KB"));
+  Gate(r, {"all", "<100KB", "100KB-1MB"});
+  // 121 flows of 1 MB or more: the p95 is the seventh slowest, on a step from 4.4 to 3.3 in
+  // that simulator's run (3.74, 3.57, 3.55 for rocelab's seeds 1, 2, 3 against its 3.30).
+  Gate(r, {">=1MB"}, {">=1MB p95"});
+  ExpectFlowByFlow(r, 0.01, 0.9);
 }
 
 // 3,201 flows over 5 ms; that simulator's own seed spread (three RngRuns) is p50 <= 0.9 %,
@@ -208,6 +229,7 @@ TEST(Ns3Interop, FiveMillisecondRunSideBySide) {
   SideBySide r = RunSideBySide(kData + "dcqcn-websearch30-5ms/", 3201);
   EXPECT_EQ(r.lossless_drops, 0u);
   Gate(r, {"all", "<100KB", "100KB-1MB", ">=1MB"});
+  ExpectFlowByFlow(r, 0.01, 0.75);
 }
 
 // A held-out run, made once the profile was settled and never used to tune it: Facebook
@@ -221,16 +243,85 @@ TEST(Ns3Interop, HeldOutRunSideBySide) {
   const std::string dir = std::string(ROCELAB_SOURCE_DIR) + "/tests/data/ns3-heldout-fbhdp50-incast/";
   SideBySide r = RunSideBySide(dir, 16345);
   EXPECT_EQ(r.lossless_drops, 0u);
-  // Which switches pause follows each simulator's ECMP hash more here (4 of the 10 either paused
-  // are common): reported, not gated; the count is.
-  ExpectPausesLikeItsLog(r, dir + "ns3-pfc.txt", /*same_switches=*/false);
-  // As in the incast run, the short flows' p95 falls on the step between those that cross a
-  // paused link and the rest (rocelab's seeds 1, 2, 3: 19.2, 34.5, 12.6; ns-3: 13.7): their mean
-  // slowdown is gated instead.
+  ExpectPausesLikeItsLog(r, dir + "ns3-pfc.txt");
+  // The short flows' p95 falls on the step between those that cross a paused link (slowdown
+  // above 20) and the rest: 681 of that simulator's 14,290 are above 20 and the p95 is the 715th
+  // slowest, so 11 flows more above 20 (692 in rocelab's run) move it from 13.7 to 19.0 (seeds 2
+  // and 3: 16.1, 15.5). Gated by rank, and their mean slowdown too.
   Gate(r, {"all", "100KB-1MB", ">=1MB"});
   Gate(r, {"<100KB"}, {"<100KB p95"});
   EXPECT_LE(std::fabs(r.MeanError("<100KB")), 0.20) << "<100KB mean: ours " << SideBySide::Mean(r.ours.at("<100KB"))
                                                      << ", ns-3 " << SideBySide::Mean(r.theirs.at("<100KB"));
+  ExpectFlowByFlow(r, 0.01, 0.75);
+}
+
+// Every flow takes the path it takes in that simulator: the same switches and egress ports for
+// its data and for its ACKs, read from that simulator's packet trace of 400 one-packet flows
+// over the same fat-tree (tests/data/ns3-ecmp-paths/, docs/ns3-interop.md). It holds only when
+// the hash, its key and seed, the hosts' addresses, the source ports and the order of each
+// switch's next hops are all that simulator's.
+TEST(Ns3Interop, FlowsTakeThatSimulatorsPaths) {
+  const std::string dir = std::string(ROCELAB_SOURCE_DIR) + "/tests/data/ns3-ecmp-paths/";
+  Ns3Run run = LoadNs3Config(dir + "config.txt");
+  Experiment x(run.scenario);
+  const Fabric& f = x.fabric();
+  const Topology& topo = f.topology();
+  std::map<uint32_t, uint32_t> host_of_ip;
+  for (size_t h = 0; h < run.host_node_ids.size(); ++h)
+    host_of_ip[Ns3HostIpv4(static_cast<uint32_t>(run.host_node_ids[h]))] = static_cast<uint32_t>(h);
+  std::istringstream in(Read(dir + "ns3-paths.txt"));
+  std::string line;
+  int checked = 0, multipath = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream l(line);
+    std::string kind, sip, dip, hop, theirs, ours;
+    unsigned sport = 0, dport = 0;
+    l >> kind >> sip >> dip >> sport >> dport;
+    while (l >> hop) theirs += " " + hop;
+    Packet probe{};
+    probe.type = kind == "U" ? PacketType::kData : PacketType::kAck;
+    probe.src = host_of_ip.at(static_cast<uint32_t>(std::stoul(sip, nullptr, 16)));
+    probe.dst = host_of_ip.at(static_cast<uint32_t>(std::stoul(dip, nullptr, 16)));
+    // A data packet carries the flow's ports as they are; an ACK carries them swapped.
+    probe.udp_sport = static_cast<uint16_t>(kind == "U" ? sport : dport);
+    probe.udp_dport = static_cast<uint16_t>(kind == "U" ? dport : sport);
+    int node = topo.hosts()[probe.src], port = 0;
+    for (int hops = 0; hops < 16; ++hops) {
+      node = topo.nodes()[node].ports[port].peer_node;
+      if (!topo.nodes()[node].is_switch) break;
+      const Switch& s = static_cast<const Switch&>(f.device(node));
+      if (topo.NextHops(node, static_cast<int>(probe.dst)).size > 1) ++multipath;
+      port = s.Route(&probe);
+      ASSERT_GE(port, 0) << line;
+      ours += " " + s.name().substr(1) + ":" + std::to_string(port);
+    }
+    EXPECT_EQ(ours, theirs) << kind << " " << sip << " -> " << dip << " sport " << sport;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 800);       // 400 flows, each with its ACK
+  EXPECT_GT(multipath, 1000);  // most hops had a choice to make
+  // The flow file's numbering: a second flow between the same hosts takes the next port.
+  EXPECT_EQ(f.qps()[0].udp_sport, 10000);
+  EXPECT_EQ(f.qps()[10].udp_sport, 10001);
+}
+
+// summary.json's ideal FCT counts frames as the profile's NIC does (48 B of headers, 60 B ACKs,
+// no preamble or gap): a flow alone in the fabric finishes at its ideal FCT, to within the
+// nanosecond truncation of each transmission time.
+TEST(Ns3Interop, ALoneFlowFinishesAtItsIdealFct) {
+  Ns3Run run = LoadNs3Config(kData + "dcqcn-websearch30-1ms/config.txt");
+  for (uint64_t size : {1000u, 2000u, 3000u, 5000u, 10000u, 24375u, 100000u, 1000000u}) {
+    Scenario sc = run.scenario;
+    sc.flows.resize(1);
+    sc.flows[0].size = size;
+    Experiment x(sc);
+    x.Run();
+    const QueuePair& qp = x.fabric().qps()[0];
+    ASSERT_TRUE(qp.done);
+    const double fct = static_cast<double>(qp.finish - qp.start), ideal = static_cast<double>(qp.ideal_fct);
+    EXPECT_EQ(fct, ideal) << size << " B: FCT " << fct / kNanosecond << " ns, ideal " << ideal / kNanosecond;
+  }
 }
 
 TEST(Ns3Interop, BadInputsAreClearErrors) {

@@ -255,13 +255,21 @@ std::vector<bool> ReadTopologyFile(const Ns3ConfigFile& cfg, Ns3Run* r) {
   }
   TopologySpec& t = sc.topology;
   t.type = TopologySpec::Type::kExplicit;
-  for (int64_t id = 0; id < nodes; ++id)
-    if (!is_switch[id]) {
+  // Nodes in its id order, and its ECMP: the same next hops in the same order, chosen by the
+  // same hash (switch-node.cc), so every flow takes the path it takes there.
+  t.next_hop_order = TopologySpec::NextHopOrder::kNs3;
+  sc.ecmp.hash = EcmpSpec::Hash::kNs3Hpcc;
+  for (int64_t id = 0; id < nodes; ++id) {
+    const uint32_t uid = static_cast<uint32_t>(id);
+    if (is_switch[id]) {
+      t.nodes.push_back({"s" + std::to_string(id), true, tl[1].line});
+      sc.ecmp.switch_seed.push_back(uid);  // m_ecmpSeed = its node id
+    } else {
       t.nodes.push_back({"h" + std::to_string(id), false, tl[0].line});
       run.host_node_ids.push_back(static_cast<int>(id));
+      sc.ecmp.host_ipv4.push_back(Ns3HostIpv4(uid));
     }
-  for (int64_t id = 0; id < nodes; ++id)
-    if (is_switch[id]) t.nodes.push_back({"s" + std::to_string(id), true, tl[1].line});
+  }
   for (size_t i = 2; i < tl.size(); ++i) {
     const Tokens& l = tl[i];
     if (l.w.size() != 5) throw ConfigError(topo_path, l.line, "", "expected 'src dst rate delay error_rate'");
@@ -308,6 +316,7 @@ void ReadFlowFile(const Ns3ConfigFile& cfg, const std::vector<bool>& is_switch, 
     const int64_t prio = Int(f.w[2], flow_path, f.line, "");
     if (prio < 0 || prio > 7) throw ConfigError(flow_path, f.line, "", "priority must be 0 to 7");
     const int64_t dport = Int(f.w[3], flow_path, f.line, "");
+    if (dport < 1 || dport > 65535) throw ConfigError(flow_path, f.line, "", "destination port must be 1 to 65535");
     const int64_t size = Int(f.w[4], flow_path, f.line, "");
     if (size < 1) throw ConfigError(flow_path, f.line, "", "flow size must be at least 1 byte");
     const double start = Num(f.w[5], flow_path, f.line, "");
@@ -322,8 +331,8 @@ void ReadFlowFile(const Ns3ConfigFile& cfg, const std::vector<bool>& is_switch, 
     sc.flows.push_back(fs);
     // It numbers source ports per (src, dst) pair from 10000 upward.
     uint16_t& port = next_port.emplace(std::make_pair(src, dst), 10000).first->second;
-    run.sport.push_back(port++);
-    run.dport.push_back(static_cast<uint16_t>(dport));
+    sc.flows.back().udp_sport = port++;
+    sc.flows.back().udp_dport = static_cast<uint16_t>(dport);
   }
 }
 
@@ -383,13 +392,10 @@ std::string Ns3FctText(const Fabric& fabric, const Ns3Run& run) {
   for (size_t i = 0; i < fabric.qps().size(); ++i) {
     const QueuePair& qp = fabric.qps()[i];
     if (!qp.done) continue;  // that simulator writes a line when a flow finishes
-    auto ip = [&](uint32_t host) {
-      const uint32_t id = static_cast<uint32_t>(run.host_node_ids[host]);
-      return 0x0b000001u + ((id / 256) << 16) + ((id % 256) << 8);
-    };
+    auto ip = [&](uint32_t host) { return Ns3HostIpv4(static_cast<uint32_t>(run.host_node_ids[host])); };
     const uint64_t start_ns = static_cast<uint64_t>(qp.start / kNanosecond);
     const uint64_t fct_ns = static_cast<uint64_t>((qp.finish - qp.start) / kNanosecond);
-    std::snprintf(buf, sizeof buf, "%08x %08x %u %u %llu %llu %llu %llu\n", ip(qp.src), ip(qp.dst), run.sport[i], run.dport[i],
+    std::snprintf(buf, sizeof buf, "%08x %08x %u %u %llu %llu %llu %llu\n", ip(qp.src), ip(qp.dst), qp.udp_sport, qp.udp_dport,
                   (unsigned long long)qp.size, (unsigned long long)start_ns, (unsigned long long)fct_ns,
                   (unsigned long long)Ns3StandaloneFct(fabric, static_cast<int>(qp.src), static_cast<int>(qp.dst), qp.size,
                                                        run.payload));

@@ -8,7 +8,8 @@
 // speed from KMIN/KMAX/PMAX_MAP (KB = 1000 B); its DCQCN parameters (timer-driven
 // increase, no byte counter); ACKs queued with the data in the switches, sent past
 // a pause by the NIC when ACK_HIGH_PRIO is 1; go-back-N or go-back-to-chunk
-// (L2_BACK_TO_ZERO 0 / 1).
+// (L2_BACK_TO_ZERO 0 / 1); its switch MMU; its ECMP (hash, addresses, source
+// ports and next-hop order), so every flow takes the path it takes there.
 #ifndef ROCELAB_INTEROP_NS3_H_
 #define ROCELAB_INTEROP_NS3_H_
 
@@ -27,9 +28,10 @@ struct Ns3Run {
   std::vector<int> host_node_ids;  // host index -> ns-3 node id
   uint32_t payload = 1000;
   std::string fct_file_name = "fct.txt";  // FCT_OUTPUT_FILE's base name, written into --out
-  std::vector<uint16_t> sport;           // per flow, as that simulator numbers them
-  std::vector<uint16_t> dport;
 };
+
+// The IPv4 address that simulator gives node `id` (third.cc node_id_to_ip): 11.x.y.1.
+inline uint32_t Ns3HostIpv4(uint32_t id) { return 0x0b000001u + ((id / 256) << 16) + ((id % 256) << 8); }
 
 // Throws ConfigError naming the file, line and key.
 Ns3Run LoadNs3Config(const std::string& config_path);

@@ -48,6 +48,8 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
                                                  SwitchSpecFor(sc_, n.name)));
     by_node_[id] = switches_.back().get();
   }
+  if (sc_.ecmp.hash == EcmpSpec::Hash::kNs3Hpcc)
+    for (size_t s = 0; s < switches_.size(); ++s) switches_[s]->UseNs3Ecmp(sc_.ecmp.switch_seed.at(s), &sc_.ecmp.host_ipv4);
   for (size_t id = 0; id < nodes.size(); ++id) {
     Node* dev = by_node_[id];
     for (size_t p = 0; p < nodes[id].ports.size(); ++p) {
@@ -126,7 +128,7 @@ QueuePair& Fabric::AddFlow(int src, int dst, uint64_t size, Time start, uint8_t 
   qp.mtu = nic.spec().mtu;
   qp.Post(Verb::kWrite, size, start, 0);
   qp.start = start;
-  qp.ideal_fct = IdealFct(topo_, src, dst, size, qp.mtu);
+  qp.ideal_fct = IdealFct(topo_, src, dst, size, nic.spec(), sc_.wire_overhead, sc_.serialization_grain);
   qp.rp.Init(&nic.spec().dcqcn, nic.port(0).rate_bps);
   const Nic& responder = *nics_[dst];
   qp.response_rp.Init(&responder.spec().dcqcn, responder.port(0).rate_bps);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "net/ecmp_hash.h"
+
 namespace rocelab {
 
 Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo_node, const Topology* topo,
@@ -99,6 +101,12 @@ int Switch::Route(const Packet* pkt) const {
   Topology::Span hops = topo_->NextHops(topo_node_, static_cast<int>(pkt->dst));
   if (hops.size == 1) return hops.begin[0];
   if (hops.size == 0) return -1;
+  if (ns3_host_ipv4_) {
+    const bool forward = pkt->type == PacketType::kData || pkt->type == PacketType::kReadRequest;
+    const std::vector<uint32_t>& ip = *ns3_host_ipv4_;
+    return hops.begin[Ns3EcmpHash(ip[pkt->src], ip[pkt->dst], pkt->udp_sport, pkt->udp_dport, forward, ns3_seed_) %
+                      hops.size];
+  }
   // 5-tuple: source and destination address, protocol UDP, source port (QP
   // entropy) and the RoCEv2 destination port 4791, mixed with this switch's seed.
   uint64_t key = (static_cast<uint64_t>(pkt->src) << 32) ^ pkt->dst ^

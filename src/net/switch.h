@@ -63,6 +63,12 @@ class Switch : public Node {
   // The egress port a packet takes here now (ECMP on its 5-tuple; -1: no route). Public so that
   // the lifecycle figures can walk a queue pair's path over the routes in force (run/ring_ceiling.h).
   int Route(const Packet* pkt) const;
+  // Chooses among next hops as the HPCC ns-3 code does (net/ecmp_hash.h), this switch hashing
+  // with `seed` and hosts addressed by `host_ipv4` (by host index; it must outlive the switch).
+  void UseNs3Ecmp(uint32_t seed, const std::vector<uint32_t>* host_ipv4) {
+    ns3_seed_ = seed;
+    ns3_host_ipv4_ = host_ipv4;
+  }
   const QueueCounters& queue_counters(int port, int q) const { return queues_[port][q].counters; }
   const PriorityGroupCounters& pg_counters(int port, int pg) const { return pgs_[port][pg].counters; }
   uint64_t headroom(int port) const { return headroom_[port]; }
@@ -124,6 +130,8 @@ class Switch : public Node {
   int topo_node_;
   const Topology* topo_;
   uint64_t ecmp_seed_;
+  uint32_t ns3_seed_ = 0;
+  const std::vector<uint32_t>* ns3_host_ipv4_ = nullptr;  // set: the ns-3 profile's hash
   Rng ecn_rng_;
   uint64_t buffer_cells_bytes_;
   uint64_t shared_size_ = 0, shared_used_ = 0, shared_watermark_ = 0;

@@ -21,6 +21,8 @@ Experiment::Experiment(const Scenario& sc, Role role)
     : fabric_(role == Role::kCounterfactual ? WithoutFaults(sc) : sc) {
   for (const FlowRequest& f : GenerateFlows(fabric_.scenario(), fabric_.topology())) {
     QueuePair& qp = fabric_.AddFlow(f.src, f.dst, f.size, f.start, f.dscp);
+    if (f.udp_sport) qp.udp_sport = f.udp_sport;
+    if (f.udp_dport) qp.udp_dport = f.udp_dport;
     if (f.background) {
       qp.windowed = true;
       qp.rto = f.rto;

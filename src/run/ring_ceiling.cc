@@ -30,6 +30,7 @@ RingCeiling ComputeRingCeiling(const Fabric& f, const AllreduceDriver& ring) {
       probe.src = qp.src;
       probe.dst = qp.dst;
       probe.udp_sport = qp.udp_sport;
+      probe.udp_dport = qp.udp_dport;
       for (int hop = 0; hop < 64; ++hop) {
         load[{node, port}] += wire;
         const TopoPort& tp = topo.nodes()[node].ports[port];

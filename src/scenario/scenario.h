@@ -56,6 +56,13 @@ struct TopologySpec {
   };
   std::vector<Node> nodes;  // explicit
   std::vector<Link> links;  // explicit
+  // The order of each switch's equal-cost next hops on an explicit fabric. kPort: port order.
+  // kNs3: the HPCC ns-3 code's (third.cc CalculateRoute): the order a breadth-first search from
+  // the destination host takes them off its queue, each node's neighbours taken hosts first in
+  // node order, then switches in reverse node order (topo/routes.cc says why), so the ECMP index
+  // the ns-3 profile's hash picks means the same port there.
+  enum class NextHopOrder { kPort, kNs3 };
+  NextHopOrder next_hop_order = NextHopOrder::kPort;
 };
 
 struct PfcSpec {
@@ -162,6 +169,8 @@ struct FlowSpec {
   int line = 0;
   bool background = false;  // a lossy, window-based TCP-like flow instead of an RDMA WRITE
   Time rto = opt::kBackgroundRto.def;  // its retransmission timeout
+  uint16_t udp_sport = 0;  // 0: per-QP entropy drawn from the seed (the ns-3 profile numbers them)
+  uint16_t udp_dport = 0;  // 0: RoCEv2's 4791
 };
 
 struct PermutationSpec {
@@ -303,6 +312,19 @@ struct TelemetrySpec {
   uint8_t series = 63;  // a bit per series
 };
 
+// How a switch picks one of its equal-cost next hops for a packet.
+struct EcmpSpec {
+  // kMix: a 64-bit mix of the 5-tuple (addresses, UDP ports) with a per-switch seed drawn
+  // from the run's seed. kNs3Hpcc: the HPCC ns-3 code's choice (switch-node.cc GetOutDev):
+  // 32-bit MurmurHash3 of the 12 bytes (source IPv4, destination IPv4, source port | destination
+  // port << 16), little-endian, seeded with the switch's node id, modulo the next hops; the
+  // ports of control packets (ACK, NAK) are the data's, swapped.
+  enum class Hash { kMix, kNs3Hpcc };
+  Hash hash = Hash::kMix;
+  std::vector<uint32_t> host_ipv4;    // kNs3Hpcc: each host's address, by host index
+  std::vector<uint32_t> switch_seed;  // kNs3Hpcc: each switch's seed, by switch index
+};
+
 struct Scenario {
   std::string file = "<scenario>";
   uint32_t wire_overhead = 20;  // preamble + IFG per frame (0 under the ns-3 profile)
@@ -320,6 +342,7 @@ struct Scenario {
   LifecycleSpec lifecycle;
   CostSpec cost;
   TopologySpec topology;
+  EcmpSpec ecmp;
   SwitchSpec sw;
   NicSpec nic;
   std::vector<FlowSpec> flows;

@@ -63,7 +63,7 @@ struct Packet {
   uint32_t dst;      // destination host index
   uint32_t payload;  // RDMA payload bytes in this packet
   uint16_t frame_bytes;  // Ethernet header through FCS; the wire adds preamble + IFG
-  uint16_t udp_sport;    // per-QP entropy, hashed by ECMP
+  uint16_t udp_sport;    // per-QP entropy, hashed by ECMP (the data's source port, either way)
 
   PacketType type;
   uint8_t opcode;
@@ -76,6 +76,7 @@ struct Packet {
   uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
 
   uint8_t ttl;                        // IPv4 TTL: switches decrement it and drop at zero
+  uint16_t udp_dport;                 // the data's destination port, whichever way the packet goes
   uint32_t read_bytes;                // READ request: bytes asked for from this PSN on
   uint8_t int_count;                  // reserved: in-band telemetry hop records
   uint64_t int_hops[kMaxIntHops];
@@ -115,8 +116,14 @@ constexpr uint16_t kRoceUdpPort = 4791;
 constexpr uint8_t kRoceDscp = 26;
 constexpr uint8_t kCnpDscp = 48;
 
+// A data frame's bytes when the NIC counts `headers` bytes of headers per frame and `extra` for
+// RETH, AETH or ImmDt. RoCEv2's own headers are padded to Ethernet's minimum; a profile that
+// counts its own header bytes (the ns-3 one) is taken as it counts.
+inline uint32_t FrameBytes(uint32_t headers, uint32_t payload, uint32_t extra) {
+  return std::max(headers == kRoceHeaders ? kMinFrame : 0u, headers + payload + extra);
+}
 inline uint32_t DataFrameBytes(uint32_t payload, bool with_reth) {
-  return std::max(kMinFrame, kRoceHeaders + payload + (with_reth ? kReth : 0));
+  return FrameBytes(kRoceHeaders, payload, with_reth ? kReth : 0);
 }
 constexpr uint32_t kAckFrameBytes = kRoceHeaders + kAeth;        // 66
 constexpr uint32_t kCnpFrameBytes = kRoceHeaders + kCnpPayload;  // 78

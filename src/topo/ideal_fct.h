@@ -12,8 +12,12 @@ namespace rocelab {
 
 // The FCT of `size` bytes alone on an idle path from host `src` to host `dst`:
 // every packet but the last at the bottleneck, the last store-and-forwarded over
-// every hop, propagation both ways and the last ACK's way back.
-Time IdealFct(const Topology& topo, int src, int dst, uint64_t size, uint32_t mtu);
+// every hop, propagation both ways and the last ACK's way back. Frames are
+// counted as the sender's NIC counts them (`nic`: MTU, header, RETH and ACK
+// bytes), each with `wire_overhead` bytes of preamble and gap on the wire, and
+// each frame's time rounded down to `grain` (0: exact; Scenario::serialization_grain).
+Time IdealFct(const Topology& topo, int src, int dst, uint64_t size, const NicSpec& nic, uint32_t wire_overhead,
+              Time grain);
 
 }  // namespace rocelab
 

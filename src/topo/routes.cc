@@ -33,7 +33,8 @@ void Topology::InitRoutes(const TopologySpec& spec, Routing routing) {
   tiered_ = spec.type != TopologySpec::Type::kExplicit;
   by_address_ = tiered_ && routing == Routing::kAuto;
   if (!by_address_) {
-    ComputeTables();
+    if (spec.next_hop_order == TopologySpec::NextHopOrder::kNs3) ComputeTablesInNs3Order();
+    else ComputeTables();
     return;
   }
   // The port layout is Build's: a leaf or edge switch has its hosts first, then its uplinks; an
@@ -96,6 +97,61 @@ void Topology::ComputeTables() {
         if (dist[peer] == d - 1 && (nodes_[peer].is_switch || peer == hosts_[h]))
           t.ports.push_back(static_cast<uint16_t>(p));
       }
+    }
+  }
+  for (Table& t : table_) t.offset.push_back(static_cast<uint32_t>(t.ports.size()));
+}
+
+void Topology::ComputeTablesInNs3Order() {
+  const int n = static_cast<int>(nodes_.size());
+  // Each node's neighbours in the order that simulator's map of them holds (keyed by the node
+  // object's address): hosts in node order, then switches in reverse node order. A switch
+  // object there is over 2 MB (its per-port byte counters), so the allocator maps each one
+  // below the one before; hosts come from the heap below them all. Each neighbour with the port
+  // that reaches it (the last of parallel links: that code keeps one interface per neighbour).
+  auto before = [&](int a, int b) {
+    const bool sa = nodes_[a].is_switch, sb = nodes_[b].is_switch;
+    return sa != sb ? sb : (sa ? a > b : a < b);
+  };
+  std::vector<std::vector<std::pair<int, uint16_t>>> neighbours(n);
+  for (int u = 0; u < n; ++u) {
+    std::vector<std::pair<int, uint16_t>>& v = neighbours[u];
+    for (size_t p = 0; p < nodes_[u].ports.size(); ++p) v.push_back({nodes_[u].ports[p].peer_node, static_cast<uint16_t>(p)});
+    std::stable_sort(v.begin(), v.end(), [&](const auto& a, const auto& b) { return before(a.first, b.first); });
+    for (size_t i = 0; i + 1 < v.size();)
+      if (v[i].first == v[i + 1].first) v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
+      else ++i;
+  }
+  table_.assign(switches_.size(), {});
+  for (Table& t : table_) t.offset.reserve(hosts_.size() + 1);
+  std::vector<int> dist(n);
+  std::vector<int> queue;
+  std::vector<std::vector<uint16_t>> hops(switches_.size());
+  for (size_t h = 0; h < hosts_.size(); ++h) {
+    std::fill(dist.begin(), dist.end(), -1);
+    for (auto& v : hops) v.clear();
+    dist[hosts_[h]] = 0;
+    queue.assign(1, hosts_[h]);
+    // Breadth first from the destination (only switches are expanded: hosts do not forward);
+    // a switch one hop farther lists `now` as a next hop when `now` is taken off the queue.
+    for (size_t i = 0; i < queue.size(); ++i) {
+      const int now = queue[i];
+      for (const auto& [next, unused] : neighbours[now]) {
+        if (dist[next] < 0) {
+          dist[next] = dist[now] + 1;
+          if (nodes_[next].is_switch) queue.push_back(next);
+        }
+        if (dist[next] == dist[now] + 1 && nodes_[next].is_switch) {
+          const auto& back = neighbours[next];
+          const auto it = std::find_if(back.begin(), back.end(), [&](const auto& e) { return e.first == now; });
+          hops[nodes_[next].kind_index].push_back(it->second);
+        }
+      }
+    }
+    for (size_t s = 0; s < switches_.size(); ++s) {
+      Table& t = table_[s];
+      t.offset.push_back(static_cast<uint32_t>(t.ports.size()));
+      t.ports.insert(t.ports.end(), hops[s].begin(), hops[s].end());
     }
   }
   for (Table& t : table_) t.offset.push_back(static_cast<uint32_t>(t.ports.size()));

@@ -87,7 +87,8 @@ class Topology {
   int AddNode(const std::string& name, bool is_switch);
   // Routing state, in routes.cc.
   void InitRoutes(const TopologySpec& spec, Routing routing);
-  void ComputeTables();                  // shortest paths by BFS from every host
+  void ComputeTables();                  // shortest paths by BFS from every host, in port order
+  void ComputeTablesInNs3Order();  // the same paths in the HPCC ns-3 code's order
   void FilterTable(int s);               // table_live_ of switch s from its table and port state
   void FilterExceptions(int s);
   Span LiveRange(int s, int first, int count) const;

@@ -54,6 +54,7 @@ struct QueuePair {
   uint8_t dscp = kRoceDscp;
   uint8_t priority = 3;       // at the requester NIC
   uint16_t udp_sport = 0;
+  uint16_t udp_dport = kRoceUdpPort;
   uint64_t size = 0;
   uint32_t mtu = 4096;
   uint32_t num_packets = 0;

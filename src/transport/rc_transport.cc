@@ -19,6 +19,7 @@ Packet* RcTransport::NewPacket(const QueuePair& qp, PacketType type, uint8_t opc
   p->src = toward_requester ? qp.dst : qp.src;
   p->dst = toward_requester ? qp.src : qp.dst;
   p->udp_sport = qp.udp_sport;  // RoCEv2: per-QP entropy for ECMP, the same both ways
+  p->udp_dport = qp.udp_dport;
   p->dscp = qp.dscp;
   p->ttl = 64;
   return p;
@@ -38,8 +39,7 @@ Packet* RcTransport::NextRequest(QueuePair& qp) {
   p->payload = payload;
   // RETH and ImmDt sizes follow the profile's accounting (the ns-3 profile counts neither).
   if (extra >= kReth) extra = extra - kReth + spec_->reth_bytes;
-  p->frame_bytes = static_cast<uint16_t>(std::max<uint32_t>(spec_->data_header_bytes == kRoceHeaders ? kMinFrame : 0,
-                                                            spec_->data_header_bytes + payload + extra));
+  p->frame_bytes = static_cast<uint16_t>(FrameBytes(spec_->data_header_bytes, payload, extra));
   p->ecn = kEct0;  // RoCEv2 data is ECN-capable
   p->priority = qp.priority;
   p->flags = qp.LastOfMessage(psn) ? Packet::kFlagLast : 0;
@@ -364,8 +364,7 @@ Packet* RcTransport::NextReadResponse(QueuePair& qp) {
   Packet* p = NewPacket(qp, PacketType::kReadResponse, opcode, job.psn + i, true);
   p->payload = payload;
   const uint32_t aeth = (first || last) ? kAeth : 0;
-  p->frame_bytes = static_cast<uint16_t>(std::max<uint32_t>(spec_->data_header_bytes == kRoceHeaders ? kMinFrame : 0,
-                                                            spec_->data_header_bytes + payload + aeth));
+  p->frame_bytes = static_cast<uint16_t>(FrameBytes(spec_->data_header_bytes, payload, aeth));
   p->ecn = kEct0;  // RoCEv2 READ responses are ECN-capable data
   p->priority = spec_->dscp_to_priority[qp.dscp & 63];
   p->flags = last ? Packet::kFlagLast : 0;

@@ -32,7 +32,7 @@ std::vector<FlowRequest> GenerateFlows(const Scenario& sc, const Topology& topo)
   const int hosts = static_cast<int>(topo.hosts().size());
   for (const FlowSpec& f : sc.flows)
     flows.push_back({HostIndex(topo, f.src.name), HostIndex(topo, f.dst.name), f.size, f.start, f.dscp, f.background,
-                     f.background ? f.rto : 0});
+                     f.background ? f.rto : 0, -1, f.udp_sport, f.udp_dport});
 
   for (size_t i = 0; i < sc.incasts.size(); ++i) {
     const IncastSpec& in = sc.incasts[i];

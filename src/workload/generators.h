@@ -20,6 +20,7 @@ struct FlowRequest {
   bool background = false;
   Time rto = 0;
   int trace = -1;  // the trace entry (index into Scenario::traces) it came from, else -1
+  uint16_t udp_sport = 0, udp_dport = 0;  // 0: the fabric's own (FlowSpec)
 };
 
 // All flows of the scenario's workload entries, in a stable order. Throws
