@@ -223,26 +223,26 @@ TEST(OpenMetrics, SamplesThatWouldShareAMillisecondAreRefused) {
   EXPECT_EQ(ErrorOf(std::string(kHeader) + "10000,leaf0,Ethernet0,3,queue_depth,1\n10000,leaf0,Ethernet0,4,queue_depth,1\n"),
             "");
   EXPECT_NE(ErrorOf(std::string(kHeader) + "10000,leaf0,Ethernet0,3,queue_depth,1\n10000,leaf0,Ethernet0,3,queue_depth,2\n")
-                .find("series.csv:3:1: t_ns 10000 again for rocelab_series_queue_depth_bytes"),
+                .find("series.csv:3:1: key 't_ns': t_ns 10000 again for rocelab_series_queue_depth_bytes"),
             std::string::npos);
   EXPECT_NE(ErrorOf(std::string(kHeader) + "20000,leaf0,Ethernet0,3,queue_depth,1\n10000,leaf0,Ethernet0,3,queue_depth,2\n")
-                .find("series.csv:3:1: t_ns 10000 goes back"),
+                .find("series.csv:3:1: key 't_ns': t_ns 10000 goes back"),
             std::string::npos);
 }
 
 TEST(OpenMetrics, TextThatIsNotASeriesCsvIsRefusedWithItsLine) {
   const std::string h = kHeader;
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"t,device\n", "run/series.csv:1: not a rocelab series.csv: the first line must be t_ns,device,port,priority,metric,value"},
-      {"", "run/series.csv:1: not a rocelab series.csv"},
+      {"t,device\n", "run/series.csv:1: not a rocelab series.csv: the first line is not 't_ns,device,port,priority,metric,value'"},
+      {"", "run/series.csv: empty: not a rocelab series.csv"},
       {h + "10000,leaf0,Ethernet0,3,queue_depth\n", "run/series.csv:2: 6 fields expected"},
-      {h + "x,leaf0,Ethernet0,3,queue_depth,1\n", "run/series.csv:2:1: t_ns 'x' is not a finite number"},
-      {h + "-1,leaf0,Ethernet0,3,queue_depth,1\n", "run/series.csv:2:1: t_ns cannot be negative"},
-      {h + "1,,Ethernet0,3,queue_depth,1\n", "run/series.csv:2:3: no device"},
-      {h + "1,leaf0,Ethernet0,9,queue_depth,1\n", "run/series.csv:2:19: priority '9' is not 0 to 7"},
-      {h + "1,leaf0,Ethernet0,3,qdepth,1\n", "run/series.csv:2:21: unknown metric 'qdepth'"},
-      {h + "1,leaf0,Ethernet0,3,queue_depth,nan\n", "run/series.csv:2:33: value 'nan' is not a finite number"},
-      {h + "1e300,leaf0,Ethernet0,3,queue_depth,1\n", "run/series.csv:2:1: t_ns 1e300 is beyond any date"},
+      {h + "x,leaf0,Ethernet0,3,queue_depth,1\n", "run/series.csv:2:1: key 't_ns': a number expected, found 'x'"},
+      {h + "-1,leaf0,Ethernet0,3,queue_depth,1\n", "run/series.csv:2:1: key 't_ns': a time cannot be negative"},
+      {h + "1,,Ethernet0,3,queue_depth,1\n", "run/series.csv:2:3: key 'device': no device named"},
+      {h + "1,leaf0,Ethernet0,9,queue_depth,1\n", "run/series.csv:2:19: key 'priority': a priority is 0..7, found 9"},
+      {h + "1,leaf0,Ethernet0,3,qdepth,1\n", "run/series.csv:2:21: key 'metric': unknown metric 'qdepth'"},
+      {h + "1,leaf0,Ethernet0,3,queue_depth,nan\n", "run/series.csv:2:33: key 'value': a number expected, found 'nan'"},
+      {h + "1e300,leaf0,Ethernet0,3,queue_depth,1\n", "run/series.csv:2:1: key 't_ns': t_ns 1e+300 is beyond any date"},
   };
   for (const auto& [csv, want] : cases) {
     const std::string got = ErrorOf(csv);

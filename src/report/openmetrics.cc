@@ -1,23 +1,21 @@
 #include "report/openmetrics.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
+#include <sstream>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "report/prometheus.h"
+#include "report/series_rows.h"
 #include "util/config_error.h"
-#include "util/text_lines.h"
 #include "util/utf8.h"
 
 namespace rocelab {
 namespace {
 
-const char kHeader[] = "t_ns,device,port,priority,metric,value";
 
 // What each series.csv metric becomes (docs/telemetry.md says what it measures).
 struct SeriesFamily {
@@ -65,17 +63,6 @@ struct Series {
   throw ConfigError(file, line, column, "", what);
 }
 
-// A whole field as a finite number.
-double FieldNumber(const std::string& text, const std::string& file, int line, int column, const char* what) {
-  const char* s = text.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const double v = text.empty() || std::isspace(static_cast<unsigned char>(s[0])) ? NAN : std::strtod(s, &end);
-  if (std::isnan(v) || std::isinf(v) || errno == ERANGE || end != s + text.size())
-    Fail(file, line, column, std::string(what) + " '" + text + "' is not a finite number");
-  return v;
-}
-
 std::string Labels(const std::string& device, const std::string& port, const std::string& priority) {
   std::string l = "{device=\"" + PrometheusLabelValue(device) + '"';
   if (!port.empty()) l += ",port=\"" + PrometheusLabelValue(port) + '"';
@@ -115,53 +102,32 @@ constexpr int64_t kLastSecond = 253402300799;  // 9999-12-31T23:59:59Z
 }  // namespace
 
 std::string OpenMetricsFromSeries(const std::string& series_csv, const std::string& file, const OpenMetricsTime& time) {
-  const std::vector<TextLine> lines = NumberedLines(WellFormedUtf8(series_csv));
-  if (lines.empty() || lines[0].text != kHeader)
-    Fail(file, 1, 0, std::string("not a rocelab series.csv: the first line must be ") + kHeader);
+  std::istringstream in(WellFormedUtf8(series_csv));
   std::vector<Series> series;
   std::unordered_map<std::string, size_t> index;  // family name + labels -> series
-  for (size_t i = 1; i < lines.size(); ++i) {
-    const TextLine& l = lines[i];
-    if (l.text.empty()) continue;
-    std::vector<std::string> f;
-    std::vector<int> column;
-    size_t start = 0;
-    for (size_t c = 0; c <= l.text.size(); ++c) {
-      if (c < l.text.size() && l.text[c] != ',') continue;
-      f.push_back(l.text.substr(start, c - start));
-      column.push_back(static_cast<int>(start) + 1);
-      start = c + 1;
-    }
-    if (f.size() != 6)
-      Fail(file, l.number, 0, "6 fields expected (" + std::string(kHeader) + "), found " + std::to_string(f.size()));
-    const double t = FieldNumber(f[0], file, l.number, column[0], "t_ns");
-    if (t < 0) Fail(file, l.number, column[0], "t_ns cannot be negative");
-    if (f[1].empty()) Fail(file, l.number, column[1], "no device");
-    if (!f[3].empty() && (f[3].size() != 1 || f[3][0] < '0' || f[3][0] > '7'))
-      Fail(file, l.number, column[3], "priority '" + f[3] + "' is not 0 to 7");
+  ForEachSeriesRow(in, file, [&](const SeriesRow& r, int line) {
     size_t family = kNumFamilies;
     for (size_t k = 0; k < kNumFamilies; ++k)
-      if (f[4] == kFamilies[k].metric) family = k;
+      if (r.metric == kFamilies[k].metric) family = k;
     if (family == kNumFamilies) {
       std::string known;
       for (const SeriesFamily& k : kFamilies) known += std::string(known.empty() ? "" : ", ") + k.metric;
-      Fail(file, l.number, column[4], "unknown metric '" + f[4] + "' (series.csv has " + known + ")");
+      FailSeriesRow(file, line, r, 4, "unknown metric '" + r.metric + "' (series.csv has " + known + ")");
     }
-    const double value = FieldNumber(f[5], file, l.number, column[5], "value");
+    const double t = r.t_ns;
     const double ms = std::round(t * time.time_scale / 1e6);
     if (ms > 1e15)  // past year 30000 at any start: the file's times are not a run's
-      Fail(file, l.number, column[0], "t_ns " + f[0] + " is beyond any date at time scale " +
-                                          Number(time.time_scale));
-    const std::string labels = Labels(f[1], f[2], f[3]);
+      FailSeriesRow(file, line, r, 0, "t_ns " + Number(t) + " is beyond any date at time scale " + Number(time.time_scale));
+    const std::string labels = Labels(r.device, r.port, r.priority < 0 ? "" : std::to_string(r.priority));
     auto [it, fresh] = index.try_emplace(kFamilies[family].name + labels, series.size());
     if (fresh) series.push_back({family, labels, {}});
     Series& s = series[it->second];
     if (!s.samples.empty() && t <= s.samples.back().t_ns)
-      Fail(file, l.number, column[0],
-           "t_ns " + f[0] + (t == s.samples.back().t_ns ? " again" : " goes back") + " for " + kFamilies[family].name +
-               labels + " (line " + std::to_string(s.samples.back().line) + ")");
-    s.samples.push_back({t, value, static_cast<int64_t>(ms), l.number});
-  }
+      FailSeriesRow(file, line, r, 0,
+                    "t_ns " + Number(t) + (t == s.samples.back().t_ns ? " again" : " goes back") + " for " +
+                        kFamilies[family].name + labels + " (line " + std::to_string(s.samples.back().line) + ")");
+    s.samples.push_back({t, r.value, static_cast<int64_t>(ms), line});
+  });
 
   // Prometheus keeps one sample per millisecond of a series: two that round to the same one
   // would lose a value. The error names the smallest time scale that keeps every pair apart.

@@ -1,79 +1,16 @@
 #include "report/series_reader.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <unordered_map>
 #include <utility>
 
-#include "util/config_error.h"
+#include "report/series_rows.h"
 
 namespace rocelab {
 namespace {
 
-const char kHeader[] = "t_ns,device,port,priority,metric,value";
-const char* const kColumns[] = {"t_ns", "device", "port", "priority", "metric", "value"};
 constexpr size_t kPauseMergeSlices = 1000;  // pause spans closer than 1/1000 of the run are one
-
-struct Row {
-  double t = 0, value = 0;
-  std::string device, port, metric;
-  int priority = -1;
-};
-
-// One line of the file, split and checked.
-class RowParser {
- public:
-  RowParser(const std::string& file) : file_(file) {}
-
-  // False for a blank line.
-  bool Parse(const std::string& line, int number, Row* row) {
-    if (line.empty()) return false;
-    size_t start = 0;
-    std::string field[6];
-    size_t column[6];
-    int n = 0;
-    for (size_t i = 0; i <= line.size(); ++i) {
-      if (i < line.size() && line[i] != ',') continue;
-      if (n == 6) Fail(number, static_cast<int>(i) + 1, "", "more than 6 fields (" + std::string(kHeader) + ")");
-      column[n] = start + 1;
-      field[n++] = line.substr(start, i - start);
-      start = i + 1;
-    }
-    if (n != 6) Fail(number, 0, "", "6 fields expected (" + std::string(kHeader) + "), found " + std::to_string(n));
-    row->t = Number(field[0], number, column[0], 0);
-    if (row->t < 0) Fail(number, column[0], kColumns[0], "a time cannot be negative");
-    row->device = std::move(field[1]);
-    row->port = std::move(field[2]);
-    row->priority = -1;
-    if (!field[3].empty()) {
-      const double p = Number(field[3], number, column[3], 3);
-      if (p != std::floor(p) || p < 0 || p > 7) Fail(number, column[3], kColumns[3], "a priority is 0..7, found " + field[3]);
-      row->priority = static_cast<int>(p);
-    }
-    row->metric = std::move(field[4]);
-    if (row->metric.empty()) Fail(number, column[4], kColumns[4], "no metric named");
-    row->value = Number(field[5], number, column[5], 5);
-    return true;
-  }
-
-  [[noreturn]] void Fail(int line, size_t column, const std::string& key, const std::string& what) const {
-    throw ConfigError(file_, line, static_cast<int>(column), key, what);
-  }
-
- private:
-  double Number(const std::string& s, int line, size_t column, int index) const {
-    errno = 0;
-    char* end = nullptr;
-    const double v = s.empty() ? 0 : std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v))
-      Fail(line, column, kColumns[index], "a number expected, found '" + s + "'");
-    return v;
-  }
-
-  const std::string& file_;
-};
 
 // The one text naming a series: its metric, element and priority, joined by a byte no name holds.
 // Into `*key`, so a pass over a large file reuses one buffer.
@@ -86,30 +23,6 @@ void SeriesKey(const std::string& metric, const std::string& device, const std::
   *key += port;
   *key += '\x1f';
   *key += std::to_string(priority);
-}
-
-// Reads the lines of `in` from the top, handing each parsed row to `f` with its line number.
-template <typename F>
-void ForEachRow(std::istream& in, const std::string& file, F f) {
-  in.clear();
-  in.seekg(0);
-  RowParser parser(file);
-  std::string line;
-  int number = 0;
-  Row row;
-  while (std::getline(in, line)) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (number == 1) {
-      if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a byte-order mark a spreadsheet added
-      if (line != kHeader)
-        parser.Fail(1, 0, "", "not a rocelab series.csv: the first line is not '" + std::string(kHeader) + "'");
-      continue;
-    }
-    if (parser.Parse(line, number, &row)) f(row, number, parser);
-  }
-  if (in.bad()) parser.Fail(0, 0, "", "cannot read the file");
-  if (number == 0) parser.Fail(0, 0, "", "empty: not a rocelab series.csv");
 }
 
 // The points of one series, at most `limit`: every point until there are more, then the
@@ -202,13 +115,13 @@ SeriesData ReadSeries(std::istream& in, const std::string& file, double t_end_ns
   std::vector<Seen> seen;
   double last_t = -1;
   std::string key;
-  ForEachRow(in, file, [&](const Row& r, int number, const RowParser& parser) {
-    if (r.t < last_t)
-      parser.Fail(number, 1, kColumns[0], "the rows go back in time (" + std::to_string(r.t) + " after " +
-                                              std::to_string(last_t) + ")");
-    if (last_t >= 0 && r.t > last_t && (data.interval_ns == 0 || r.t - last_t < data.interval_ns))
-      data.interval_ns = r.t - last_t;
-    last_t = r.t;
+  ForEachSeriesRow(in, file, [&](const SeriesRow& r, int number) {
+    if (r.t_ns < last_t)
+      FailSeriesRow(file, number, r, 0, "the rows go back in time (" + std::to_string(r.t_ns) + " after " +
+                                            std::to_string(last_t) + ")");
+    if (last_t >= 0 && r.t_ns > last_t && (data.interval_ns == 0 || r.t_ns - last_t < data.interval_ns))
+      data.interval_ns = r.t_ns - last_t;
+    last_t = r.t_ns;
     ++data.rows;
     SeriesKey(r.metric, r.device, r.port, r.priority, &key);
     auto [it, fresh] = index.try_emplace(key, seen.size());
@@ -263,7 +176,7 @@ SeriesData ReadSeries(std::istream& in, const std::string& file, double t_end_ns
   if (kept.empty()) return data;
   const double interval = data.interval_ns;
   const double merge = t_span / kPauseMergeSlices;
-  ForEachRow(in, file, [&](const Row& r, int, const RowParser&) {
+  ForEachSeriesRow(in, file, [&](const SeriesRow& r, int) {
     SeriesKey(r.metric, r.device, r.port, r.priority, &key);
     auto it = kept.find(key);
     if (it == kept.end()) return;
@@ -272,25 +185,25 @@ SeriesData ReadSeries(std::istream& in, const std::string& file, double t_end_ns
       std::vector<ChartSpan>& spans = k.trace->spans;
       if (r.value > 0 && k.open_from < 0) {
         // Close to the span before: one span, so a flickering pause stays a bounded list.
-        if (!spans.empty() && r.t - spans.back().to_ns <= merge) {
+        if (!spans.empty() && r.t_ns - spans.back().to_ns <= merge) {
           k.open_from = spans.back().from_ns;
           spans.pop_back();
         } else {
-          k.open_from = r.t;
+          k.open_from = r.t_ns;
         }
       } else if (r.value <= 0 && k.open_from >= 0) {
-        spans.push_back({k.open_from, r.t, ""});
+        spans.push_back({k.open_from, r.t_ns, ""});
         k.open_from = -1;
       }
       return;
     }
     // Zero before the first row, and between a return to zero and the next row.
     const bool from_zero = !k.any || k.last.value == 0;
-    if (from_zero && r.value != 0 && r.t - interval > (k.any ? k.last.t_ns : -1) + interval / 2)
-      k.thinner.Add({r.t - interval, 0});
-    k.thinner.Add({r.t, r.value});
+    if (from_zero && r.value != 0 && r.t_ns - interval > (k.any ? k.last.t_ns : -1) + interval / 2)
+      k.thinner.Add({r.t_ns - interval, 0});
+    k.thinner.Add({r.t_ns, r.value});
     k.any = true;
-    k.last = {r.t, r.value};
+    k.last = {r.t_ns, r.value};
   });
   for (auto& [key_, k] : kept) {
     if (k.pause) {
