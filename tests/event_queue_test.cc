@@ -7,6 +7,7 @@
 #include "sim/rng.h"
 #include "sim/timer.h"
 #include "sim/wire.h"
+#include "telemetry/sampler.h"
 
 namespace rocelab {
 
@@ -163,6 +164,29 @@ TEST(Timer, FiresWhereAnEventPerSettingWould) {
   ASSERT_GT(fired, 1000);
   EXPECT_EQ(plain.first, coalesced.first);
   EXPECT_LT(coalesced.second, plain.second);  // fewer events for the same story
+}
+
+// One sampler serves every periodic reader: readers every 10 and every 25 are called at their
+// times, in registration order where they coincide, with one event per distinct time.
+TEST(Sampler, OneEventServesEveryReaderDueThen) {
+  Simulator sim;
+  Sampler sampler(&sim);
+  std::vector<std::pair<Time, char>> calls;
+  sampler.Every(10, [&] { calls.push_back({sim.Now(), 'a'}); });
+  sampler.Every(25, [&] { calls.push_back({sim.Now(), 'b'}); });
+  sim.RunUntil(100);
+  const std::vector<std::pair<Time, char>> want = {{10, 'a'}, {20, 'a'}, {25, 'b'}, {30, 'a'}, {40, 'a'},
+                                                   {50, 'a'}, {50, 'b'}, {60, 'a'}, {70, 'a'}, {75, 'b'},
+                                                   {80, 'a'}, {90, 'a'}, {100, 'a'}, {100, 'b'}};
+  EXPECT_EQ(calls, want);
+  EXPECT_EQ(sim.EventsProcessed(), 12u);  // 14 calls at 12 distinct times
+  // A reader registered later, due before the queued event, is served on time; the overtaken
+  // event does nothing.
+  calls.clear();
+  sampler.Every(3, [&] { calls.push_back({sim.Now(), 'c'}); });
+  sim.RunUntil(110);
+  const std::vector<std::pair<Time, char>> later = {{103, 'c'}, {106, 'c'}, {109, 'c'}, {110, 'a'}};
+  EXPECT_EQ(calls, later);
 }
 
 TEST(Rng, StreamsAreIndependentAndRepeatable) {

@@ -3,6 +3,7 @@
 // diagnose on a summary.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diagnose/diagnose.h"
+#include "report/series.h"
 #include "test_util.h"
 
 namespace rocelab {
@@ -46,6 +48,39 @@ TEST(Monitor, DetectsAndLocalizesAPauseStormWithinOneWindow) {
   EXPECT_EQ(s["faults"][0]["mttd_ns"], static_cast<double>(d->t - 2 * kMillisecond) / kNanosecond);
   // Nothing was detected before the fault: the fabric was healthy until then.
   for (const Monitor::Detection& x : f.run->monitor()->detections()) EXPECT_GE(x.t, 2 * kMillisecond) << x.rule;
+}
+
+// The monitor and the time series read the fabric on one sampler: with telemetry on, the
+// monitor's windows come at the same times and find the same, and the run's results are the
+// same (the sampler only reads).
+TEST(Monitor, SharesOneSamplerWithTheTimeSeries) {
+  TestRun plain = RunYaml(StormScenario("{interval: 10ms}"));
+  TestRun with = StartYaml(StormScenario("{interval: 10ms}\ntelemetry: {interval: 20us, series: [queue_depth, pause_state]}"));
+  std::FILE* csv = std::tmpfile();
+  ASSERT_NE(csv, nullptr);
+  SeriesSampler series(&with.run->fabric(), csv);
+  EXPECT_EQ(with.run->fabric().sampler().readers(), 2u);
+  with.run->Run();
+  std::fclose(csv);
+  EXPECT_GT(series.rows(), 100u);
+  ASSERT_NE(with.run->monitor(), nullptr);
+  // The results are the same; only the engine's figures differ.
+  auto results = [](const Experiment& x) {
+    std::string j = SummaryJson(x);
+    const size_t from = j.find("  \"engine\": {"), to = j.find("  },\n", from);
+    return j.erase(from, to + 5 - from);
+  };
+  EXPECT_EQ(results(*plain.run), results(*with.run));
+  // 20 ms of 20 us samples are 1,000 reads; the monitor's 200 windows fall on 200 of those
+  // times, so the series adds 800 events, not 1,000.
+  const uint64_t added = with->sim().EventsProcessed() - plain->sim().EventsProcessed();
+  EXPECT_GE(added, 800u);
+  EXPECT_LE(added, 801u);
+  ASSERT_EQ(plain.run->monitor()->detections().size(), with.run->monitor()->detections().size());
+  for (size_t i = 0; i < plain.run->monitor()->detections().size(); ++i) {
+    EXPECT_EQ(plain.run->monitor()->detections()[i].t, with.run->monitor()->detections()[i].t);
+    EXPECT_EQ(plain.run->monitor()->detections()[i].rule, with.run->monitor()->detections()[i].rule);
+  }
 }
 
 // One rule set, two inputs: the monitor over one window covering the whole run finds what

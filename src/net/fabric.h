@@ -14,6 +14,7 @@
 #include "net/nic.h"
 #include "net/switch.h"
 #include "scenario/scenario.h"
+#include "telemetry/sampler.h"
 #include "topo/topology.h"
 
 namespace rocelab {
@@ -76,6 +77,9 @@ class Fabric {
   Topology& mutable_topology() { return topo_; }
   ControlPlane& control_plane() { return *control_plane_; }
   Simulator& sim() { return ctx_.sim; }
+  // The one periodic reader of the fabric (telemetry/sampler.h): the monitor and the time
+  // series take their samples on its clock.
+  Sampler& sampler() { return sampler_; }
   SimContext* context() { return &ctx_; }
   // Takes the link at `node`:`port` down or up now: both ends' carriers, then the control
   // plane's detection and convergence. A link held down stays down.
@@ -100,6 +104,7 @@ class Fabric {
   std::vector<Node*> by_node_;  // topology node id -> device
   std::unique_ptr<ControlPlane> control_plane_;
   std::set<std::pair<int, int>> held_down_;  // (node, port), both ends of each link held down
+  Sampler sampler_{&ctx_.sim};
   EngineStats engine_;
   bool finished_ = false;
 };

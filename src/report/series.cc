@@ -5,7 +5,7 @@ namespace rocelab {
 SeriesSampler::SeriesSampler(Fabric* fabric, std::FILE* out)
     : fabric_(fabric), out_(out), spec_(fabric->scenario().telemetry) {
   std::fputs("t_ns,device,port,priority,metric,value\n", out_);
-  fabric_->ScheduleAt(fabric_->now() + spec_.interval, this, 0);
+  fabric_->sampler().Every(spec_.interval, [this] { Sample(); });
 }
 
 size_t SeriesSampler::MemoryBytes() const {
@@ -13,10 +13,6 @@ size_t SeriesSampler::MemoryBytes() const {
          delivered_.capacity() * sizeof(uint64_t);
 }
 
-void SeriesSampler::HandleEvent(uint32_t, uint32_t, Packet*) {
-  Sample();
-  fabric_->ScheduleAt(fabric_->now() + spec_.interval, this, 0);
-}
 
 void SeriesSampler::Row(const std::string& device, const std::string& port, int priority, const char* metric,
                         double value, double* last) {

@@ -24,13 +24,12 @@
 
 namespace rocelab {
 
-class SeriesSampler final : public EventSource {
+class SeriesSampler {
  public:
   // Samples `fabric` per its scenario's telemetry section into `out` (not owned; the caller
-  // opens and closes it), from one interval on.
+  // opens and closes it), from one interval on, on the fabric's sampler.
   SeriesSampler(Fabric* fabric, std::FILE* out);
 
-  void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
   uint64_t rows() const { return rows_; }
   // What the sampler holds, which stays the same however long the run.
   size_t MemoryBytes() const;

@@ -31,18 +31,13 @@ Monitor::Monitor(Experiment* x)
   if (window_ < 1) window_ = 1;
   prev_ = Snapshot();
   prev_t_ = x_->fabric().now();
-  x_->fabric().ScheduleAt(prev_t_ + window_, this, 0);
+  x_->fabric().sampler().Every(window_, [this] { Window(); });
 }
 
 Evidence Monitor::Snapshot() const {
   Evidence ev;
   ParseSummaryJson(SummaryJson(*x_, DeviceCounters::kAll), "monitor", &ev);
   return ev;
-}
-
-void Monitor::HandleEvent(uint32_t, uint32_t, Packet*) {
-  Window();
-  x_->fabric().ScheduleAt(x_->fabric().now() + window_, this, 0);
 }
 
 Time Monitor::QuietAfter(Time t, const std::vector<std::string>& devices) const {

@@ -1,5 +1,6 @@
 // What a monitoring system sees, and what it makes of it. Every window
-// (`monitor.interval`, scaled with the agents' timers) it samples every
+// (`monitor.interval`, scaled with the agents' timers, on the fabric's one
+// sampler with the time series: telemetry/sampler.h) it samples every
 // device's counters, as a collector scraping SONiC and the hosts would, and runs
 // diagnose's rules on the window's deltas: the same rule set, with the same rule
 // ids, that `rocelab diagnose` runs on a summary or a bundle. A finding that
@@ -31,7 +32,7 @@ namespace rocelab {
 
 class Experiment;
 
-class Monitor final : public EventSource {
+class Monitor {
  public:
   // Takes its first sample now (the baseline) and one per window after.
   explicit Monitor(Experiment* x);
@@ -58,7 +59,6 @@ class Monitor final : public EventSource {
   void Expect(const std::string& rule, const std::string& device) { expected_.insert({rule, device}); }
   Time window() const { return window_; }
 
-  void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
  private:
   Evidence Snapshot() const;
