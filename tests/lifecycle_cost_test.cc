@@ -300,7 +300,7 @@ TEST(LifecycleCost, AShutLinkLowersTheRingsCeilingAndRecoveryIsJudgedAgainstIt) 
 
 TEST(LifecycleCost, RunbookActsExactlyTheOperatorDelayAfterTheDetection) {
   TestRun f = RunYaml(GrayRing("{mode: runbook, delay: {t3: 1500us}}"));
-  const Monitor::Detection* d = f.run->FaultDetection(0);
+  const Monitor::Detection* d = f.run->FaultLocalization(0);
   ASSERT_NE(d, nullptr);
   const std::vector<Recovery::Action> actions = f.run->FaultActions(0);
   ASSERT_EQ(actions.size(), 1u);
@@ -318,7 +318,7 @@ TEST(LifecycleCost, RunbookActsExactlyTheOperatorDelayAfterTheDetection) {
 // to it, at the throughput the run measured while degraded.
 TEST(LifecycleCost, ARunbookDelayPastTheRunIsExtrapolated) {
   TestRun f = RunYaml(GrayRing("{mode: runbook, delay: {t3: 15min}}") + "cost: {per_hour: 3600}\n");
-  const Monitor::Detection* d = f.run->FaultDetection(0);
+  const Monitor::Detection* d = f.run->FaultLocalization(0);
   ASSERT_NE(d, nullptr);
   EXPECT_TRUE(f.run->FaultActions(0).empty()) << "nothing acted within the run";
   const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);

@@ -133,7 +133,7 @@ const Monitor::Detection* First(const TestRun& f, const std::string& rule) {
 
 // The fault's detection: by `rule`, a T2, at h0.
 void ExpectDetectedAtH0(const TestRun& f, const std::string& rule) {
-  const Monitor::Detection* d = f.run->FaultDetection(0);
+  const Monitor::Detection* d = f.run->FaultLocalization(0);
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->rule, rule);
   EXPECT_EQ(d->tier, "T2");
@@ -302,7 +302,7 @@ TEST_P(FaultScenarios, DetectedLocalizedRecoveredAndLeftAloneItStays) {
   TestRun on = Start(c.name, true);
   on.run->Run();
   // The right detector, at the target.
-  const Monitor::Detection* d = on.run->FaultDetection(0);
+  const Monitor::Detection* d = on.run->FaultLocalization(0);
   ASSERT_NE(d, nullptr) << "not detected";
   EXPECT_EQ(d->rule, c.rule);
   EXPECT_EQ(d->tier, c.tier);
@@ -357,8 +357,8 @@ TEST_P(FaultScenarios, DetectedLocalizedRecoveredAndLeftAloneItStays) {
   off.run->Run();
   EXPECT_TRUE(off.run->FaultActions(0).empty());
   EXPECT_EQ(off.run->FaultRecovered(0), -1);
-  ASSERT_NE(off.run->FaultDetection(0), nullptr);
-  EXPECT_EQ(off.run->FaultDetection(0)->rule, c.rule) << "the same detection, without recovery";
+  ASSERT_NE(off.run->FaultLocalization(0), nullptr);
+  EXPECT_EQ(off.run->FaultLocalization(0)->rule, c.rule) << "the same detection, without recovery";
 }
 
 INSTANTIATE_TEST_SUITE_P(Lifecycle, FaultScenarios, ::testing::ValuesIn(Cases()),

@@ -37,14 +37,21 @@ TEST(Monitor, DetectsAndLocalizesAPauseStormWithinOneWindow) {
   ASSERT_NE(f.run->monitor(), nullptr);
   const Time window = f.run->monitor()->window();
   EXPECT_EQ(window, 100 * kMicrosecond);
-  const Monitor::Detection* d = f.run->FaultDetection(0);
+  const Monitor::Detection* d = f.run->FaultLocalization(0);
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->rule, "pfc.pause_storm");
   EXPECT_EQ(LocationDevice(d->location), "h0");
   EXPECT_GT(d->t, 2 * kMillisecond);
   EXPECT_LE(d->t, 2 * kMillisecond + window);
+  // Detection (the first sign, anywhere) comes no later than localization (the root named).
+  const Monitor::Detection* first = f.run->FaultDetection(0);
+  ASSERT_NE(first, nullptr);
+  EXPECT_LE(first->t, d->t);
+  EXPECT_EQ(first, d);  // here the first sign already names h0
   const auto s = nlohmann::json::parse(SummaryJson(*f.run));
   EXPECT_EQ(s["faults"][0]["detected_by"], "pfc.pause_storm");
+  EXPECT_EQ(s["faults"][0]["detected_at"], s["faults"][0]["localized_to"]);
+  EXPECT_EQ(s["faults"][0]["detected_ns"], s["faults"][0]["localized_ns"]);
   EXPECT_EQ(s["faults"][0]["mttd_ns"], static_cast<double>(d->t - 2 * kMillisecond) / kNanosecond);
   // Nothing was detected before the fault: the fabric was healthy until then.
   for (const Monitor::Detection& x : f.run->monitor()->detections()) EXPECT_GE(x.t, 2 * kMillisecond) << x.rule;
@@ -108,7 +115,7 @@ TEST(Monitor, LinkDownIsLocalizedToAnEndOfTheLink) {
       "nic: {timeout: 6}\n"
       "workload:\n  - {type: all-to-all, size: 1MB}\n"
       "faults:\n  - {kind: link_down, target: leaf0-spine1, at: 100us}\n");
-  const Monitor::Detection* d = f.run->FaultDetection(0);
+  const Monitor::Detection* d = f.run->FaultLocalization(0);
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->rule, "physical.link_flap");
   const std::string end = LocationDevice(d->location);
@@ -129,7 +136,7 @@ TEST(Recovery, AGrayLinkIsShutAndTheLossStops) {
            "faults:\n  - {kind: gray_drop, target: leaf0-spine1, at: 100us, rate: 0.02}\n";
   };
   TestRun on = RunYaml(yaml("auto"));
-  const Monitor::Detection* d = on.run->FaultDetection(0);
+  const Monitor::Detection* d = on.run->FaultLocalization(0);
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->rule, "network.gray_drop");
   const std::vector<Recovery::Action> actions = on.run->FaultActions(0);

@@ -129,10 +129,17 @@ void PrintReport(const Experiment& x) {
     if (r.injected < 0) continue;
     std::printf("fault %s on %s: injected at %.3f ms", r.kind.c_str(), r.target.empty() ? "the routes" : r.target.c_str(),
                 static_cast<double>(r.injected) / kMillisecond);
-    if (const Monitor::Detection* d = x.FaultDetection(i))
+    const Monitor::Detection* d = x.FaultDetection(i);
+    const Monitor::Detection* l = x.FaultLocalization(i);
+    if (d)
       std::printf(", detected at %.3f ms by %s at %s (MTTD %.3f ms)", static_cast<double>(d->t) / kMillisecond,
                   d->rule.c_str(), d->location.c_str(), static_cast<double>(d->t - r.injected) / kMillisecond);
-    else if (x.monitor())
+    if (l && l != d)
+      std::printf(", localized at %.3f ms by %s to %s", static_cast<double>(l->t) / kMillisecond, l->rule.c_str(),
+                  l->location.c_str());
+    else if (d && !l)
+      std::printf(", not localized");
+    if (!d && x.monitor())
       std::printf(", not detected by the monitor");
     if (r.cleared >= 0) std::printf(", cleared at %.3f ms", static_cast<double>(r.cleared) / kMillisecond);
     std::printf("\n");

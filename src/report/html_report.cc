@@ -258,7 +258,10 @@ HtmlSection FaultsSection(const Run& run) {
     if (f["detected_ns"].present())
       row.marks.push_back({f["detected_ns"].Number(), "detected",
                            "detected at " + FormatTimeNs(f["detected_ns"].Number()) + " by " + f["detected_by"].String() +
-                               " at " + f["localized_to"].String()});
+                               " at " + f["detected_at"].String()});
+    if (f["localized_ns"].present() && f["localized_to"].present())
+      row.marks.push_back({f["localized_ns"].Number(), "detected",
+                           "localized at " + FormatTimeNs(f["localized_ns"].Number()) + " to " + f["localized_to"].String()});
     for (const Node& a : f["actions"].Items()) {
       const std::string what = a["tier"].String() + ": " + a["action"].String();
       row.marks.push_back({a["t_ns"].Number(), "action", FormatTimeNs(a["t_ns"].Number()) + " " + what});

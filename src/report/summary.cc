@@ -382,19 +382,22 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     else w.Null("injected_ns");
     if (r.cleared >= 0) w.Double("cleared_ns", static_cast<double>(r.cleared) / kNanosecond, 3);
     else w.Null("cleared_ns");
-    // What the monitor (if any) made of it: when, by which rule, where; MTTD from injection.
-    if (const Monitor::Detection* d = x.FaultDetection(&r - x.faults().records().data())) {
+    // What the monitor (if any) made of it: its first sign (when, by which rule, where; MTTD
+    // from injection), and where it put the root (localized_ns is with the lifecycle below).
+    const size_t fault = &r - x.faults().records().data();
+    if (const Monitor::Detection* d = x.FaultDetection(fault)) {
       w.Double("detected_ns", static_cast<double>(d->t) / kNanosecond, 3).String("detected_by", d->rule);
-      w.String("localized_to", d->location);
+      w.String("detected_at", d->location);
       w.Double("mttd_ns", static_cast<double>(d->t - r.injected) / kNanosecond, 3);
       w.String("detected_tier", d->tier);
     } else {
-      w.Null("detected_ns").Null("detected_by").Null("localized_to").Null("mttd_ns").Null("detected_tier");
+      w.Null("detected_ns").Null("detected_by").Null("detected_at").Null("mttd_ns").Null("detected_tier");
     }
+    if (const Monitor::Detection* l = x.FaultLocalization(fault)) w.String("localized_to", l->location);
+    else w.Null("localized_to");
     // What recovery (if on) did about it, and when the monitor saw its devices quiet after.
-    const size_t index = &r - x.faults().records().data();
     w.BeginArray("actions");
-    for (const Recovery::Action& a : x.FaultActions(index)) {
+    for (const Recovery::Action& a : x.FaultActions(fault)) {
       w.BeginObject();
       w.Double("t_ns", static_cast<double>(a.t) / kNanosecond, 3).String("tier", a.tier).String("action", a.action);
       w.EndObject();
@@ -402,18 +405,18 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     w.EndArray();
     // Recovered: the monitor quiet after the last action and, where the lifecycle judged the
     // workloads, every one of them back (the stricter of the two).
-    const Time quiet = x.FaultRecovered(index);
-    const Time recovered = FaultRecoveredAt(x, index, index < lifecycle.size() ? &lifecycle[index] : nullptr);
+    const Time quiet = x.FaultRecovered(fault);
+    const Time recovered = FaultRecoveredAt(x, fault, fault < lifecycle.size() ? &lifecycle[fault] : nullptr);
     if (recovered >= 0) {
       w.Double("recovered_ns", static_cast<double>(recovered) / kNanosecond, 3);
       w.Double("mttr_ns", static_cast<double>(recovered - r.injected) / kNanosecond, 3);
     } else {
       w.Null("recovered_ns").Null("mttr_ns");
     }
-    if (index < lifecycle.size()) {
+    if (fault < lifecycle.size()) {
       if (quiet >= 0) w.Double("quiet_ns", static_cast<double>(quiet) / kNanosecond, 3);
       else w.Null("quiet_ns");
-      WriteFaultLifecycle(w, lifecycle[index], f.scenario().cost);
+      WriteFaultLifecycle(w, lifecycle[fault], f.scenario().cost);
     }
     w.EndObject();
   }

@@ -152,6 +152,24 @@ Time Experiment::FaultRecovered(size_t i) const {
 }
 
 const Monitor::Detection* Experiment::FaultDetection(size_t i) const {
+  const Monitor::Detection* localized = FaultLocalization(i);
+  const FaultInjector::Record& r = faults_->records()[i];
+  if (!monitor_ || r.injected < 0) return localized;
+  for (const Monitor::Detection& d : monitor_->detections()) {
+    if (d.t < r.injected || !d.fault()) continue;
+    if (localized && d.t >= localized->t) break;
+    // Another fault in force then: the sign could be its.
+    for (size_t j = 0; j < faults_->records().size(); ++j) {
+      const FaultInjector::Record& o = faults_->records()[j];
+      if (j != i && o.injected >= 0 && o.injected <= d.t && (o.cleared < 0 || o.cleared > d.t - monitor_->window()))
+        return localized;
+    }
+    return &d;
+  }
+  return localized;
+}
+
+const Monitor::Detection* Experiment::FaultLocalization(size_t i) const {
   const FaultInjector::Record& r = faults_->records()[i];
   const std::vector<std::string> devices = FaultDevices(i);
   if (!monitor_ || r.injected < 0 || devices.empty()) return nullptr;

@@ -57,8 +57,15 @@ class Experiment {
   const PfcWatchdog* watchdog(size_t index) const { return watchdogs_[index].get(); }
   // The monitor (a `monitor` section), or nullptr.
   const Monitor* monitor() const { return monitor_.get(); }
-  // The monitor's first fault detection (T2 or T3) that names fault `i`'s target (a device of it: the host, the
-  // switch, either end of the link) at or after its injection; nullptr if none.
+  // Localization: the monitor's first fault detection (T2 or T3) that names fault `i`'s target
+  // (a device of it: the host, the switch, either end of the link) at or after its injection;
+  // nullptr if none.
+  const Monitor::Detection* FaultLocalization(size_t i) const;
+  // Detection: the first sign of fault `i` the monitor saw, which may name a victim before
+  // anything names the root (a port paused by a storm): its first fault detection after the
+  // injection, anywhere, while no other fault was in force (with two at once a sign is only
+  // theirs by where it is: then this is the localization). No later than the localization;
+  // nullptr if neither.
   const Monitor::Detection* FaultDetection(size_t i) const;
   // The recovery actions taken on fault `i`'s devices, and when the monitor saw them quiet
   // after the last of them (-1: not yet); empty without `recovery: {mode: auto}` (or runbook).

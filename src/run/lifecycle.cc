@@ -238,7 +238,7 @@ std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x) {
     const Time injected = records[i].injected;
     if (injected < 0) continue;
     lc.injected = true;
-    if (const Monitor::Detection* d = x.FaultDetection(i)) lc.localized = d->t;
+    if (const Monitor::Detection* d = x.FaultLocalization(i)) lc.localized = d->t;
     // The agents' drops from this injection until the next later one (or the end of the run).
     size_t next = records.size();
     for (size_t j = 0; j < records.size(); ++j)
