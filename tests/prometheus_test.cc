@@ -501,6 +501,40 @@ TEST(Prometheus, ExportRefusesWhatIsNotARunAndWritesNothing) {
   EXPECT_EQ(Rocelab("export").status, 2);
 }
 
+// The fault lifecycle of the demo (storm detected, ignored, recovered; its cost) as metrics equal
+// to summary.json's figures, which promtool accepts.
+TEST(Prometheus, FaultLifecycleIsSummaryJsonsFigures) {
+  const std::string dir = TempDir("prom");
+  ASSERT_EQ(Rocelab("demo --out " + dir + " --quiet").status, 0);
+  const std::string summary = ReadFile(dir + "/summary.json");
+  const std::string text = PrometheusText(summary, "summary.json");
+  EXPECT_TRUE(PromtoolAccepts(text));
+  const Exposition e = Parse(text);
+  const Json f = Json::parse(summary)["faults"][0];
+  const std::map<std::string, std::string> at = {{"fault", "0"}, {"kind", "pfc_storm"}, {"target", "h0"}};
+  auto seconds = [&](const std::string& name, const std::map<std::string, std::string>& labels, const char* key) {
+    EXPECT_DOUBLE_EQ(std::strtod(Value(e, name, labels).c_str(), nullptr), f[key].get<double>() / 1e9) << name;
+  };
+  auto with = [&](std::map<std::string, std::string> l, const std::string& k, const std::string& v) {
+    l[k] = v;
+    return l;
+  };
+  seconds("rocelab_fault_detected_seconds",
+          with(with(with(at, "rule", f["detected_by"]), "tier", f["detected_tier"]), "location", f["detected_at"]),
+          "detected_ns");
+  seconds("rocelab_fault_mttd_seconds", at, "mttd_ns");
+  seconds("rocelab_fault_localized_seconds", with(at, "location", f["localized_to"]), "localized_ns");
+  seconds("rocelab_fault_recovered_seconds", at, "recovered_ns");
+  seconds("rocelab_fault_mttr_seconds", at, "mttr_ns");
+  seconds("rocelab_fault_lost_seconds", at, "lost_ns");
+  EXPECT_EQ(Value(e, "rocelab_fault_actions_total", with(at, "tier", "T2")), std::to_string(f["actions"].size()));
+  EXPECT_EQ(Value(e, "rocelab_fault_flows_failed", at), f["flows_failed"].dump());
+  EXPECT_EQ(Value(e, "rocelab_fault_action_dropped_bytes_total", with(at, "agent", "pfc_watchdog")),
+            f["dropped_by"]["pfc_watchdog"].dump());
+  EXPECT_DOUBLE_EQ(std::strtod(Value(e, "rocelab_fault_cost", with(at, "currency", "USD")).c_str(), nullptr),
+                   f["cost"]["amount"].get<double>());
+}
+
 // docs/prometheus.md names every family a run can produce.
 TEST(Prometheus, DocsNameEveryFamily) {
   const std::string docs = ReadFile(std::string(ROCELAB_SOURCE_DIR) + "/docs/prometheus.md");

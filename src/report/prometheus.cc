@@ -564,6 +564,23 @@ const Family kSlowdownFlows{"rocelab_fct_slowdown_flows", Type::kGauge,
                             "Finished flows in the size bucket the slowdown percentiles are taken over."};
 const Family kFaultInjected{"rocelab_fault_injected_seconds", Type::kGauge, "Simulated time the fault began."};
 const Family kFaultCleared{"rocelab_fault_cleared_seconds", Type::kGauge, "Simulated time the fault was undone."};
+// Its lifecycle (docs/faults.md): what the monitor saw, what recovery did, what it cost.
+const Family kFaultDetected{"rocelab_fault_detected_seconds", Type::kGauge,
+                            "Simulated time of the monitor's first sign of the fault (rule, tier and where: labels)."};
+const Family kFaultMttd{"rocelab_fault_mttd_seconds", Type::kGauge, "Time from injection to detection."};
+const Family kFaultLocalized{"rocelab_fault_localized_seconds", Type::kGauge,
+                             "Simulated time the monitor first named the fault's target (location: label)."};
+const Family kFaultActions{"rocelab_fault_actions_total", Type::kCounter, "Recovery actions taken on the fault, per tier."};
+const Family kFaultRecovered{"rocelab_fault_recovered_seconds", Type::kGauge,
+                             "Simulated time the fault was recovered: the monitor quiet about it and every workload back."};
+const Family kFaultMttr{"rocelab_fault_mttr_seconds", Type::kGauge, "Time from injection to recovery."};
+const Family kFaultDegraded{"rocelab_fault_degraded_seconds", Type::kGauge, "How long the workloads ran degraded."};
+const Family kFaultLost{"rocelab_fault_lost_seconds", Type::kGauge,
+                        "Work time lost to the fault against the run without it (lost_from in summary.json says how)."};
+const Family kFaultFlowsFailed{"rocelab_fault_flows_failed", Type::kGauge, "Queue pairs that went to error during the fault."};
+const Family kFaultDropped{"rocelab_fault_action_dropped_bytes_total", Type::kCounter,
+                           "Frame bytes recovery's actions dropped on purpose, by the agent that dropped them."};
+const Family kFaultCost{"rocelab_fault_cost", Type::kGauge, "What the lost time cost (currency: label)."};
 
 void AddRun(Exposition& out, const Node& root) {
   out.Add(kRunInfo,
@@ -602,6 +619,27 @@ void AddResults(Exposition& out, const Node& root) {
     const Labels at = {{"fault", std::to_string(i)}, {"kind", f["kind"].String()}, {"target", f["target"].String()}};
     if (f["injected_ns"].present()) out.Add(kFaultInjected, at, Sample(f["injected_ns"], 1e9));
     if (f["cleared_ns"].present()) out.Add(kFaultCleared, at, Sample(f["cleared_ns"], 1e9));
+    if (f["detected_ns"].present()) {
+      Labels d = With(With(With(at, "rule", f["detected_by"].String()), "tier", f["detected_tier"].String()), "location",
+                      f["detected_at"].String());
+      out.Add(kFaultDetected, d, Sample(f["detected_ns"], 1e9));
+      out.Add(kFaultMttd, at, Sample(f["mttd_ns"], 1e9));
+    }
+    if (f["localized_ns"].present() && f["localized_to"].present())
+      out.Add(kFaultLocalized, With(at, "location", f["localized_to"].String()), Sample(f["localized_ns"], 1e9));
+    std::map<std::string, uint64_t> by_tier;
+    for (const Node& a : f["actions"].Items()) by_tier[a["tier"].String()] += 1;
+    for (const auto& [tier, n] : by_tier) out.Add(kFaultActions, With(at, "tier", tier), std::to_string(n));
+    if (f["recovered_ns"].present()) out.Add(kFaultRecovered, at, Sample(f["recovered_ns"], 1e9));
+    if (f["mttr_ns"].present()) out.Add(kFaultMttr, at, Sample(f["mttr_ns"], 1e9));
+    if (f["degraded_ns"].present()) out.Add(kFaultDegraded, at, Sample(f["degraded_ns"], 1e9));
+    if (f["lost_ns"].present()) out.Add(kFaultLost, at, Sample(f["lost_ns"], 1e9));
+    if (f["flows_failed"].present()) out.Add(kFaultFlowsFailed, at, Sample(f["flows_failed"]));
+    for (const auto& [agent, bytes] : f["dropped_by"].Members())
+      out.Add(kFaultDropped, With(at, "agent", agent), Sample(bytes, 1, true));
+    const Node cost = f["cost"];
+    if (cost.present() && cost["amount"].present())
+      out.Add(kFaultCost, With(at, "currency", cost["currency"].String()), Sample(cost["amount"]));
   }
 }
 
