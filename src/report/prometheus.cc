@@ -617,8 +617,12 @@ void AddResults(Exposition& out, const Node& root) {
   for (size_t i = 0; i < faults.size(); ++i) {
     const Node& f = faults[i];
     const Labels at = {{"fault", std::to_string(i)}, {"kind", f["kind"].String()}, {"target", f["target"].String()}};
-    if (f["injected_ns"].present()) out.Add(kFaultInjected, at, Sample(f["injected_ns"], 1e9));
-    if (f["cleared_ns"].present()) out.Add(kFaultCleared, at, Sample(f["cleared_ns"], 1e9));
+    // The lifecycle's times, each in seconds where summary.json has it.
+    const std::pair<const Family*, const char*> kTimes[] = {
+        {&kFaultInjected, "injected_ns"}, {&kFaultCleared, "cleared_ns"}, {&kFaultRecovered, "recovered_ns"},
+        {&kFaultMttr, "mttr_ns"},         {&kFaultDegraded, "degraded_ns"}, {&kFaultLost, "lost_ns"}};
+    for (const auto& [family, key] : kTimes)
+      if (f[key].present()) out.Add(*family, at, Sample(f[key], 1e9));
     if (f["detected_ns"].present()) {
       Labels d = With(With(With(at, "rule", f["detected_by"].String()), "tier", f["detected_tier"].String()), "location",
                       f["detected_at"].String());
@@ -630,10 +634,6 @@ void AddResults(Exposition& out, const Node& root) {
     std::map<std::string, uint64_t> by_tier;
     for (const Node& a : f["actions"].Items()) by_tier[a["tier"].String()] += 1;
     for (const auto& [tier, n] : by_tier) out.Add(kFaultActions, With(at, "tier", tier), std::to_string(n));
-    if (f["recovered_ns"].present()) out.Add(kFaultRecovered, at, Sample(f["recovered_ns"], 1e9));
-    if (f["mttr_ns"].present()) out.Add(kFaultMttr, at, Sample(f["mttr_ns"], 1e9));
-    if (f["degraded_ns"].present()) out.Add(kFaultDegraded, at, Sample(f["degraded_ns"], 1e9));
-    if (f["lost_ns"].present()) out.Add(kFaultLost, at, Sample(f["lost_ns"], 1e9));
     if (f["flows_failed"].present()) out.Add(kFaultFlowsFailed, at, Sample(f["flows_failed"]));
     for (const auto& [agent, bytes] : f["dropped_by"].Members())
       out.Add(kFaultDropped, With(at, "agent", agent), Sample(bytes, 1, true));
