@@ -64,6 +64,7 @@ struct SideBySide {
   uint64_t off_data_queue = 0;  // frames the switches sent from a queue other than the data's (3)
   uint64_t first_fct_ours = 0, first_fct_theirs = 0;  // the flow file's first flow
   std::map<std::pair<int, int>, uint64_t> pfc_received;  // (switch node id, port) -> PFC frames
+  std::map<std::pair<int, int>, double> paused_us;  // (switch node id, port) -> time paused, us
   std::vector<double> flow_error;  // per flow: |our FCT / its FCT - 1|
   // ours / theirs - 1 at percentile index i of a bucket.
   double Error(const std::string& bucket, int i) const {
@@ -88,7 +89,10 @@ SideBySide RunSideBySide(const std::string& dir, size_t flows) {
   r.lossless_drops = ComputeTotals(x.fabric()).drops_lossless;
   for (const auto& s : x.fabric().switches())
     for (int p = 0; p < s->num_ports(); ++p) {
-      if (uint64_t n = s->port(p).counters.rx_pause[3]) r.pfc_received[{std::stoi(s->name().substr(1)), p}] = n;
+      if (uint64_t n = s->port(p).counters.rx_pause[3]) {
+        r.pfc_received[{std::stoi(s->name().substr(1)), p}] = n;
+        r.paused_us[{std::stoi(s->name().substr(1)), p}] = static_cast<double>(s->port(p).RxPauseTime(3, x.fabric().now())) / 1e6;
+      }
       for (int q = 0; q < kNumPriorities; ++q)
         if (q != 3) r.off_data_queue += s->queue_counters(p, q).packets;
     }
@@ -185,6 +189,81 @@ void ExpectPausesLikeItsLog(const SideBySide& r, const std::string& log_file) {
   EXPECT_EQ(ours_switches, theirs_switches) << "paused switches in common: " << both.size() << " of " << either.size();
 }
 
+// Time paused per switch port in that simulator's PFC log: from each pause to the next resume.
+std::map<std::pair<int, int>, double> PausedUsInItsLog(const std::string& log_file) {
+  std::map<std::pair<int, int>, double> paused;
+  std::map<std::pair<int, int>, uint64_t> since;
+  std::istringstream log(Read(log_file));
+  uint64_t t;
+  int node, type, iface, pause;
+  while (log >> t >> node >> type >> iface >> pause) {
+    if (type != 1) continue;
+    const std::pair<int, int> port{node, iface - 1};
+    if (pause) {
+      since.emplace(port, t);
+    } else if (auto it = since.find(port); it != since.end()) {
+      paused[port] += static_cast<double>(t - it->second) / 1e3;
+      since.erase(it);
+    }
+  }
+  return paused;
+}
+
+// That simulator's slowdown at percentile index i of `bucket` in one of its FCT files.
+double ItsPercentile(const std::string& fct_file, const std::string& bucket, int i) {
+  std::vector<double> slowdowns;
+  for (const Bucket& b : kBuckets)
+    if (b.name == bucket)
+      for (const FctLine& l : ParseFct(Read(fct_file)))
+        if (b.holds(l.size)) slowdowns.push_back(static_cast<double>(l.fct) / static_cast<double>(l.standalone));
+  EXPECT_FALSE(slowdowns.empty()) << fct_file << " " << bucket;
+  return slowdowns.empty() ? 0 : Percentile(slowdowns, kPs[i]);
+}
+
+// Where one run of that simulator is not a single answer, its own seeds (RngRun 1, 2, 3 of the
+// same input) give the range rocelab must fall in, widened by the gate's limit at `i`.
+void ExpectWithinItsSeeds(const SideBySide& r, const std::string& bucket, int i, const std::vector<std::string>& fct_files) {
+  const double ours = Percentile(r.ours.at(bucket), kPs[i]);
+  double lo = Percentile(r.theirs.at(bucket), kPs[i]), hi = lo;
+  for (const std::string& f : fct_files) {
+    const double v = ItsPercentile(f, bucket, i);
+    lo = std::min(lo, v), hi = std::max(hi, v);
+  }
+  ::testing::Test::RecordProperty(bucket + "_p" + std::to_string(static_cast<int>(kPs[i] * 100)) + "_its_seeds",
+                                  std::to_string(lo) + " to " + std::to_string(hi));
+  EXPECT_GE(ours, lo * (1 - kLimits[i])) << bucket << " p" << kPs[i] * 100 << ": ours " << ours << ", its seeds " << lo << " to " << hi;
+  EXPECT_LE(ours, hi * (1 + kLimits[i])) << bucket << " p" << kPs[i] * 100 << ": ours " << ours << ", its seeds " << lo << " to " << hi;
+}
+
+// Each switch port that one of that simulator's seeds keeps paused for more than 100 us is
+// paused in rocelab for a time within the range of its seeds, give or take 10 %.
+void ExpectPauseTimesWithinItsSeeds(const SideBySide& r, const std::vector<std::string>& pfc_logs) {
+  std::vector<std::map<std::pair<int, int>, double>> seeds;
+  std::set<std::pair<int, int>> ports;
+  for (const std::string& f : pfc_logs) {
+    seeds.push_back(PausedUsInItsLog(f));
+    for (const auto& [port, us] : seeds.back()) ports.insert(port);
+  }
+  std::map<std::pair<int, int>, std::pair<double, double>> range;  // port -> (least, most) paused us
+  for (const auto& port : ports) {
+    std::vector<double> us;
+    for (const auto& seed : seeds) us.push_back(seed.count(port) ? seed.at(port) : 0.0);
+    range[port] = {*std::min_element(us.begin(), us.end()), *std::max_element(us.begin(), us.end())};
+  }
+  int checked = 0;
+  for (const auto& [port, lh] : range) {
+    if (lh.second < 100) continue;
+    ++checked;
+    const auto it = r.paused_us.find(port);
+    const double ours = it == r.paused_us.end() ? 0 : it->second;
+    EXPECT_GE(ours, lh.first * 0.9) << "s" << port.first << " port " << port.second << ": ours " << ours << " us, its seeds "
+                                    << lh.first << " to " << lh.second;
+    EXPECT_LE(ours, lh.second * 1.1) << "s" << port.first << " port " << port.second << ": ours " << ours << " us, its seeds "
+                                     << lh.first << " to " << lh.second;
+  }
+  EXPECT_GT(checked, 0);
+}
+
 }  // namespace
 
 // The 405-flow reference run: no pause happens in either simulator.
@@ -246,10 +325,14 @@ TEST(Ns3Interop, HeldOutRunSideBySide) {
   ExpectPausesLikeItsLog(r, dir + "ns3-pfc.txt");
   // The short flows' p95 falls on the step between those that cross a paused link (slowdown
   // above 20) and the rest: 681 of that simulator's 14,290 are above 20 and the p95 is the 715th
-  // slowest, so 11 flows more above 20 (692 in rocelab's run) move it from 13.7 to 19.0 (seeds 2
-  // and 3: 16.1, 15.5). Gated by rank, and their mean slowdown too.
+  // slowest, so 11 flows more above 20 (692 in rocelab's run) move it from 13.7 to 19.0. Which
+  // short flows get ahead of a pause is decided by a few microseconds, and that simulator's own
+  // seeds give 13.7, 18.0 and 15.7 (rocelab's seeds 1, 2, 3: 19.0, 16.1, 15.5). Gated by rank
+  // against its first seed, within the range of its three, and their mean slowdown too.
   Gate(r, {"all", "100KB-1MB", ">=1MB"});
   Gate(r, {"<100KB"}, {"<100KB p95"});
+  ExpectWithinItsSeeds(r, "<100KB", 1, {dir + "ns3-fct-rngrun2.txt", dir + "ns3-fct-rngrun3.txt"});
+  ExpectPauseTimesWithinItsSeeds(r, {dir + "ns3-pfc.txt", dir + "ns3-pfc-rngrun2.txt", dir + "ns3-pfc-rngrun3.txt"});
   EXPECT_LE(std::fabs(r.MeanError("<100KB")), 0.20) << "<100KB mean: ours " << SideBySide::Mean(r.ours.at("<100KB"))
                                                      << ", ns-3 " << SideBySide::Mean(r.theirs.at("<100KB"));
   ExpectFlowByFlow(r, 0.01, 0.75);
