@@ -51,6 +51,10 @@ struct PortFaults {
   LinkCounters counters;
 };
 
+// A port's fields in the order a frame touches them: what every frame reads or writes comes
+// first, so that sending or receiving one touches the first few cache lines of the port and
+// not every one of them; the PFC timers and pause times, used only when a pause comes or goes,
+// come last.
 struct Port {
   class Node* peer = nullptr;
   int peer_port = -1;
@@ -62,21 +66,21 @@ struct Port {
   Time busy_until = 0;         // the end of the frame on the wire
   bool txdone_pending = false; // a kTxDone event will restart the port at busy_until
   bool choosing = false;       // inside NextFrame (a nested Kick must not send)
-  // Received PFC state, per priority.
-  bool paused[kNumPriorities] = {};
+  bool paused[kNumPriorities] = {};     // received PFC state, per priority
+  bool xoff_sent[kNumPriorities] = {};  // sent PFC state, per priority
   uint8_t pause_ignored = 0;  // priorities whose received pause a PFC watchdog ignores
-  Time paused_until[kNumPriorities] = {};
-  Timer pause_expiry[kNumPriorities];
-  Time pause_began[kNumPriorities] = {};
-  // Sent PFC state, per priority.
-  bool xoff_sent[kNumPriorities] = {};
-  Time xoff_began[kNumPriorities] = {};
-  Timer refresh[kNumPriorities];  // the next XOFF refresh while xoff_sent
+  std::unique_ptr<PortFaults> faults;  // null until a fault touches the port
+  PortTap* tap = nullptr;              // a capture of this port's frames (net/port_tap.h), if any
   PacketFifo control;  // PFC frames waiting for the wire; they bypass all queues
   Wire wire;           // the frames this port has sent that have not yet arrived
   PortCounters counters;
-  std::unique_ptr<PortFaults> faults;  // null until a fault touches the port
-  PortTap* tap = nullptr;              // a capture of this port's frames (net/port_tap.h), if any
+  // Received PFC, per priority.
+  Time paused_until[kNumPriorities] = {};
+  Timer pause_expiry[kNumPriorities];
+  Time pause_began[kNumPriorities] = {};
+  // Sent PFC, per priority.
+  Time xoff_began[kNumPriorities] = {};
+  Timer refresh[kNumPriorities];  // the next XOFF refresh while xoff_sent
 
   // Pause time so far, the interval in progress included (the counters close an interval when
   // the pause ends): what a device shows when it is read.

@@ -19,6 +19,8 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
       pgs_(num_ports),
       queues_(num_ports),
       queued_(num_ports, 0),
+      backlogged_(num_ports, 0),
+      deficits_(num_ports),
       rr_(num_ports, 0),
       rr_fresh_(num_ports, 1) {
   // Quanta scale so the lightest queue still sends one maximum frame per round.
@@ -59,6 +61,7 @@ void Switch::SetStormDrop(int port, int prio, bool drop) {
     Release(pkt);
     ctx_->pool.Put(pkt);
   }
+  backlogged_[port] &= static_cast<uint8_t>(~(1u << prio));
 }
 
 void Switch::SetHeadroom(int port, uint64_t bytes) { headroom_[port] = (bytes + spec_.cell - 1) / spec_.cell * spec_.cell; }
@@ -184,6 +187,7 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   if (!spec_.ecn.mark_on_dequeue) MaybeMarkEcn(out, q, prio, pkt, false);
   q.fifo.push(pkt);
   ++queued_[out];
+  backlogged_[out] |= static_cast<uint8_t>(1u << prio);
   q.counters.watermark_bytes = std::max(q.counters.watermark_bytes, q.fifo.bytes());
   Kick(out);
 }
@@ -294,32 +298,34 @@ void Switch::ReleaseNs3(int in, int prio, uint64_t bytes) {
 }
 
 Packet* Switch::NextFrame(int port) {
+  // The queues that have a frame and may send it, from one byte per port: the scan below
+  // touches no queue that cannot send.
+  uint32_t ready = backlogged_[port];
+  for (uint32_t b = ready; b; b &= b - 1)
+    if (Paused(port, __builtin_ctz(b))) ready &= ~(b & -b);
+  if (!ready) return nullptr;
   auto& qs = queues_[port];
   int pick = -1;
-  for (int q = kNumPriorities - 1; q >= 0 && pick < 0; --q)
-    if ((spec_.strict_mask & (1u << q)) && !qs[q].fifo.empty() && !Paused(port, q)) pick = q;
+  if (const uint32_t strict = ready & spec_.strict_mask) pick = 31 - __builtin_clz(strict);  // the highest
   if (pick < 0) {
-    bool any = false;
-    for (int q = 0; q < kNumPriorities; ++q)
-      if (!(spec_.strict_mask & (1u << q)) && !qs[q].fifo.empty() && !Paused(port, q)) any = true;
-    if (!any) return nullptr;
+    const uint32_t drr = ready & ~spec_.strict_mask;
+    if (!drr) return nullptr;
     // Deficit round robin: a queue earns its quantum once per visit.
+    std::array<int64_t, kNumPriorities>& deficit = deficits_[port];
     for (;;) {
-      int q = rr_[port];
-      EgressQueue& eq = qs[q];
-      bool eligible = !(spec_.strict_mask & (1u << q)) && !eq.fifo.empty() && !Paused(port, q);
-      if (!eligible) {
-        if (eq.fifo.empty()) eq.deficit = 0;
+      const int q = rr_[port];
+      if (!(drr & (1u << q))) {
+        if (!(backlogged_[port] & (1u << q))) deficit[q] = 0;
         rr_[port] = static_cast<uint8_t>((q + 1) % kNumPriorities);
         rr_fresh_[port] = 1;
         continue;
       }
       if (rr_fresh_[port]) {
-        eq.deficit += quantum_[q];
+        deficit[q] += quantum_[q];
         rr_fresh_[port] = 0;
       }
-      if (eq.deficit >= eq.fifo.front()->frame_bytes) {
-        eq.deficit -= eq.fifo.front()->frame_bytes;
+      if (deficit[q] >= qs[q].fifo.front()->frame_bytes) {
+        deficit[q] -= qs[q].fifo.front()->frame_bytes;
         pick = q;
         break;
       }
@@ -331,6 +337,7 @@ Packet* Switch::NextFrame(int port) {
   if (spec_.ecn.mark_on_dequeue) MaybeMarkEcn(port, q, pick, q.fifo.front(), true);
   Packet* pkt = q.fifo.pop();
   --queued_[port];
+  if (q.fifo.empty()) backlogged_[port] &= static_cast<uint8_t>(~(1u << pick));
   q.counters.packets++;
   q.counters.bytes += pkt->frame_bytes;
   Release(pkt);

@@ -96,7 +96,6 @@ class Switch : public Node {
   };
   struct EgressQueue {
     PacketFifo fifo;
-    int64_t deficit = 0;
     QueueCounters counters;
   };
 
@@ -140,6 +139,8 @@ class Switch : public Node {
   std::vector<std::array<PriorityGroup, kNumPriorities>> pgs_;
   std::vector<std::array<EgressQueue, kNumPriorities>> queues_;
   std::vector<uint32_t> queued_;   // packets waiting in the port's egress queues
+  std::vector<uint8_t> backlogged_;  // per port, a bit for each egress queue holding a frame
+  std::vector<std::array<int64_t, kNumPriorities>> deficits_;  // DWRR deficit per port and queue
   std::vector<uint8_t> rr_;        // DWRR position per port
   std::vector<uint8_t> rr_fresh_;  // the DWRR position was just reached
   std::array<int64_t, kNumPriorities> quantum_{};

@@ -14,7 +14,11 @@ namespace rocelab {
 
 // One side of a link: a switch port or a NIC port.
 struct PortCounters {
+  // Every frame sent or received updates these, so they share a cache line.
   uint64_t tx_frames = 0, tx_bytes = 0, rx_frames = 0, rx_bytes = 0;
+  Time busy = 0;        // wire time of everything sent
+  Time first_tx = -1;   // start of the first frame sent
+  Time last_tx_end = 0; // end of the last frame sent
   uint64_t tx_prio_packets[kNumPriorities] = {}, tx_prio_bytes[kNumPriorities] = {};
   uint64_t rx_prio_packets[kNumPriorities] = {}, rx_prio_bytes[kNumPriorities] = {};
   uint64_t tx_pause[kNumPriorities] = {};            // PFC frames sent (XOFF and XON)
@@ -25,9 +29,6 @@ struct PortCounters {
   uint64_t crc_errors = 0;                           // frames dropped for a bad FCS
   uint64_t rx_discards = 0;                          // frames dropped for lack of buffer
   uint64_t rx_prio_discards[kNumPriorities] = {};
-  Time busy = 0;        // wire time of everything sent
-  Time first_tx = -1;   // start of the first frame sent
-  Time last_tx_end = 0; // end of the last frame sent
 };
 
 // The physical layer of a port a fault touched (its FEC counters are in fault/fec.h).
