@@ -549,6 +549,35 @@ TEST(DiagnoseSimulation, RoutingCycleDeadlocks) {
   EXPECT_NE(d->location.find("spine0"), std::string::npos);
 }
 
+// Two switches that pause each other the whole window. Over a monitor's window that is a
+// deadlock only if the paused queues also sent nothing; totals since the counters were cleared
+// cannot tell, so there the pause share decides.
+TEST(DiagnoseEvidence, ADeadlockedQueueSentNothingInTheWindow) {
+  auto cycle = [](bool windowed, double sent) {
+    Evidence ev;
+    ev.origin = "test";
+    ev.interval_s = 1e-3;
+    ev.windowed = windowed;
+    for (const auto& [dev, peer] : {std::pair{"spine0", "leaf1"}, std::pair{"leaf1", "spine0"}}) {
+      PortEvidence p;
+      p.device = dev;
+      p.port = "Ethernet0";
+      p.is_switch = true;
+      p.peer = peer;
+      p.counters["SAI_PORT_STAT_PFC_3_RX_PAUSE_DURATION_US"] = 1000;
+      p.deltas = p.counters;
+      p.queues["UC3"]["SAI_QUEUE_STAT_PACKETS"] = sent;
+      ev.ports.push_back(p);
+    }
+    for (const Diagnosis& d : Diagnose(ev, false))
+      if (d.rule == "pfc.deadlock") return true;
+    return false;
+  };
+  EXPECT_TRUE(cycle(/*windowed=*/true, /*sent=*/0));
+  EXPECT_FALSE(cycle(true, 12));
+  EXPECT_TRUE(cycle(false, 12));
+}
+
 TEST(DiagnoseSimulation, BitErrorsAreAPhysicalFinding) {
   std::vector<Diagnosis> ds = DiagnoseRun(
       "duration: 50ms\n"

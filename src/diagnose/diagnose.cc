@@ -122,7 +122,16 @@ class Rules {
       if (!p.is_switch || p.peer.empty()) continue;
       for (int prio = 0; prio < 8; ++prio) {
         const double share = D(p, kSaiPortPfcRxPauseDurationUs.Name(prio)) * 1e-6 / ev_.interval_s;
-        if (share > kDeadlockShare) paused_by[p.device].push_back({p.peer, p.port});
+        if (share <= kDeadlockShare) continue;
+        // Over a monitor's window a deadlocked queue is also one that transmitted nothing; a
+        // congested one paused as long still sends between pauses. Totals since the counters
+        // were cleared cannot tell the two apart, so a bundle or a whole run is judged by
+        // the pause share alone.
+        if (ev_.windowed) {
+          auto q = p.queues.find(QueueName(prio));
+          if (q != p.queues.end() && At(q->second, kSaiQueuePackets.name) > 0) continue;
+        }
+        paused_by[p.device].push_back({p.peer, p.port});
       }
     }
     // A waits for B when B pauses A. Look for a cycle among switches.
@@ -153,7 +162,9 @@ class Rules {
     loop += cycle.front();
     Add("pfc.deadlock", "link", Severity::kError, "PFC deadlock: switches pause each other in a cycle", loop,
         "each switch in the cycle is paused by the next more than 80 % of the time (" +
-            kSaiPortPfcRxPauseDurationUs.Pattern("N") + "), and traffic through them stopped",
+            kSaiPortPfcRxPauseDurationUs.Pattern("N") + ")" +
+            (ev_.windowed ? std::string(" and its paused queue sent nothing (") + kSaiQueuePackets.name + " 0)" : "") +
+            ", and traffic through them stopped",
         "break it now by draining or resetting one of the queues (the PFC watchdog with action drop does this); then "
         "remove the routes that make lossless traffic turn back (rocelab lint shows the buffer dependency cycle)");
   }

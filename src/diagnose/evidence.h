@@ -66,6 +66,9 @@ struct CollectiveResult {
 struct Evidence {
   std::string origin;
   double interval_s = 0;  // between first and last sample; the simulated time for a simulation
+  // The deltas, queue and PG counters are over one monitoring window (the live monitor), not
+  // totals since the counters were cleared: rules may then ask what happened within it.
+  bool windowed = false;
   std::vector<PortEvidence> ports;
   std::vector<WatchdogQueue> watchdog;
   std::vector<PerftestRow> perftest;

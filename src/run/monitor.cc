@@ -1,5 +1,7 @@
 #include "run/monitor.h"
 
+#include <algorithm>
+
 #include "diagnose/diagnose.h"
 #include "diagnose/parsers.h"
 #include "report/summary.h"
@@ -56,6 +58,7 @@ void Monitor::Window() {
   // The window's evidence: what changed since the last sample, over the time between them.
   Evidence w = current;
   w.origin = "monitor";
+  w.windowed = true;
   w.interval_s = static_cast<double>(now - prev_t_) / kSecond;
   for (size_t i = 0; i < w.ports.size() && i < prev_.ports.size(); ++i) {
     PortEvidence& p = w.ports[i];
@@ -73,10 +76,14 @@ void Monitor::Window() {
   w.perftest.clear();
   ++windows_;
   named_.push_back({now, {}});
-  for (const Diagnosis& d : Diagnose(w, /*merge_places=*/false)) {
+  const std::vector<Diagnosis> findings = Diagnose(w, /*merge_places=*/false);
+  const bool cycle = std::any_of(findings.begin(), findings.end(), [](const Diagnosis& d) { return d.rule == "pfc.deadlock"; });
+  deadlock_windows_ = cycle ? deadlock_windows_ + 1 : 0;
+  for (const Diagnosis& d : findings) {
     if (d.tier.empty() || (d.severity == Severity::kInfo && d.tier != "T1") || d.layer == "application" ||
         d.layer == "evidence")
       continue;
+    if (d.rule == "pfc.deadlock" && deadlock_windows_ < kDeadlockWindows) continue;
     const std::string device = LocationDevice(d.location);
     if (d.tier != "T1" && !expected_.count({d.rule, device})) named_.back().second.insert(device);
     auto [it, fresh] = seen_.try_emplace(std::make_pair(d.rule, d.location), windows_);

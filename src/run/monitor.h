@@ -72,6 +72,10 @@ class Monitor {
   // was not found in the last kQuiet windows: one that comes and goes is not re-detected each time.
   static constexpr uint64_t kQuiet = 5;
   std::map<std::pair<std::string, std::string>, uint64_t> seen_;
+  // A deadlock is a cycle of stopped queues that holds: a wait-for cycle seen in this many
+  // windows in a row (a congestion tree can stop every queue of a loop for one window).
+  static constexpr uint64_t kDeadlockWindows = 2;
+  uint64_t deadlock_windows_ = 0;  // windows in a row with a cycle, up to this one
   uint64_t windows_ = 0;
   std::vector<Detection> detections_;
   std::function<void(const Detection&)> on_detection_;
