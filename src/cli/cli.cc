@@ -135,4 +135,10 @@ std::string RunFileOf(const std::string& given, const std::string& name, const s
   return file;
 }
 
+std::string FolderOf(const std::string& path, bool is_folder) {
+  if (is_folder) return path;
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
 }  // namespace rocelab

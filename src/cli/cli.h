@@ -90,6 +90,9 @@ void CheckOutputFile(const std::string& path, const std::string& what, const std
 // directly; `*folder` says which was given. A path that does not exist is a UsageError that
 // `command` ("export prom") begins.
 std::string RunFileOf(const std::string& given, const std::string& name, const std::string& command, bool* folder);
+// The folder of a path: the path itself when `is_folder`, else the folder of the file it names
+// ("." for a bare file name, "/" for a file at the root).
+std::string FolderOf(const std::string& path, bool is_folder);
 
 }  // namespace rocelab
 

@@ -1,6 +1,4 @@
 // rocelab compare A B [--json] [--html FILE]
-#include <sys/stat.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
@@ -21,11 +19,9 @@ int CompareCommand(const Args& a) {
     // Run B's own page with the comparison after it; a bundle has no page: the comparison alone.
     std::string page;
     if (c.b.kind == "run") {
-      struct stat st;
-      const std::string& b = c.b.path;
-      const bool folder = ::stat(b.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-      const size_t slash = b.rfind('/');
-      page = RunReportOfFolder(folder ? b : slash == std::string::npos ? "." : b.substr(0, slash), {CompareHtmlSection(c)});
+      bool folder = false;
+      RunFileOf(c.b.path, "summary.json", "compare", &folder);
+      page = RunReportOfFolder(FolderOf(c.b.path, folder), {CompareHtmlSection(c)});
     } else {
       page = HtmlDocument("rocelab compare", c.a.path + " → " + c.b.path, {CompareHtmlSection(c)});
     }

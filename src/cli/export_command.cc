@@ -43,8 +43,8 @@ int ExportHtml(const Args& a) {
   const std::string file = RunFileOf(a.positional()[0], "summary.json", "export html", &folder);
   // The page reads the folder's other files too (series.csv): a summary.json named directly stands
   // for its folder, any other file for nothing.
+  const std::string dir = FolderOf(file, false);
   const size_t slash = file.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);
   if (file.substr(slash == std::string::npos ? 0 : slash + 1) != "summary.json")
     throw UsageError("export html: " + file + ": give a run's output folder (or its summary.json)");
   const std::string out = a.Has("--out") ? a.Get("--out") : dir + "/report.html";
