@@ -32,7 +32,7 @@ end='<!-- fault-table: end -->'
 grep -qxF "$begin" "$doc" && grep -qxF "$end" "$doc" || { echo "fault-table: $doc lacks the markers" >&2; exit 2; }
 
 # The classes in the order the table lists them; every scenario in the folder is one of them.
-classes="link_down link_flap link_errors gray_drop ecn_off ecn_thresholds cc_disabled qos_drift mtu headroom
+classes="link_down link_flap link_errors gray_drop blackhole ecn_off ecn_thresholds cc_disabled qos_drift mtu headroom
          route_change deadlock pfc_storm slow_receiver"
 for s in scenarios/faults/*.yaml; do
   c=$(basename "$s" .yaml)

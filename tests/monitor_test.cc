@@ -92,11 +92,12 @@ TEST(Monitor, SharesOneSamplerWithTheTimeSeries) {
 
 // One rule set, two inputs: the monitor over one window covering the whole run finds what
 // diagnose finds in the run's summary.json, rule id for rule id and place for place.
-TEST(Monitor, SameRulesAsDiagnoseOverTheSameWindow) {
-  TestRun f = RunYaml(StormScenario("{interval: 2000ms}"));  // scaled: one 20 ms window
+// What the monitor found in the run and what diagnose finds in its summary.json, over the same
+// window: (rule, location) pairs as a monitor records them.
+void ExpectSameFindings(const TestRun& f, const std::string& name) {
   std::set<std::pair<std::string, std::string>> monitor, diagnose;
   for (const Monitor::Detection& d : f.run->monitor()->detections()) monitor.insert({d.rule, d.location});
-  const std::string dir = ::testing::TempDir() + "/monitor-same";
+  const std::string dir = ::testing::TempDir() + "/" + name;
   std::system(("mkdir -p " + dir).c_str());
   std::ofstream(dir + "/summary.json") << SummaryJson(*f.run);
   for (const Diagnosis& d : Diagnose(LoadEvidence({dir}), false))
@@ -104,6 +105,25 @@ TEST(Monitor, SameRulesAsDiagnoseOverTheSameWindow) {
       diagnose.insert({d.rule, d.location});
   EXPECT_FALSE(monitor.empty());
   EXPECT_EQ(monitor, diagnose);
+}
+
+TEST(Monitor, SameRulesAsDiagnoseOverTheSameWindow) {
+  ExpectSameFindings(RunYaml(StormScenario("{interval: 2000ms}")), "monitor-same");  // scaled: one 20 ms window
+}
+
+// The same for the probes' tomography: a link that drops half the flows it carries, counted
+// nowhere (scenarios/faults/blackhole.yaml left alone), named from the run and from its summary.
+TEST(Monitor, SameProbeTomographyAsDiagnose) {
+  Scenario sc = LoadScenarioFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/blackhole.yaml");
+  sc.recovery_auto = false;
+  sc.monitor_interval = static_cast<Time>(static_cast<double>(sc.duration) / sc.timer_scale);  // one window
+  TestRun f{std::make_unique<Experiment>(sc)};
+  f.run->Run();
+  ExpectSameFindings(f, "monitor-probes");
+  bool named = false;
+  for (const Monitor::Detection& d : f.run->monitor()->detections())
+    named |= d.rule == "network.probe_loss" && (LocationDevice(d.location) == "leaf0" || LocationDevice(d.location) == "spine1");
+  EXPECT_TRUE(named);
 }
 
 // A link that goes down is seen at one of its ends (carrier changes, SONiC's flap count).

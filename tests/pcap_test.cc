@@ -294,6 +294,56 @@ TEST(PcapFrames, EveryOpcodeDecodes) {
   EXPECT_EQ(pfc[0], (std::vector<std::string>{"01:80:c2:00:00:01", "0x8808", "0x0101", "0x0028", "65535", "7", "0", "64"}));
 }
 
+// A probe and its reply (run/pingmesh.h): UD SEND only from the probing agents' UD queue pair,
+// with the DETH that names it and a payload of four timestamps: 102 bytes.
+TEST(PcapFrames, ProbesDecodeAsUdSendOnlyWithTheirDeth) {
+  const std::string file = TempDir("pcap") + "/probes.pcap";
+  {
+    PcapFile pcap;
+    std::string err;
+    ASSERT_TRUE(pcap.Open(file, PcapFile::kDefaultSnaplen, &err)) << err;
+    FrameSynthesizer synth(nullptr);
+    SynthFrame f;
+    Time t = 0;
+    for (PacketType type : {PacketType::kProbe, PacketType::kProbeReply}) {
+      Packet pkt{};
+      pkt.type = type;
+      pkt.opcode = kOpUdSendOnly;
+      pkt.qp = Packet::kNoQp;
+      pkt.psn = 41;
+      pkt.src = type == PacketType::kProbe ? 1 : 2;
+      pkt.dst = type == PacketType::kProbe ? 2 : 1;
+      pkt.payload = kProbePayload;
+      pkt.frame_bytes = kProbeFrameBytes;
+      pkt.udp_sport = 49153;
+      pkt.dscp = kRoceDscp;
+      pkt.ecn = kEct0;
+      pkt.ttl = 64;
+      synth.Build(pkt, HostMac(pkt.src), SwitchMac(0), &f);
+      FrameSynthesizer::Seal(pkt, &f);
+      EXPECT_EQ(f.length(), 102u);
+      f.CopyTo(pcap.Record(t += kMicrosecond, f.length(), f.length()), f.length());
+    }
+    ASSERT_TRUE(pcap.Commit(&err)) << err;
+  }
+  const Rows rows = Fields(file, {"frame.len", "eth.fcs.status", "ip.src", "udp.srcport", "infiniband.bth.opcode",
+                                  "infiniband.bth.destqp", "infiniband.bth.psn", "infiniband.deth.q_key",
+                                  "infiniband.deth.srcqp"});
+  ASSERT_EQ(rows.size(), 2u);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::vector<std::string>& r = rows[i];
+    EXPECT_EQ(r[0], "102");
+    EXPECT_EQ(r[1], "1");
+    EXPECT_EQ(r[2], i == 0 ? "10.1.0.1" : "10.1.0.2");
+    EXPECT_EQ(r[3], "49153");
+    EXPECT_EQ(U(r[4]), 0x64u);
+    EXPECT_EQ(U(r[5]), 0xF0u);
+    EXPECT_EQ(U(r[6]), 41u);
+    EXPECT_EQ(U(r[7]), 0x1234u);
+    EXPECT_EQ(U(r[8]), 0xF0u);
+  }
+}
+
 // ---- A simulated incast, captured ----
 
 // Seven senders into h0 behind one switch: DCQCN, ECN marks at leaf0's port to h0, CNPs back,

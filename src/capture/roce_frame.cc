@@ -10,9 +10,11 @@ namespace {
 
 // Which extended transport headers follow the BTH (IBA vol. 1, 9.2 and Table 38).
 struct Extensions {
-  bool reth = false, immdt = false, aeth = false;
+  bool reth = false, immdt = false, aeth = false, deth = false;
   uint32_t reserved = 0;  // a CNP's 16 reserved bytes
-  uint32_t bytes() const { return (reth ? kReth : 0) + (immdt ? kImmDt : 0) + (aeth ? kAeth : 0) + reserved; }
+  uint32_t bytes() const {
+    return (reth ? kReth : 0) + (immdt ? kImmDt : 0) + (aeth ? kAeth : 0) + (deth ? kDeth : 0) + reserved;
+  }
 };
 
 Extensions ExtensionsOf(uint8_t opcode) {
@@ -30,6 +32,7 @@ Extensions ExtensionsOf(uint8_t opcode) {
     case kOpReadResponseOnly:
     case kOpAcknowledge: e.aeth = true; break;
     case kOpCnp: e.reserved = kCnpPayload; break;
+    case kOpUdSendOnly: e.deth = true; break;
     default: break;
   }
   return e;
@@ -56,7 +59,9 @@ uint16_t Ipv4Checksum(const uint8_t* h) {
   return static_cast<uint16_t>(~sum);
 }
 
-bool CarriesPayload(PacketType t) { return t == PacketType::kData || t == PacketType::kReadResponse; }
+bool CarriesPayload(PacketType t) {
+  return t == PacketType::kData || t == PacketType::kReadResponse || t == PacketType::kProbe || t == PacketType::kProbeReply;
+}
 
 const QueuePair* Lookup(const std::vector<QueuePair>* qps, uint32_t qp) {
   if (!qps || qp >= qps->size() || (*qps)[qp].messages.empty()) return nullptr;
@@ -132,7 +137,8 @@ void FrameSynthesizer::Build(const Packet& pkt, MacAddress src, MacAddress dst, 
     *p++ = 0;  // SE 0, MigReq 0, pad count 0 (the model pads no payload to 4 bytes), version 0
     p = Put16(p, 0xFFFF);  // the default P_Key
     *p++ = cnp ? 0x40 : 0;  // a CNP sets BECN, as RoCEv2 NICs send it
-    p = Put24(p, Qpn(pkt.qp));
+    const bool probe = pkt.qp == Packet::kNoQp;  // the monitor's UD queue pair on both hosts
+    p = Put24(p, probe ? kProbeQpn : Qpn(pkt.qp));
     const bool ack_request = pkt.last() && pkt.type != PacketType::kAck && pkt.type != PacketType::kNak;
     *p++ = ack_request ? 0x80 : 0;
     p = Put24(p, cnp ? 0 : pkt.psn & 0xFFFFFF);  // a CNP's PSN is reserved
@@ -142,6 +148,11 @@ void FrameSynthesizer::Build(const Packet& pkt, MacAddress src, MacAddress dst, 
       p = Put32(p, DmaLength(pkt));
     }
     if (ext.immdt) p = Put32(p, 0);
+    if (ext.deth) {
+      p = Put32(p, kProbeQkey);
+      *p++ = 0;
+      p = Put24(p, kProbeQpn);
+    }
     if (ext.aeth) {
       *p++ = pkt.type == PacketType::kNak ? kAethNakSeq : kAethAck;
       p = Put24(p, Msn(pkt));

@@ -34,6 +34,10 @@ inline MacAddress SwitchMac(uint32_t sw) { return 0x020001000000ull | (sw & 0xFF
 inline uint32_t HostIpv4(uint32_t host) { return (10u << 24 | 1u << 16) + host; }
 constexpr uint32_t kQpnBase = 0x100;
 inline uint32_t Qpn(uint32_t qp) { return (kQpnBase + qp) & 0xFFFFFF; }
+// The UD queue pair every host's probe agent sends from and answers on (run/pingmesh.h), below
+// the RC range, and its Q_Key.
+constexpr uint32_t kProbeQpn = 0xF0;
+constexpr uint32_t kProbeQkey = 0x1234;
 
 constexpr uint8_t kPfcDestination[6] = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
 constexpr uint16_t kEtherTypeIpv4 = 0x0800, kEtherTypeMacControl = 0x8808, kPfcOpcode = 0x0101;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "diagnose/parsers.h"
@@ -76,6 +78,7 @@ class Rules {
     }
     SwitchWide();
     VanishingFrames();
+    ProbeTomography();
     CongestionTree();
     Deadlock();
     Watchdog();
@@ -439,6 +442,139 @@ class Rules {
       }
     }
   }
+
+  // Probes lost on their way (run/pingmesh.h), placed by tomography over the probing agents'
+  // paths: the link that the most unexplained lost probes crossed (either way) is named when
+  // probes through it were lost far more often than probes that avoided it; the probes it
+  // explains are set aside and the search goes on (a second bad link is a second finding).
+  // Each path is what a monitor works out from the probe's 5-tuple, the routes and the
+  // documented ECMP hash. Links that the same probes cross cannot be told apart: the finding
+  // says so.
+  void ProbeTomography() {
+    struct Tally {
+      double judged = 0, lost = 0, open = 0;
+      std::map<std::string, double> lost_sent_by;  // sending port -> lost probes that crossed it
+    };
+    std::map<std::string, Tally> links;  // "a|b", its two ports in name order
+    // A hop "leaf0:Ethernet28>spine1:Ethernet0" -> its link, and its sending port.
+    auto link_of = [](const std::string& hop) {
+      const size_t gt = hop.find('>');
+      const std::string a = hop.substr(0, gt), b = gt == std::string::npos ? "" : hop.substr(gt + 1);
+      return std::make_pair(a < b ? a + "|" + b : b + "|" + a, a);
+    };
+    auto links_of = [&](const ProbePath& p) {
+      std::vector<std::string> out;
+      for (const std::string& h : p.hops) {
+        std::string l = link_of(h).first;
+        if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(std::move(l));
+      }
+      return out;
+    };
+    double judged = 0, lost = 0;
+    std::vector<std::pair<const ProbePath*, std::vector<std::string>>> open;
+    for (const ProbePath& p : ev_.probes) {
+      if (p.hops.empty()) continue;  // no route: nothing to place it on
+      judged += p.judged;
+      lost += p.lost;
+      std::vector<std::string> ls = links_of(p);
+      for (const std::string& l : ls) {
+        links[l].judged += p.judged;
+        links[l].lost += p.lost;
+      }
+      for (const std::string& h : p.hops) links[link_of(h).first].lost_sent_by[link_of(h).second] += p.lost;
+      if (p.lost > 0) open.push_back({&p, std::move(ls)});
+    }
+    if (lost < kMinLostProbes) return;
+    std::map<std::string, const PortEvidence*> port_of;  // "device:port"
+    for (const PortEvidence& p : ev_.ports) port_of[p.device + ":" + p.port] = &p;
+    for (int found = 0; found < 4 && !open.empty(); ++found) {
+      for (auto& [l, t] : links) t.open = 0;
+      for (const auto& [p, ls] : open)
+        for (const std::string& l : ls) links[l].open += p->lost;
+      // The most unexplained loss, then the highest loss rate, then the name.
+      const std::string* best = nullptr;
+      const Tally* bt = nullptr;
+      for (const auto& [l, t] : links) {
+        if (t.open <= 0) continue;
+        if (bt && (t.open < bt->open || (t.open == bt->open && t.lost * bt->judged <= bt->lost * t.judged))) continue;
+        best = &l;
+        bt = &t;
+      }
+      if (!best || bt->open < kMinLostProbes) return;
+      const double rate = bt->lost / bt->judged;
+      const double rest_judged = judged - bt->judged, rest = rest_judged > 0 ? (lost - bt->lost) / rest_judged : 0;
+      if (rate < 4 * rest) return;
+      // Links the same probes cross cannot be told apart: in a fabric of two leaves every probe
+      // through a spine crosses one link of each leaf. Then the device they share is named,
+      // which no link action fits, or, if none, the first by name with the others said.
+      std::string twins;
+      std::set<std::string> shared = {Device(Port(*best, 0)), Device(Port(*best, 1))};
+      for (const auto& [l, t] : links) {
+        if (&l == best || t.judged != bt->judged || t.lost != bt->lost || t.open != bt->open) continue;
+        twins += (twins.empty() ? "" : ", ") + Dashed(l);
+        std::set<std::string> both;
+        for (const std::string& d : {Device(Port(l, 0)), Device(Port(l, 1))})
+          if (shared.count(d)) both.insert(d);
+        shared.swap(both);
+      }
+      // Where: a host's port when the link is a host's; else the end that sent more of the lost.
+      const PortEvidence* host = nullptr;
+      std::string sender;
+      double most = -1;
+      for (const auto& [port, n] : bt->lost_sent_by) {
+        auto it = port_of.find(port);
+        if (it != port_of.end() && !it->second->is_switch) host = it->second;
+        if (n > most) {
+          most = n;
+          sender = port;
+        }
+      }
+      auto it = port_of.find(sender);
+      const PortEvidence* at = host ? host : it == port_of.end() ? nullptr : it->second;
+      std::string where = at ? Where(*at) : sender;
+      std::string title, action;
+      if (!twins.empty() && shared.size() == 1) {
+        where = *shared.begin();
+        title = "probes are lost at " + where + ", on one of its links " + Dashed(*best) + ", " + twins +
+                " (the probes' paths cannot tell which)";
+        action = "probe " + where + "'s links one by one (a traceroute-style probe that stops at it, or its own "
+                 "counters) before taking one out of service";
+        twins.clear();
+      } else if (host) {
+        title = "probes to and from " + host->device + " are lost: the host or its link";
+        bool rack = false;
+        for (const auto& [p, ls] : open) rack |= p->same_rack && (p->src == host->device || p->dst == host->device);
+        if (rack) title += " (within its rack too: not the fabric beyond its ToR)";
+        action = "check the host's NIC and its cable (ethtool -S, the ToR port's counters); the fabric is not the cause";
+      } else {
+        title = "probes are lost on the link " + Dashed(*best) + " (tomography over the probes' paths)";
+        action = "a gray failure the counters may not show: take the link out of service so ECMP routes around it, "
+                 "then test it";
+      }
+      size_t paths = 0;
+      for (const auto& [p, ls] : open) paths += std::find(ls.begin(), ls.end(), *best) != ls.end();
+      Add("network.probe_loss", "network", Severity::kError, title, where,
+          Count(bt->lost) + " of " + Count(bt->judged) + " probes across it lost (" + Fmt("%.2g", 100 * rate) + " %), " +
+              Count(lost - bt->lost) + " of " + Count(rest_judged) + " elsewhere (" + Fmt("%.2g", 100 * rest) + " %); " +
+              std::to_string(paths) + " lossy paths cross it" +
+              (twins.empty() ? "" : "; the same probes cross " + twins + ": the probes cannot tell them apart"),
+          action);
+      std::vector<std::pair<const ProbePath*, std::vector<std::string>>> still;
+      for (auto& o : open)
+        if (std::find(o.second.begin(), o.second.end(), *best) == o.second.end()) still.push_back(std::move(o));
+      open.swap(still);
+    }
+  }
+  // A link "leaf0:Ethernet28|spine1:Ethernet0": its end `i`, the device of a port, its name
+  // "leaf0-spine1".
+  static std::string Port(const std::string& link, int i) {
+    const size_t bar = link.find('|');
+    return i == 0 ? link.substr(0, bar) : link.substr(bar + 1);
+  }
+  static std::string Device(const std::string& port) { return port.substr(0, port.find(':')); }
+  static std::string Dashed(const std::string& link) { return Device(Port(link, 0)) + "-" + Device(Port(link, 1)); }
+  // Fewer lost probes than this is no pattern (a frame in flight when a link went down).
+  static constexpr double kMinLostProbes = 2;
 
   void Link(const PortEvidence& p) {
     if (p.is_switch) {

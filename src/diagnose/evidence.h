@@ -15,6 +15,9 @@ namespace rocelab {
 
 using CounterMap = std::map<std::string, double>;
 
+// The one port of a simulated host, as its summary names it.
+constexpr char kSimHostPort[] = "mlx5_0/eth0";
+
 // One NIC port or one switch port.
 struct PortEvidence {
   std::string device;  // host or switch name
@@ -63,6 +66,21 @@ struct CollectiveResult {
   double busbw_gbps = 0, host_link_gbps = 0;
 };
 
+// What a probing agent (run/pingmesh.h) knows of the probes between two hosts that took one
+// path: the links the probe and its reply cross, each as its sending and receiving port
+// ("leaf0:Ethernet28>spine1:Ethernet0", a host's port "h3:mlx5_0/eth0"), worked out from the
+// probe's 5-tuple, the routes and the fabric's documented ECMP hash, never from where the
+// frames really went.
+struct ProbePath {
+  std::string src, dst;
+  std::vector<std::string> hops;
+  bool same_rack = false;  // both hosts under one ToR (the rack mesh)
+  // Probes judged (answered, or unanswered by the timeout), of those lost, and of the
+  // answered the round trips (NIC timestamps, the responder's own delay taken out) and CE.
+  double judged = 0, lost = 0, rtt_sum_ns = 0, ce_marked = 0;
+  double rtt_min_ns = 0, rtt_max_ns = 0;  // over the whole run (not windowed)
+};
+
 struct Evidence {
   std::string origin;
   double interval_s = 0;  // between first and last sample; the simulated time for a simulation
@@ -72,6 +90,7 @@ struct Evidence {
   std::vector<PortEvidence> ports;
   std::vector<WatchdogQueue> watchdog;
   std::vector<PerftestRow> perftest;
+  std::vector<ProbePath> probes;
   // Simulation only.
   int flows = 0, flows_finished = 0, flows_failed = 0;
   std::vector<int> lossless_priorities;  // known for a simulation

@@ -99,11 +99,28 @@ void ParseSummaryJson(const std::string& text, const std::string& file, Evidence
     ev->collectives.push_back(c);
   }
 
+  // The probing agents' paths (run/pingmesh.h).
+  for (const Node& n : root["probes"]["paths"].Items()) {
+    ProbePath p;
+    p.src = n["src"].String();
+    p.dst = n["dst"].String();
+    p.same_rack = n["same_rack"].Bool();
+    for (const Node& h : n["hops"].Items()) p.hops.push_back(h.String());
+    p.judged = n["judged"].Number();
+    p.lost = n["lost"].Number();
+    if (p.lost > p.judged) n["lost"].Fail("more probes lost than judged");
+    p.ce_marked = n["ce_marked"].Number();
+    p.rtt_sum_ns = n["rtt_sum_ns"].Number();
+    p.rtt_min_ns = n["rtt_min_ns"].Number();
+    p.rtt_max_ns = n["rtt_max_ns"].Number();
+    ev->probes.push_back(std::move(p));
+  }
+
   bool host_counters = false, switch_counters = false;
   for (const auto& [host, h] : root["hosts"].Members()) {
     PortEvidence p;
     p.device = host;
-    p.port = "mlx5_0/eth0";
+    p.port = kSimHostPort;
     for (const char* block : {kEthtoolBlock, kHwCountersBlock}) ReadCounters(h[block], &p.counters);
     // The link's state and FEC blocks hold words (operstate, the code) beside their counters.
     for (const char* block : {kSysfsBlock, kFecBlock})

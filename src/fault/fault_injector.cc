@@ -33,6 +33,7 @@ std::string Describe(const FaultSpec& f, const std::string& fec) {
              FormatTime(f.duration) + " each";
     case Kind::kLinkErrors: return "pre-FEC BER " + Number(f.pre_fec_ber) + ", FEC " + fec;
     case Kind::kGrayDrop: return "drops " + Number(f.rate) + " of frames silently";
+    case Kind::kBlackhole: return "drops silently every packet of " + Number(f.rate) + " of the flows it forwards";
     case Kind::kEcnOff: return "ECN marking off";
     case Kind::kEcnThresholds: {
       std::string s = "ECN thresholds";
@@ -169,6 +170,15 @@ void FaultInjector::Inject(size_t i) {
         fabric_->device(t.node).Faults(t.port).gray_drop = f.rate;
       }
       break;
+    case Kind::kBlackhole:
+      // A corrupted forwarding entry: on a link, each end's switch drops what it would send
+      // into it; on a port, that switch.
+      if (t.what == FaultTarget::What::kLink) {
+        for (const auto& [n, p] : Ports(t)) fabric_->device(n).Faults(p).blackhole = f.rate;
+      } else {
+        fabric_->device(t.node).Faults(t.port).blackhole = f.rate;
+      }
+      break;
     case Kind::kEcnOff:
     case Kind::kEcnThresholds: SetEcn(i, true); break;
     case Kind::kCcDisabled: static_cast<Nic&>(fabric_->device(t.node)).SetReactionPoint(false); break;
@@ -198,6 +208,9 @@ void FaultInjector::Clear(size_t i) {
       break;
     case Kind::kGrayDrop:
       for (const auto& [n, p] : Ports(t)) fabric_->device(n).Faults(p).gray_drop = 0;
+      break;
+    case Kind::kBlackhole:
+      for (const auto& [n, p] : Ports(t)) fabric_->device(n).Faults(p).blackhole = 0;
       break;
     case Kind::kEcnOff:
     case Kind::kEcnThresholds: SetEcn(i, false); break;

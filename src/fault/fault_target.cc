@@ -20,7 +20,8 @@ Accepts AcceptsOf(Kind k) {
     case Kind::kLinkDown:
     case Kind::kLinkFlap:
     case Kind::kLinkErrors: return {true, false, false, false, false, "a link such as leaf0-spine1"};
-    case Kind::kGrayDrop: return {true, false, false, true, false, "a link (leaf0-spine1) or a switch port (leaf0:h5)"};
+    case Kind::kGrayDrop:
+    case Kind::kBlackhole: return {true, false, false, true, false, "a link (leaf0-spine1) or a switch port (leaf0:h5)"};
     case Kind::kEcnOff:
     case Kind::kEcnThresholds: return {false, true, false, true, false, "a switch (leaf0) or a switch port (leaf0:h5)"};
     case Kind::kCcDisabled: return {false, false, true, false, false, "a host (h3)"};

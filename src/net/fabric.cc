@@ -211,4 +211,19 @@ void Fabric::Finish() {
           : 0.0;
 }
 
+std::vector<std::pair<int, int>> Fabric::PathOf(const Packet& headers) const {
+  std::vector<std::pair<int, int>> path;
+  int node = topo_.hosts()[headers.src];
+  int port = 0;
+  for (int hop = 0; hop < 64; ++hop) {
+    path.push_back({node, port});
+    node = topo_.nodes()[node].ports[port].peer_node;
+    if (!topo_.nodes()[node].is_switch) break;
+    port = static_cast<const Switch&>(*by_node_[node]).Route(&headers);
+    if (port < 0) return {};
+  }
+  if (node != topo_.hosts()[headers.dst]) return {};
+  return path;
+}
+
 }  // namespace rocelab

@@ -87,6 +87,11 @@ class Fabric {
   // Shuts the link at `node`:`port` administratively: down now, and whatever its PHY does
   // after (a flap coming back up), down until the run ends, as `shutdown` on a port keeps it.
   void HoldLinkDown(int node, int port);
+  // The links a packet with these headers (source and destination host, UDP ports, type)
+  // crosses now, by the routes in force and each switch's ECMP hash, as a traceroute with the
+  // same 5-tuple would find them: each link by its sending (node, port), from the source
+  // host's port on. Empty when there is no way there.
+  std::vector<std::pair<int, int>> PathOf(const Packet& headers) const;
   // The headroom `headroom: auto` gives switch node `node`'s port `port` for a cable of `delay`.
   uint64_t AutoHeadroom(int node, int port, Time delay) const;
   // The headroom switch node `node`'s configuration gives its port `port` on its real cable.

@@ -93,7 +93,7 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
 bool Nic::HasBacklog(int) const {
   for (const PacketFifo& c : control_)
     if (!c.empty()) return true;
-  return !active_.empty() || !responding_.empty();
+  return !active_.empty() || !responding_.empty() || !probes_.empty();
 }
 
 Packet* Nic::NextFrame(int) {
@@ -102,6 +102,11 @@ Packet* Nic::NextFrame(int) {
   for (int prio = kNumPriorities - 1; prio >= 0; --prio)
     if (!control_[prio].empty() && (!Paused(0, prio) || spec_.ack_high_priority)) return control_[prio].pop();
   const Time now = Now();
+  if (!probes_.empty() && !Paused(0, probes_.front()->priority)) {
+    Packet* p = probes_.pop();
+    p->int_hops[p->type == PacketType::kProbe ? Packet::kProbeSent : Packet::kReplySent] = static_cast<uint64_t>(now);
+    return p;
+  }
   Time earliest = kTimeNever;
   // READ responses this NIC owes, round robin over the queue pairs asking, each paced by its
   // response stream's DCQCN rate.
@@ -144,6 +149,8 @@ Packet* Nic::NextFrame(int) {
 void Nic::OnFrame(int, Packet* pkt) {
   const int prio = spec_.trust_dscp ? spec_.dscp_to_priority[pkt->dscp & 63] : pkt->priority;
   pkt->priority = static_cast<uint8_t>(prio);
+  if (pkt->type == PacketType::kProbe) pkt->int_hops[Packet::kProbeArrived] = static_cast<uint64_t>(Now());
+  if (pkt->type == PacketType::kProbeReply) pkt->int_hops[Packet::kReplyArrived] = static_cast<uint64_t>(Now());
   PortCounters& c = port(0).counters;
   c.rx_prio_packets[prio]++;
   c.rx_prio_bytes[prio] += pkt->frame_bytes;
@@ -245,8 +252,45 @@ void Nic::StartDrain() {
 }
 
 void Nic::Process(Packet* pkt) {
-  rc_.Receive(pkt);
+  if (pkt->type == PacketType::kProbe) {
+    // The answer goes back as the same frame, its source and destination swapped; a CE mark
+    // the probe met rides back as a flag, the reply itself ECN-capable again.
+    std::swap(pkt->src, pkt->dst);
+    pkt->type = PacketType::kProbeReply;
+    if (pkt->ecn == kCe) pkt->flags |= Packet::kFlagEcnEcho;
+    QueueProbe(pkt);
+    return;
+  }
+  if (pkt->type == PacketType::kProbeReply) {
+    if (probe_listener_) probe_listener_->OnProbeReply(*pkt);
+  } else {
+    rc_.Receive(pkt);
+  }
   ctx_->pool.Put(pkt);
+}
+
+void Nic::SendProbe(uint32_t src, uint32_t dst, uint16_t sport, uint8_t dscp, uint32_t seq) {
+  Packet* p = ctx_->pool.Get();
+  p->type = PacketType::kProbe;
+  p->opcode = kOpUdSendOnly;
+  p->qp = Packet::kNoQp;
+  p->psn = seq;
+  p->src = src;
+  p->dst = dst;
+  p->udp_sport = sport;
+  p->udp_dport = kRoceUdpPort;
+  p->dscp = dscp;
+  p->payload = kProbePayload;
+  QueueProbe(p);
+}
+
+void Nic::QueueProbe(Packet* pkt) {
+  pkt->frame_bytes = static_cast<uint16_t>(kProbeFrameBytes);
+  pkt->ecn = kEct0;  // marked like the RoCE traffic it stands for
+  pkt->ttl = 64;
+  pkt->priority = spec_.dscp_to_priority[pkt->dscp & 63];
+  probes_.push(pkt);
+  Kick(0);
 }
 
 void Nic::SendControl(Packet* pkt) {

@@ -1,6 +1,6 @@
 // An RDMA NIC (one port) with its host. Send side: queue pairs served round
-// robin, each paced by its DCQCN rate; ACK/NAK/CNP frames go before data; a
-// paused priority stops at the next frame boundary. Receive side: a receive
+// robin, each paced by its DCQCN rate; ACK/NAK/CNP frames, then probes, go
+// before data; a paused priority stops at the next frame boundary. Receive side: a receive
 // buffer drained toward host memory at a finite rate (PCIe), which asserts PFC
 // upstream when it fills; then the RC transport (transport/rc_transport.h).
 #ifndef ROCELAB_NET_NIC_H_
@@ -17,6 +17,14 @@ namespace rocelab {
 
 struct FlowTracker {
   int64_t remaining = 0;  // flows neither finished nor failed
+};
+
+// Who hears a probe's answer at the NIC that sent the probe (run/pingmesh.h).
+class ProbeListener {
+ public:
+  virtual ~ProbeListener() = default;
+  // `reply` carries the round trip's four timestamps (Packet::ProbeStamp).
+  virtual void OnProbeReply(const Packet& reply) = 0;
 };
 
 class Nic : public Node, private RcCarrier {
@@ -51,6 +59,15 @@ class Nic : public Node, private RcCarrier {
   void SetReactionPoint(bool on);
   bool reaction_point() const { return rc_.reaction_point(); }
   const RdmaCounters& rdma() const { return rdma_; }
+
+  // Probes on a UD queue pair, as R-Pingmesh sends them. A probe from host `src` (this NIC's)
+  // to host `dst` with UDP source port `sport`, DSCP `dscp` and number `seq`: it waits behind
+  // the ACKs and CNPs, goes before the queue pairs' data, and stops while its priority is
+  // paused. Timestamps are taken at the MAC; the answering NIC sends its reply once the host
+  // has taken the probe in (receive buffer and processing delay), so t3 - t2 is the
+  // responder's own delay and (t4 - t1) - (t3 - t2) the network's round trip.
+  void SendProbe(uint32_t src, uint32_t dst, uint16_t sport, uint8_t dscp, uint32_t seq);
+  void SetProbeListener(ProbeListener* l) { probe_listener_ = l; }
   uint64_t rx_xoff() const { return rx_xoff_; }
   uint64_t rx_xon() const { return rx_xon_; }
 
@@ -73,6 +90,7 @@ class Nic : public Node, private RcCarrier {
   void Finished(QueuePair& qp) override;
 
   void Process(Packet* pkt);
+  void QueueProbe(Packet* pkt);
   void StartDrain();
   // A frame left the receive buffer toward the host: the pipeline moves.
   void Drained();
@@ -90,6 +108,8 @@ class Nic : public Node, private RcCarrier {
   size_t respond_rr_ = 0;
   size_t rr_ = 0;
   PacketFifo control_[kNumPriorities];
+  PacketFifo probes_;  // probes and replies waiting for the wire
+  ProbeListener* probe_listener_ = nullptr;
   Time wake_at_ = kTimeNever;
   PacketFifo rx_buf_;
   bool draining_ = false;

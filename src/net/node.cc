@@ -239,6 +239,7 @@ PortFaults& Node::Faults(int port) {
   if (!p.faults) {
     p.faults = std::make_unique<PortFaults>();
     p.faults->gray_rng = Rng(ctx_->seed, NameHash(name_) ^ (0x6A40000ull + static_cast<uint64_t>(port)));
+    p.faults->blackhole_seed = NameHash(name_) ^ (0xB1AC0000ull + static_cast<uint64_t>(port)) ^ ctx_->seed;
   }
   return *p.faults;
 }

@@ -45,6 +45,8 @@ struct PortFaults {
   Time carrier_down_at = -1;    // the last time it went down: frames in flight then are lost
   double gray_drop = 0;         // share of frames sent that vanish, counted nowhere
   Rng gray_rng;                 // this port's own stream for them
+  double blackhole = 0;         // switch: share of the 5-tuples whose packets it drops before sending here
+  uint64_t blackhole_seed = 0;  // which ones: a hash of the 5-tuple with this port's seed
   uint32_t mtu = 0;             // a lowered IP MTU: larger frames are dropped on arrival (0: none)
   FecLink fec;                  // pre-FEC bit errors on frames arriving here
   bool fec_on = false;          // a link_errors fault has set `fec` up

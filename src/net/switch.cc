@@ -100,6 +100,18 @@ void Switch::SetEcnFrom(const SwitchSpec& spec) {
       if (e.rate_bps == ports_[p].rate_bps) port_ecn_[p] = e;
 }
 
+namespace {
+
+// Whether a blackholed port's corrupted entry catches this packet's flow: a share of the
+// 5-tuples, each always or never.
+bool Blackholed(const PortFaults& f, const Packet& pkt) {
+  const uint64_t key = (static_cast<uint64_t>(pkt.src) << 32) ^ pkt.dst ^ (static_cast<uint64_t>(pkt.udp_sport) << 48) ^
+                       (static_cast<uint64_t>(pkt.udp_dport) << 16);
+  return static_cast<double>(SplitMix64(key ^ f.blackhole_seed) >> 11) * 0x1.0p-53 < f.blackhole;
+}
+
+}  // namespace
+
 int Switch::Route(const Packet* pkt) const {
   Topology::Span hops = topo_->NextHops(topo_node_, static_cast<int>(pkt->dst));
   if (hops.size == 1) return hops.begin[0];
@@ -158,6 +170,11 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
     // No route, or larger than the port MTU: discarded at ingress.
     ip.counters.rx_discards++;
     if (out < 0) no_route_drop_bytes_ += pkt->frame_bytes;
+    ctx_->pool.Put(pkt);
+    return;
+  }
+  if (const PortFaults* f = ports_[out].faults.get(); f && f->blackhole > 0 && Blackholed(*f, *pkt)) {
+    // A corrupted forwarding entry: the packet was taken in and counted, and goes nowhere.
     ctx_->pool.Put(pkt);
     return;
   }

@@ -296,6 +296,35 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
 
 }  // namespace
 
+// What the probing agents found (run/pingmesh.h): their budget and, per path, the probes
+// judged, lost, their round trips and CE marks.
+void WriteProbes(JsonWriter& w, const Pingmesh& pm) {
+  const Pingmesh::Budget b = pm.budget();
+  w.BeginObject("probes");
+  w.Double("interval_ns", static_cast<double>(pm.interval()) / kNanosecond, 3);
+  w.Double("timeout_ns", static_cast<double>(pm.timeout()) / kNanosecond, 3);
+  w.Uint("probes_per_round", b.pairs).Double("probes_per_s", b.probes_per_s, 0);
+  w.Double("bits_per_s_per_host", b.bits_per_s_per_host, 0);
+  w.Uint("sent", pm.sent()).Uint("rerouted", pm.rerouted());
+  w.BeginArray("paths");
+  for (const ProbePath& p : pm.paths()) {
+    w.BeginObject();
+    w.String("src", p.src).String("dst", p.dst).Bool("same_rack", p.same_rack);
+    w.BeginArray("hops");
+    for (const std::string& h : p.hops) w.StringValue(h);
+    w.EndArray();
+    w.Uint("judged", static_cast<uint64_t>(p.judged)).Uint("lost", static_cast<uint64_t>(p.lost));
+    w.Uint("ce_marked", static_cast<uint64_t>(p.ce_marked));
+    w.Double("rtt_sum_ns", p.rtt_sum_ns, 3);
+    const bool answered = p.judged > p.lost;
+    if (answered) w.Double("rtt_min_ns", p.rtt_min_ns, 3).Double("rtt_max_ns", p.rtt_max_ns, 3);
+    else w.Null("rtt_min_ns").Null("rtt_max_ns");
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
 const char* DeviceCountersName(DeviceCounters c) {
   switch (c) {
     case DeviceCounters::kAll: return "all";
@@ -435,6 +464,7 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     w.EndObject();
   }
   w.EndArray();
+  if (const Pingmesh* pm = x.pingmesh()) WriteProbes(w, *pm);
   w.String("device_counters", DeviceCountersName(counters));
   if (counters != DeviceCounters::kNone) {
     w.BeginObject("hosts");

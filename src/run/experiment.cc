@@ -48,6 +48,11 @@ Experiment::Experiment(const Scenario& sc, Role role)
     watchdogs_.push_back(s->spec().pfc_watchdog.enabled && s->pfc_mask()
                              ? std::make_unique<PfcWatchdog>(fabric_.context(), s.get())
                              : nullptr);
+  if (sc.monitor_interval > 0 && sc.probes.on) {
+    auto scaled = [&](Time t) { return static_cast<Time>(static_cast<double>(t) * sc.timer_scale); };
+    pingmesh_ = std::make_unique<Pingmesh>(&fabric_, scaled(sc.probes.interval), scaled(sc.probes.timeout),
+                                           sc.probes.fabric_peers, sc.probes.dscp);
+  }
   if (sc.monitor_interval > 0) monitor_ = std::make_unique<Monitor>(this);
   if (monitor_ && sc.recovery_auto) {
     recovery_ = std::make_unique<Recovery>(this, monitor_.get());

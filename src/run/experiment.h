@@ -19,6 +19,7 @@
 #include "run/flow_touch.h"
 #include "run/lifecycle_probe.h"
 #include "run/monitor.h"
+#include "run/pingmesh.h"
 #include "run/recovery.h"
 #include "run/ring_ceiling.h"
 #include "run/runbook.h"
@@ -57,6 +58,8 @@ class Experiment {
   const PfcWatchdog* watchdog(size_t index) const { return watchdogs_[index].get(); }
   // The monitor (a `monitor` section), or nullptr.
   const Monitor* monitor() const { return monitor_.get(); }
+  // The hosts' probing agents (monitor.probes), or nullptr.
+  const Pingmesh* pingmesh() const { return pingmesh_.get(); }
   // Localization: the monitor's first fault detection (T2 or T3) that names fault `i`'s target
   // (a device of it: the host, the switch, either end of the link) at or after its injection;
   // nullptr if none.
@@ -105,6 +108,7 @@ class Experiment {
   std::vector<std::unique_ptr<WorkloadDriver>> drivers_;
   std::unique_ptr<FaultInjector> faults_;
   std::vector<std::unique_ptr<PfcWatchdog>> watchdogs_;
+  std::unique_ptr<Pingmesh> pingmesh_;
   std::unique_ptr<Monitor> monitor_;
   std::unique_ptr<Recovery> recovery_;
   std::vector<uint64_t> delivered_at_tail_;

@@ -72,7 +72,7 @@ FlowTouch::~FlowTouch() {
 }
 
 void FlowTouch::Note(const std::vector<size_t>& faults, const Packet& pkt) {
-  if (pkt.type == PacketType::kPause) return;
+  if (pkt.qp == Packet::kNoQp || pkt.type == PacketType::kPause) return;
   for (size_t f : faults) {
     std::vector<uint8_t>& t = touched_[f];
     if (t.size() <= pkt.qp) t.resize(std::max<size_t>(pkt.qp + 1, fabric_->qps().size()), 0);

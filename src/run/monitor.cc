@@ -70,6 +70,28 @@ void Monitor::Window() {
     for (auto& [g, c] : p.pgs)
       if (before.pgs.count(g)) Subtract(before.pgs.at(g), &c);
   }
+  // Probes: what was judged in the window, path by path (a path not seen before counts whole;
+  // the run-long extremes of its round trips stay as they are).
+  std::map<std::pair<std::string, std::string>, const ProbePath*> before_probe;
+  for (const ProbePath& p : prev_.probes) {
+    std::string key;
+    for (const std::string& h : p.hops) key += h + " ";
+    before_probe[{p.src + " " + p.dst, key}] = &p;
+  }
+  std::vector<ProbePath> judged;
+  for (ProbePath p : w.probes) {
+    std::string key;
+    for (const std::string& h : p.hops) key += h + " ";
+    auto it = before_probe.find({p.src + " " + p.dst, key});
+    if (it != before_probe.end()) {
+      p.judged -= it->second->judged;
+      p.lost -= it->second->lost;
+      p.rtt_sum_ns -= it->second->rtt_sum_ns;
+      p.ce_marked -= it->second->ce_marked;
+    }
+    if (p.judged > 0) judged.push_back(std::move(p));
+  }
+  w.probes = std::move(judged);
   // A monitor sees devices, not applications.
   w.flows = w.flows_finished = w.flows_failed = 0;
   w.collectives.clear();

@@ -274,6 +274,7 @@ void Recovery::OnDetection(const Monitor::Detection& d) {
   Fabric& f = x_->fabric();
   const std::string device = LocationDevice(d.location);
   if (d.rule == "network.gray_drop") return ShutLink(d, "frames vanish on it");
+  if (d.rule == "network.probe_loss") return ShutLink(d, "probes through it are lost");
   if (d.rule == "physical.crc_errors") return ShutLink(d, "frames lost to bit errors");
   if (d.rule == "physical.link_flap") return ShutLink(d, "it went down; held down until someone tests it");
   if (d.rule == "pfc.deadlock") return BreakDeadlock(d);
@@ -360,7 +361,7 @@ void Recovery::OnWindow(const Evidence& w) {
 
 std::string Recovery::ActionTier(const Monitor::Detection& d) {
   static const char* const kActedOn[] = {
-      "network.gray_drop",  "physical.crc_errors",       "physical.link_flap", "pfc.deadlock",
+      "network.gray_drop",  "network.probe_loss", "physical.crc_errors",       "physical.link_flap", "pfc.deadlock",
       "pfc.pause_storm",    "pfc.slow_receiver",         "pfc.congestion_tree", "ecn.off",
       "ecn.turned_off",     "ecn.pfc_without_ecn",       "qos.roce_in_lossy_queue", "pfc.off_on_hop",
       "link.mtu_oversize",  "drop.lossless_pg_headroom", "cc.cnp_ignored"};

@@ -12,7 +12,7 @@
 //   A hot spot whose queue does not mark (ecn.pfc_without_ecn with ECN on, a
 //   pfc.congestion_tree rooted at a switch): its ECN re-tuned to its profile.
 //   T3, isolation and rollback: a link that loses frames (network.gray_drop,
-//   physical.crc_errors) or went down or flapped (physical.link_flap) is shut
+//   network.probe_loss, physical.crc_errors) or went down or flapped (physical.link_flap) is shut
 //   and held down, so the fabric routes around it, unless hosts would be cut
 //   off; drifted configuration is rolled back to the scenario's: ECN
 //   (ecn.off, ecn.turned_off, ecn.pfc_without_ecn with ECN off),

@@ -24,22 +24,14 @@ RingCeiling ComputeRingCeiling(const Fabric& f, const AllreduceDriver& ring) {
       const uint64_t packets = (payload + qp.mtu - 1) / qp.mtu;
       const double wire = static_cast<double>(payload) +
                           static_cast<double>(packets) * (kRoceHeaders + f.scenario().wire_overhead);
-      int node = topo.hosts()[qp.src];
-      int port = 0;
-      Packet probe{};
-      probe.src = qp.src;
-      probe.dst = qp.dst;
-      probe.udp_sport = qp.udp_sport;
-      probe.udp_dport = qp.udp_dport;
-      for (int hop = 0; hop < 64; ++hop) {
-        load[{node, port}] += wire;
-        const TopoPort& tp = topo.nodes()[node].ports[port];
-        node = tp.peer_node;
-        if (!topo.nodes()[node].is_switch) break;
-        port = static_cast<const Switch&>(f.device(node)).Route(&probe);
-        if (port < 0) return out;  // no way there: no ceiling to speak of
-      }
-      if (node != topo.hosts()[qp.dst]) return out;
+      Packet headers{};
+      headers.src = qp.src;
+      headers.dst = qp.dst;
+      headers.udp_sport = qp.udp_sport;
+      headers.udp_dport = qp.udp_dport;
+      const std::vector<std::pair<int, int>> path = f.PathOf(headers);
+      if (path.empty()) return out;  // no way there: no ceiling to speak of
+      for (const auto& np : path) load[np] += wire;
     }
   }
   double worst = 0;

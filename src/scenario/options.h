@@ -438,6 +438,21 @@ inline constexpr Option kMonitor =
 inline constexpr Option kMonitorInterval =
     Duration("monitor.interval", 10 * kMillisecond, kMicrosecond, 3600 * kSecond,
              "the sampling window (scaled with timers.scale)");
+// Probing (run/pingmesh.h, docs/faults.md "Probing").
+inline constexpr Option kMonitorProbes =
+    Other("monitor.probes", Unit::kMapping, "",
+          "RDMA probes on UD queue pairs: every host probes each host of its rack and fabric_peers hosts elsewhere "
+          "every interval; tomography over their paths places lost ones");
+inline constexpr Option kMonitorProbesInterval =
+    Duration("monitor.probes.interval", kMillisecond, kNanosecond, 3600 * kSecond,
+             "time between a host's probe rounds (scaled with timers.scale)");
+inline constexpr Option kMonitorProbesTimeout =
+    Duration("monitor.probes.timeout", 10 * kMillisecond, kNanosecond, 3600 * kSecond,
+             "a probe unanswered this long is lost (scaled with timers.scale)");
+inline constexpr Option kMonitorProbesFabricPeers =
+    Integer("monitor.probes.fabric_peers", 4, 0, 4096,
+            "hosts outside its rack each host probes per round, in rotation, each probe from another UDP source port");
+inline constexpr Option kMonitorProbesDscp = Integer("monitor.probes.dscp", 26, 0, 63, "DSCP of the probes (RoCE's)");
 
 inline constexpr Option kRecovery =
     Other("recovery", Unit::kMapping, "", "what acts on the monitor's detections (docs/faults.md)");
@@ -494,7 +509,7 @@ inline constexpr Option kFaults =
 inline constexpr Option kFaultsKind =
     Choice("faults[].kind", "",
            "link_down|link_flap|link_errors|gray_drop|ecn_off|ecn_thresholds|cc_disabled|qos_drift|mtu|headroom|"
-           "route_change|pfc_storm|slow_receiver",
+           "route_change|pfc_storm|slow_receiver|blackhole",
            "what goes wrong (the list below the table)")
         .Required();
 inline constexpr Option kFaultsTarget =
@@ -516,6 +531,10 @@ inline constexpr Option kFaultsFec = Choice("faults[link_errors].fec", "", "none
                                          .DefaultIs("rs544 at 200G and above, else rs528");
 inline constexpr Option kFaultsRate =
     Number("faults[gray_drop].rate", 0, 1e-9, 1, "share of frames that vanish, counted nowhere").Required();
+inline constexpr Option kFaultsShare =
+    Number("faults[blackhole].share", 0, 1e-6, 1,
+           "share of the flows (5-tuples) whose packets the switch drops on their way out of the port, counted nowhere")
+        .Required();
 inline constexpr Option kFaultsKmin = Size("faults[ecn_thresholds].kmin", 0, 0, kNoLimit, "the new kmin").DefaultIs("unchanged");
 inline constexpr Option kFaultsKmax = Size("faults[ecn_thresholds].kmax", 0, 0, kNoLimit, "the new kmax").DefaultIs("unchanged");
 inline constexpr Option kFaultsPmax = Number("faults[ecn_thresholds].pmax", 0, 0, 1, "the new pmax").DefaultIs("unchanged");

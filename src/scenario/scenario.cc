@@ -520,6 +520,10 @@ void ReadFaultKeys(ConfigReader& r, Scenario* sc, FaultSpec* f) {
       r.Number(opt::kFaultsRate, &f->rate);
       if (!r.Has(opt::kFaultsRate)) r.FailRequired(opt::kFaultsRate);
       break;
+    case Kind::kBlackhole:
+      r.Number(opt::kFaultsShare, &f->rate);
+      if (!r.Has(opt::kFaultsShare)) r.FailRequired(opt::kFaultsShare);
+      break;
     case Kind::kEcnThresholds: {
       uint64_t v;
       double d;
@@ -579,6 +583,7 @@ void ReadFaults(ConfigReader& top, Scenario* sc) {
   static const std::pair<const char*, FaultSpec::Kind> kKinds[] = {
       {"link_down", FaultSpec::Kind::kLinkDown},   {"link_flap", FaultSpec::Kind::kLinkFlap},
       {"link_errors", FaultSpec::Kind::kLinkErrors}, {"gray_drop", FaultSpec::Kind::kGrayDrop},
+      {"blackhole", FaultSpec::Kind::kBlackhole},
       {"ecn_off", FaultSpec::Kind::kEcnOff},       {"ecn_thresholds", FaultSpec::Kind::kEcnThresholds},
       {"cc_disabled", FaultSpec::Kind::kCcDisabled}, {"qos_drift", FaultSpec::Kind::kQosDrift},
       {"mtu", FaultSpec::Kind::kMtu},              {"headroom", FaultSpec::Kind::kHeadroom},
@@ -735,6 +740,15 @@ Scenario ParseScenarioTree(const YamlNode& root, const std::string& file_label) 
   ReadSection(top, opt::kMonitor, [&](ConfigReader& r) {
     sc.monitor_interval = static_cast<Time>(opt::kMonitorInterval.def);
     r.Duration(opt::kMonitorInterval, &sc.monitor_interval);
+    ReadSection(r, opt::kMonitorProbes, [&](ConfigReader& p) {
+      ProbeSpec& ps = sc.probes;
+      ps.on = true;
+      p.Duration(opt::kMonitorProbesInterval, &ps.interval);
+      p.Duration(opt::kMonitorProbesTimeout, &ps.timeout);
+      p.Int(opt::kMonitorProbesFabricPeers, &ps.fabric_peers);
+      p.Int(opt::kMonitorProbesDscp, &ps.dscp);
+      p.Finish();
+    });
     r.Finish();
   });
   ReadSection(top, opt::kRecovery, [&](ConfigReader& r) {

@@ -252,7 +252,7 @@ struct RouteOverride {
 struct FaultSpec {
   enum class Kind {
     kLinkDown, kLinkFlap, kLinkErrors, kGrayDrop, kEcnOff, kEcnThresholds, kCcDisabled, kQosDrift, kMtu,
-    kHeadroom, kRouteChange, kPfcStorm, kSlowReceiver,
+    kHeadroom, kRouteChange, kPfcStorm, kSlowReceiver, kBlackhole,
   };
   Kind kind = Kind::kLinkDown;
   std::string kind_name;  // as written: link_down ...
@@ -263,7 +263,7 @@ struct FaultSpec {
   int count = 0;      // link_flap
   double pre_fec_ber = 0;  // link_errors
   std::string fec;         // link_errors: none, rs528, rs544; empty: by the link's speed
-  double rate = 0;         // gray_drop
+  double rate = 0;         // gray_drop: share of frames; blackhole: share of 5-tuples
   std::optional<uint64_t> kmin, kmax;  // ecn_thresholds
   std::optional<double> pmax;
   std::array<int16_t, 64> dscp_changes;  // qos_drift: -1 where the map is unchanged
@@ -276,6 +276,15 @@ struct FaultSpec {
   uint64_t drain_rate = 0;               // slow_receiver
   int line = 0, column = 0;
   FaultSpec() { dscp_changes.fill(-1); }
+};
+
+// Probing (monitor.probes; run/pingmesh.h). Times as written: the run scales them.
+struct ProbeSpec {
+  bool on = false;
+  Time interval = static_cast<Time>(opt::kMonitorProbesInterval.def);
+  Time timeout = static_cast<Time>(opt::kMonitorProbesTimeout.def);
+  int fabric_peers = static_cast<int>(opt::kMonitorProbesFabricPeers.def);
+  uint8_t dscp = static_cast<uint8_t>(opt::kMonitorProbesDscp.def);
 };
 
 // How the faults' lifecycle figures are measured (run/lifecycle.h).
@@ -335,6 +344,7 @@ struct Scenario {
   double timer_scale = opt::kTimersScale.def;  // the agents' timers, scaled (timers.scale)
   TelemetrySpec telemetry;
   Time monitor_interval = 0;  // 0: no monitor (monitor.interval)
+  ProbeSpec probes;           // monitor.probes
   bool recovery_auto = false;  // recovery.mode: auto
   bool recovery_runbook = false;  // recovery.mode: runbook: the same actions after recovery.delay
   Time runbook_delay_t2 = static_cast<Time>(opt::kRecoveryDelayT2.def);

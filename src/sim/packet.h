@@ -25,6 +25,8 @@ enum class PacketType : uint8_t {
   kPause,  // IEEE 802.1Qbb priority flow control frame (MAC control 0x8808)
   kReadRequest,   // BTH opcode 0x0C with RETH
   kReadResponse,  // BTH opcodes 0x0D..0x10, AETH on the first, last and only
+  kProbe,         // a monitoring probe: UD SEND only (BTH opcode 0x64) with DETH (run/pingmesh.h)
+  kProbeReply,    // its answer, the same kind of frame back
 };
 
 // BTH opcodes (InfiniBand Architecture Specification vol. 1, RC opcodes).
@@ -46,6 +48,7 @@ enum BthOpcode : uint8_t {
   kOpReadResponseOnly = 0x10,
   kOpAcknowledge = 0x11,
   kOpCnp = 0x81,
+  kOpUdSendOnly = 0x64,
 };
 
 // ECN codepoints in the IPv4 header (RFC 3168).
@@ -79,11 +82,18 @@ struct Packet {
   uint16_t udp_dport;                 // the data's destination port, whichever way the packet goes
   uint32_t read_bytes;                // READ request: bytes asked for from this PSN on
   uint8_t int_count;                  // reserved: in-band telemetry hop records
+  // In-band telemetry hop records; a probe's payload instead (kProbe, kProbeReply): the NIC
+  // timestamps of its round trip, ProbeStamp below.
   uint64_t int_hops[kMaxIntHops];
 
   static constexpr uint8_t kFlagLast = 1;       // last packet of the message (ACK requested)
   static constexpr uint8_t kFlagCorrupted = 2;  // a bit error hit it on the last link
   static constexpr uint8_t kFlagEcnEcho = 4;    // an ACK echoing a CE mark (the HPCC code base's CNP)
+
+  // A probe's timestamps, as NICs take them at the MAC: the probe's send (t1) and arrival
+  // (t2), its reply's send (t3) and arrival (t4).
+  enum ProbeStamp { kProbeSent = 0, kProbeArrived, kReplySent, kReplyArrived };
+  static constexpr uint32_t kNoQp = 0xFFFFFFFF;  // `qp` of a frame that belongs to no queue pair
 
   bool last() const { return flags & kFlagLast; }
   bool corrupted() const { return flags & kFlagCorrupted; }
@@ -127,6 +137,11 @@ inline uint32_t DataFrameBytes(uint32_t payload, bool with_reth) {
 }
 constexpr uint32_t kAckFrameBytes = kRoceHeaders + kAeth;        // 66
 constexpr uint32_t kCnpFrameBytes = kRoceHeaders + kCnpPayload;  // 78
+// A probe and its reply: UD SEND only with its DETH (Q_Key, source QP) and a payload of four
+// 64-bit timestamps.
+constexpr uint32_t kDeth = 8;
+constexpr uint32_t kProbePayload = 32;
+constexpr uint32_t kProbeFrameBytes = kRoceHeaders + kDeth + kProbePayload;  // 102
 
 // Free-list pool. Blocks are never returned to the system during a run, so the
 // steady state allocates nothing.

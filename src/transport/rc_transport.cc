@@ -247,7 +247,9 @@ void RcTransport::Receive(const Packet* pkt) {
     case PacketType::kAck: OnAck(pkt); break;
     case PacketType::kNak: OnNak(pkt); break;
     case PacketType::kCnp: OnCnp(pkt); break;
-    case PacketType::kPause: break;
+    case PacketType::kPause:
+    case PacketType::kProbe:
+    case PacketType::kProbeReply: break;  // not the transport's (net/nic.h)
   }
 }
 
