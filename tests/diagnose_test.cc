@@ -9,7 +9,9 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "collect/collect.h"
 #include "diagnose/parsers.h"
@@ -576,6 +578,46 @@ TEST(DiagnoseEvidence, ADeadlockedQueueSentNothingInTheWindow) {
   EXPECT_TRUE(cycle(/*windowed=*/true, /*sent=*/0));
   EXPECT_FALSE(cycle(true, 12));
   EXPECT_TRUE(cycle(false, 12));
+}
+
+// With the switches' routes (what a monitor reads from them), a queue waits only on the peer's
+// queues that forward what it sends: two ports that pause each other, each stopped, are a
+// deadlock only if their traffic turns back into each other. Without routes (a bundle, a
+// summary) the pause alone decides.
+TEST(DiagnoseEvidence, AWaitForCycleRunsThroughQueuesThatFeedEachOther) {
+  struct Routes : RouteView {
+    std::set<std::string> feeds;  // "device:port>peer:peer_port"
+    bool Feeds(const std::string& d, const std::string& p, const std::string& n, const std::string& q) const override {
+      return feeds.count(d + ":" + p + ">" + n + ":" + q) > 0;
+    }
+  };
+  auto deadlock = [](const RouteView* routes) {
+    Evidence ev;
+    ev.origin = "test";
+    ev.interval_s = 1e-3;
+    ev.windowed = true;
+    ev.routes = routes;
+    for (const auto& [dev, port, peer] : {std::tuple{"spine0", "Ethernet0", "leaf1"}, std::tuple{"leaf1", "Ethernet24", "spine0"}}) {
+      PortEvidence p;
+      p.device = dev;
+      p.port = port;
+      p.is_switch = true;
+      p.peer = peer;
+      p.counters["SAI_PORT_STAT_PFC_3_RX_PAUSE_DURATION_US"] = 1000;
+      p.deltas = p.counters;
+      p.queues["UC3"]["SAI_QUEUE_STAT_PACKETS"] = 0;
+      ev.ports.push_back(p);
+    }
+    for (const Diagnosis& d : Diagnose(ev, false))
+      if (d.rule == "pfc.deadlock") return d.location;
+    return std::string();
+  };
+  Routes loop, one_way;
+  loop.feeds = {"spine0:Ethernet0>leaf1:Ethernet24", "leaf1:Ethernet24>spine0:Ethernet0"};
+  one_way.feeds = {"spine0:Ethernet0>leaf1:Ethernet24"};
+  EXPECT_EQ(deadlock(&loop), "leaf1 -> spine0 -> leaf1");
+  EXPECT_EQ(deadlock(&one_way), "") << "leaf1 sends nothing that spine0 turns back into it";
+  EXPECT_EQ(deadlock(nullptr), "leaf1 -> spine0 -> leaf1");
 }
 
 TEST(DiagnoseSimulation, BitErrorsAreAPhysicalFinding) {

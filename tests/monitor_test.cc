@@ -126,6 +126,26 @@ TEST(Monitor, SameProbeTomographyAsDiagnose) {
   EXPECT_TRUE(named);
 }
 
+// The routes a monitor's wait-for graph uses. Up-down routing never turns traffic from a leaf
+// back to it at a spine; a static route that does feeds that turn, and still does once it is
+// removed (the queues may hold what it routed).
+TEST(Monitor, RoutesFeedWhatTheyTurnBack) {
+  TestRun f = StartYaml("topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 6}\n");
+  FabricRoutes routes(&*f);
+  Topology& topo = f->mutable_topology();
+  topo.SetRouteObserver([&](int n, int h, const std::vector<uint16_t>& ports) { routes.Heard(n, h, ports); });
+  // leaf1 sends up to spine0 (Ethernet24); spine0 sends down to leaf0 (Ethernet0) or leaf1 (Ethernet4).
+  EXPECT_TRUE(routes.Feeds("leaf1", "Ethernet24", "spine0", "Ethernet0"));
+  EXPECT_FALSE(routes.Feeds("leaf1", "Ethernet24", "spine0", "Ethernet4")) << "no route turns back";
+  const int spine0 = topo.FindNode("spine0");
+  topo.OverrideRoute(spine0, f->HostIndex("h0"), ResolvePort(topo, spine0, "leaf1"));
+  EXPECT_TRUE(routes.Feeds("leaf1", "Ethernet24", "spine0", "Ethernet4")) << "h0's packets turn back to leaf1";
+  topo.ClearRoute(spine0, f->HostIndex("h0"));
+  EXPECT_TRUE(routes.Feeds("leaf1", "Ethernet24", "spine0", "Ethernet4")) << "put right, what it queued may still wait";
+  EXPECT_FALSE(routes.Feeds("leaf1", "Ethernet24", "leaf0", "Ethernet0")) << "not peers";
+  topo.SetRouteObserver(nullptr);
+}
+
 // A link that goes down is seen at one of its ends (carrier changes, SONiC's flap count).
 TEST(Monitor, LinkDownIsLocalizedToAnEndOfTheLink) {
   TestRun f = RunYaml(

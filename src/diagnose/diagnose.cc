@@ -120,7 +120,13 @@ class Rules {
   // Ports paused by their peers almost all the time, in a cycle of devices: a PFC deadlock.
   void Deadlock() {
     if (ev_.interval_s <= 0) return;
-    std::map<std::string, std::vector<std::pair<std::string, std::string>>> paused_by;  // device -> (peer, port)
+    // The stopped queues: a switch port paused by its peer more than kDeadlockShare of the
+    // interval, on one priority.
+    struct Queue {
+      const PortEvidence* port;
+      int prio;
+    };
+    std::vector<Queue> stopped;
     for (const PortEvidence& p : ev_.ports) {
       if (!p.is_switch || p.peer.empty()) continue;
       for (int prio = 0; prio < 8; ++prio) {
@@ -134,21 +140,34 @@ class Rules {
           auto q = p.queues.find(QueueName(prio));
           if (q != p.queues.end() && At(q->second, kSaiQueuePackets.name) > 0) continue;
         }
-        paused_by[p.device].push_back({p.peer, p.port});
+        stopped.push_back({&p, prio});
       }
     }
-    // A waits for B when B pauses A. Look for a cycle among switches.
-    std::map<std::string, int> color;
-    std::vector<std::string> stack;
-    std::vector<std::string> cycle;
-    std::function<bool(const std::string&)> dfs = [&](const std::string& u) {
+    // Devices in name order, each one's ports as the evidence lists them: the cycle is named
+    // from the same place however the evidence was put together.
+    std::stable_sort(stopped.begin(), stopped.end(),
+                     [](const Queue& a, const Queue& b) { return a.port->device < b.port->device; });
+    // The wait-for graph. A stopped queue waits on the peer that pauses it; with the switches'
+    // routes, on those of the peer's stopped queues (same priority) that forward what this one
+    // sends, so a cycle of pauses whose queues do not feed each other is none. Without routes
+    // (a bundle, a summary), on every stopped queue of the peer.
+    std::vector<std::vector<size_t>> waits(stopped.size());
+    for (size_t a = 0; a < stopped.size(); ++a)
+      for (size_t b = 0; b < stopped.size(); ++b) {
+        const PortEvidence& from = *stopped[a].port;
+        const PortEvidence& to = *stopped[b].port;
+        if (to.device != from.peer || stopped[a].prio != stopped[b].prio) continue;
+        if (ev_.routes && !ev_.routes->Feeds(from.device, from.port, to.device, to.port)) continue;
+        waits[a].push_back(b);
+      }
+    std::vector<int> color(stopped.size(), 0);
+    std::vector<size_t> stack, cycle;
+    std::function<bool(size_t)> dfs = [&](size_t u) {
       color[u] = 1;
       stack.push_back(u);
-      for (const auto& [v, port] : paused_by[u]) {
-        if (!paused_by.count(v)) continue;
+      for (size_t v : waits[u]) {
         if (color[v] == 1) {
-          auto it = std::find(stack.begin(), stack.end(), v);
-          cycle.assign(it, stack.end());
+          cycle.assign(std::find(stack.begin(), stack.end(), v), stack.end());
           return true;
         }
         if (color[v] == 0 && dfs(v)) return true;
@@ -157,17 +176,22 @@ class Rules {
       color[u] = 2;
       return false;
     };
-    for (const auto& [u, _] : paused_by)
-      if (color[u] == 0 && dfs(u)) break;
+    for (size_t u = 0; u < stopped.size() && cycle.empty(); ++u)
+      if (color[u] == 0) dfs(u);
     if (cycle.empty()) return;
-    std::string loop;
-    for (const std::string& d : cycle) loop += d + " -> ";
-    loop += cycle.front();
+    std::string loop, queues;
+    for (size_t q : cycle) {
+      loop += stopped[q].port->device + " -> ";
+      queues += (queues.empty() ? "" : ", ") + stopped[q].port->device + ":" + stopped[q].port->port + " " +
+                QueueName(stopped[q].prio);
+    }
+    loop += stopped[cycle.front()].port->device;
     Add("pfc.deadlock", "link", Severity::kError, "PFC deadlock: switches pause each other in a cycle", loop,
         "each switch in the cycle is paused by the next more than 80 % of the time (" +
             kSaiPortPfcRxPauseDurationUs.Pattern("N") + ")" +
             (ev_.windowed ? std::string(" and its paused queue sent nothing (") + kSaiQueuePackets.name + " 0)" : "") +
-            ", and traffic through them stopped",
+            (ev_.routes ? ", each queue forwarding into the next by the switches' routes" : "") +
+            ", and traffic through them stopped: " + queues,
         "break it now by draining or resetting one of the queues (the PFC watchdog with action drop does this); then "
         "remove the routes that make lossless traffic turn back (rocelab lint shows the buffer dependency cycle)");
   }

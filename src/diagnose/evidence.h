@@ -81,12 +81,25 @@ struct ProbePath {
   double rtt_min_ns = 0, rtt_max_ns = 0;  // over the whole run (not windowed)
 };
 
+// Where switches forward what they receive, as their routing tables say. A monitor reads the
+// tables from the devices (run/monitor.h); a bundle or a summary has none.
+class RouteView {
+ public:
+  virtual ~RouteView() = default;
+  // Whether some destination that switch `device` routes out of its port `port` is routed on by
+  // the switch at the other end (`peer`) out of its port `peer_port`: whether that queue of
+  // `device` waits on `peer_port`'s queue when the peer pauses it.
+  virtual bool Feeds(const std::string& device, const std::string& port, const std::string& peer,
+                     const std::string& peer_port) const = 0;
+};
+
 struct Evidence {
   std::string origin;
   double interval_s = 0;  // between first and last sample; the simulated time for a simulation
   // The deltas, queue and PG counters are over one monitoring window (the live monitor), not
   // totals since the counters were cleared: rules may then ask what happened within it.
   bool windowed = false;
+  const RouteView* routes = nullptr;  // the switches' routes, when the evidence has them
   std::vector<PortEvidence> ports;
   std::vector<WatchdogQueue> watchdog;
   std::vector<PerftestRow> perftest;

@@ -26,15 +26,45 @@ std::string LocationDevice(const std::string& location) {
   return location.substr(0, end);
 }
 
+bool FabricRoutes::Feeds(const std::string& device, const std::string& port, const std::string& peer,
+                         const std::string& peer_port) const {
+  const Topology& topo = fabric_->topology();
+  const int s = topo.FindNode(device), n = topo.FindNode(peer);
+  if (s < 0 || n < 0 || !topo.nodes()[s].is_switch || !topo.nodes()[n].is_switch) return false;
+  const int p = ResolvePort(topo, s, port), q = ResolvePort(topo, n, peer_port);
+  if (p < 0 || q < 0 || topo.nodes()[s].ports[p].peer_node != n) return false;
+  for (int h = 0; h < static_cast<int>(topo.hosts().size()); ++h)
+    if (Routes(s, h, p) && Routes(n, h, q)) return true;
+  return false;
+}
+
+bool FabricRoutes::Routes(int node, int host, int port) const {
+  const Topology::Span hops = fabric_->topology().NextHops(node, host);
+  if (std::find(hops.begin, hops.begin + hops.size, port) != hops.begin + hops.size) return true;
+  auto it = heard_.find({node, host});
+  return it != heard_.end() && std::find(it->second.begin(), it->second.end(), port) != it->second.end();
+}
+
+void FabricRoutes::Heard(int node, int host, const std::vector<uint16_t>& ports) {
+  std::vector<uint16_t>& all = heard_[{node, host}];
+  for (uint16_t p : ports)
+    if (std::find(all.begin(), all.end(), p) == all.end()) all.push_back(p);
+}
+
 Monitor::Monitor(Experiment* x)
     : x_(x),
+      routes_(&x->fabric()),
       window_(static_cast<Time>(static_cast<double>(x->fabric().scenario().monitor_interval) *
                                 x->fabric().scenario().timer_scale)) {
   if (window_ < 1) window_ = 1;
+  x_->fabric().mutable_topology().SetRouteObserver(
+      [this](int node, int host, const std::vector<uint16_t>& ports) { routes_.Heard(node, host, ports); });
   prev_ = Snapshot();
   prev_t_ = x_->fabric().now();
   x_->fabric().sampler().Every(window_, [this] { Window(); });
 }
+
+Monitor::~Monitor() { x_->fabric().mutable_topology().SetRouteObserver(nullptr); }
 
 Evidence Monitor::Snapshot() const {
   Evidence ev;
@@ -59,6 +89,7 @@ void Monitor::Window() {
   Evidence w = current;
   w.origin = "monitor";
   w.windowed = true;
+  w.routes = &routes_;
   w.interval_s = static_cast<double>(now - prev_t_) / kSecond;
   for (size_t i = 0; i < w.ports.size() && i < prev_.ports.size(); ++i) {
     PortEvidence& p = w.ports[i];

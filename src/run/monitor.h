@@ -31,11 +31,33 @@
 namespace rocelab {
 
 class Experiment;
+class Fabric;
+
+// The switches' routing tables as a monitor reads them from the devices, with every change it
+// heard of since it subscribed: the routes in force (static routes and reroutes included) and
+// every exception set since. A queue can hold packets routed by any table of the run, so a
+// route that has been put right still feeds (the loop that left a deadlock behind it).
+class FabricRoutes final : public RouteView {
+ public:
+  explicit FabricRoutes(const Fabric* fabric) : fabric_(fabric) {}
+  bool Feeds(const std::string& device, const std::string& port, const std::string& peer,
+             const std::string& peer_port) const override;
+  // An exception of switch node `node` toward host `host` was set to `ports`.
+  void Heard(int node, int host, const std::vector<uint16_t>& ports);
+
+ private:
+  bool Routes(int node, int host, int port) const;  // now, or by an exception heard of
+  const Fabric* fabric_;
+  std::map<std::pair<int, int>, std::vector<uint16_t>> heard_;  // (node, host) -> every port set
+};
 
 class Monitor {
  public:
   // Takes its first sample now (the baseline) and one per window after.
   explicit Monitor(Experiment* x);
+  ~Monitor();
+  Monitor(const Monitor&) = delete;
+  Monitor& operator=(const Monitor&) = delete;
 
   struct Detection {
     Time t;
@@ -65,6 +87,7 @@ class Monitor {
   void Window();
 
   Experiment* x_;
+  FabricRoutes routes_;
   Time window_;
   Evidence prev_;
   Time prev_t_ = 0;

@@ -206,6 +206,7 @@ void Topology::SetRoute(int node, int host, std::vector<uint16_t> ports) {
   it->second.live.clear();
   for (uint16_t p : it->second.ports)
     if (PortUp(node, p)) it->second.live.push_back(p);
+  if (route_observer_) route_observer_(node, host, it->second.ports);
 }
 
 void Topology::ClearRoute(int node, int host) {

@@ -12,6 +12,7 @@
 #define ROCELAB_TOPO_TOPOLOGY_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -65,6 +66,10 @@ class Topology {
   void SetRoute(int node, int host, std::vector<uint16_t> ports);
   void ClearRoute(int node, int host);
   void OverrideRoute(int node, int host, int port) { SetRoute(node, host, {static_cast<uint16_t>(port)}); }
+  // Told of every exception set from now on, as a monitor subscribed to the routing tables'
+  // changes hears of them (nullptr: no one).
+  using RouteObserver = std::function<void(int node, int host, const std::vector<uint16_t>& ports)>;
+  void SetRouteObserver(RouteObserver observer) { route_observer_ = std::move(observer); }
   // The exception of (node, host) as set, ports down included; nullptr when there is none.
   const std::vector<uint16_t>* Exception(int node, int host) const;
 
@@ -96,6 +101,7 @@ class Topology {
   std::vector<TopoNode> nodes_;
   std::vector<int> hosts_, switches_;
   std::unordered_map<std::string, int> by_name_;
+  RouteObserver route_observer_;
 
   // A switch of a generated fabric forwards down by address, else up over all its uplinks:
   // the hosts [below_first, below_first + below_count) are beneath it, hosts_per_port of them
