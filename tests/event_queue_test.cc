@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <tuple>
 #include <vector>
 
 #include "sim/rng.h"
@@ -47,6 +49,39 @@ TEST(EventQueue, RandomScheduleComesOutSorted) {
     ASSERT_LE(r.seen[i - 1].first, r.seen[i].first);
     if (r.seen[i - 1].first == r.seen[i].first) { ASSERT_LT(r.seen[i - 1].second, r.seen[i].second); }
   }
+}
+
+// Handlers that schedule none, one or several events, some at the very time they run, come out
+// in the order of a sorted list of everything scheduled.
+struct Spawner : EventSource {
+  Simulator* sim = nullptr;
+  Rng rng{11, 3};
+  uint32_t next = 0, budget = 0;
+  std::vector<std::tuple<Time, uint32_t>> seen, scheduled;
+  void Add(Time at) {
+    scheduled.push_back({at, next});
+    sim->Schedule(at, this, 0, next++);
+  }
+  void HandleEvent(uint32_t, uint32_t arg, Packet*) override {
+    seen.push_back({sim->Now(), arg});
+    const uint64_t n = rng.Below(4);  // 0, 1 (most often), 2 or 3 more
+    for (uint64_t k = 0; k < (n == 3 ? 1 : n) && budget > 0; ++k, --budget)
+      Add(sim->Now() + static_cast<Time>(rng.Below(3) == 0 ? 0 : rng.Below(5000)));
+  }
+};
+
+TEST(EventQueue, PopsAndPushesInAnyMixComeOutInOrder) {
+  Simulator sim;
+  Spawner s;
+  s.sim = &sim;
+  s.budget = 200000;
+  for (int i = 0; i < 1000; ++i) s.Add(static_cast<Time>(s.rng.Below(5000)));
+  sim.RunUntil(kTimeNever);
+  std::vector<std::tuple<Time, uint32_t>> expected = s.scheduled;
+  std::sort(expected.begin(), expected.end());  // by time, then by the order scheduled
+  ASSERT_EQ(s.seen.size(), expected.size());
+  EXPECT_TRUE(s.seen == expected);
+  EXPECT_EQ(sim.PendingEvents(), 0u);
 }
 
 TEST(EventQueue, RunUntilStopsAtTheLimit) {

@@ -294,8 +294,6 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
   w.EndObject();
 }
 
-}  // namespace
-
 // What the probing agents found (run/pingmesh.h): their budget and, per path, the probes
 // judged, lost, their round trips and CE marks.
 void WriteProbes(JsonWriter& w, const Pingmesh& pm) {
@@ -324,6 +322,8 @@ void WriteProbes(JsonWriter& w, const Pingmesh& pm) {
   w.EndArray();
   w.EndObject();
 }
+
+}  // namespace
 
 const char* DeviceCountersName(DeviceCounters c) {
   switch (c) {

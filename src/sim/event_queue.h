@@ -32,6 +32,11 @@ struct Event {
   uint32_t arg;
 };
 
+// Most events schedule one more as they are handled (a frame that arrives sends the next one
+// on). So Pop leaves the root of the heap empty, and the first Push after it goes there and
+// sinks to its place: one walk down the heap instead of a walk down for the pop and one up
+// for the push. When nothing is pushed, the hole is filled as a pop would (Settle). The order
+// is the heap's all the same: by time, then insertion.
 class EventQueue {
  public:
   void Push(Time time, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
@@ -41,21 +46,28 @@ class EventQueue {
   // tie-break for when it is pushed later (Wire holds frames back this way).
   uint64_t TakeSequence() { return next_seq_++; }
   void PushInOrder(Time time, uint64_t seq, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
-    heap_.push_back(Event{time, seq, target, pkt, kind, arg});
+    const Event e{time, seq, target, pkt, kind, arg};
+    if (hole_) {
+      hole_ = false;
+      SiftDown(e);
+      return;
+    }
+    heap_.push_back(e);
     SiftUp(heap_.size() - 1);
   }
 
-  bool Empty() const { return heap_.empty(); }
-  size_t Size() const { return heap_.size(); }
+  bool Empty() const { return heap_.size() == (hole_ ? 1u : 0u); }
+  size_t Size() const { return heap_.size() - (hole_ ? 1 : 0); }
   size_t CapacityBytes() const { return heap_.capacity() * sizeof(Event); }
-  Time TopTime() const { return heap_.front().time; }
+  Time TopTime() {
+    Settle();
+    return heap_.front().time;
+  }
 
   Event Pop() {
-    Event top = heap_.front();
-    const Event last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) FillHole(last);
-    return top;
+    Settle();
+    hole_ = true;
+    return heap_.front();
   }
 
  private:
@@ -74,7 +86,31 @@ class EventQueue {
     heap_[i] = e;
   }
 
-  // Floyd's pop: walks the hole at the root down to a leaf along the smaller children (one
+  // Puts `e` in the hole at the root and sinks it below every smaller child.
+  void SiftDown(const Event& e) {
+    const size_t n = heap_.size();
+    size_t i = 0;
+    for (;;) {
+      size_t child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && Before(heap_[child + 1], heap_[child])) ++child;
+      if (!Before(heap_[child], e)) break;
+      heap_[i] = heap_[child];
+      i = child;
+    }
+    heap_[i] = e;
+  }
+
+  // The hole a Pop left, when no Push came to fill it: the last event fills it.
+  void Settle() {
+    if (!hole_) return;
+    hole_ = false;
+    const Event last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) FillHole(last);
+  }
+
+  // Floyd's fill: walks the hole at the root down to a leaf along the smaller children (one
   // comparison a level, not two), then brings `last` up from there; it rarely climbs far.
   void FillHole(const Event& last) {
     const size_t n = heap_.size();
@@ -91,6 +127,7 @@ class EventQueue {
   }
 
   std::vector<Event> heap_;
+  bool hole_ = false;  // heap_[0] was popped and nothing has taken its place yet
   uint64_t next_seq_ = 0;
 };
 
