@@ -164,20 +164,11 @@ void FaultInjector::Inject(size_t i) {
       break;
     case Kind::kGrayDrop:
       // A link drops in both directions; a switch port drops what it sends.
-      if (t.what == FaultTarget::What::kLink) {
-        for (const auto& [n, p] : Ports(t)) fabric_->device(n).Faults(p).gray_drop = f.rate;
-      } else {
-        fabric_->device(t.node).Faults(t.port).gray_drop = f.rate;
-      }
+      for (const auto& [n, p] : Ports(t)) fabric_->device(n).Faults(p).gray_drop = f.rate;
       break;
     case Kind::kBlackhole:
-      // A corrupted forwarding entry: on a link, each end's switch drops what it would send
-      // into it; on a port, that switch.
-      if (t.what == FaultTarget::What::kLink) {
-        for (const auto& [n, p] : Ports(t)) fabric_->device(n).Faults(p).blackhole = f.rate;
-      } else {
-        fabric_->device(t.node).Faults(t.port).blackhole = f.rate;
-      }
+      // A corrupted forwarding entry: each switch drops what it would send into the link or port.
+      for (const auto& [n, p] : Ports(t)) fabric_->device(n).Faults(p).blackhole = f.rate;
       break;
     case Kind::kEcnOff:
     case Kind::kEcnThresholds: SetEcn(i, true); break;
