@@ -103,17 +103,16 @@ void Monitor::Window() {
   }
   // Probes: what was judged in the window, path by path (a path not seen before counts whole;
   // the run-long extremes of its round trips stay as they are).
-  std::map<std::pair<std::string, std::string>, const ProbePath*> before_probe;
-  for (const ProbePath& p : prev_.probes) {
-    std::string key;
-    for (const std::string& h : p.hops) key += h + " ";
-    before_probe[{p.src + " " + p.dst, key}] = &p;
-  }
+  auto key = [](const ProbePath& p) {
+    std::string k = p.src + " " + p.dst;
+    for (const std::string& h : p.hops) k += " " + h;
+    return k;
+  };
+  std::map<std::string, const ProbePath*> before_probe;
+  for (const ProbePath& p : prev_.probes) before_probe[key(p)] = &p;
   std::vector<ProbePath> judged;
   for (ProbePath p : w.probes) {
-    std::string key;
-    for (const std::string& h : p.hops) key += h + " ";
-    auto it = before_probe.find({p.src + " " + p.dst, key});
+    auto it = before_probe.find(key(p));
     if (it != before_probe.end()) {
       p.judged -= it->second->judged;
       p.lost -= it->second->lost;
