@@ -1,6 +1,7 @@
 // Whole runs: the k=8 fat-tree permutation of 4 MB flows with DCQCN
 // (scenarios/fat-tree-k8-permutation.yaml) and the k=8 WebSearch trace at 50 %
-// load for 10 ms (scenarios/fat-tree-k8-websearch50.yaml). Reports packet-hops per second
+// load for 10 ms (scenarios/fat-tree-k8-websearch50.yaml), and an incast from many queue pairs
+// per sender. Reports packet-hops per second
 // (one frame crossing one link: the primary figure), events per second,
 // simulated-to-wall time and bytes per in-flight packet.
 #include <benchmark/benchmark.h>
@@ -12,8 +13,7 @@
 namespace rocelab {
 namespace {
 
-void RunScenarioBench(benchmark::State& state, const char* file) {
-  Scenario sc = LoadScenarioFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/" + file);
+void RunBench(benchmark::State& state, const Scenario& sc) {
   uint64_t hops = 0, events = 0;
   double sim_s = 0, bytes_per_packet = 0;
   for (auto _ : state) {
@@ -32,6 +32,10 @@ void RunScenarioBench(benchmark::State& state, const char* file) {
   state.counters["peak_rss_kb"] = static_cast<double>(PeakRssKb());
 }
 
+void RunScenarioBench(benchmark::State& state, const char* file) {
+  RunBench(state, LoadScenarioFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/" + file));
+}
+
 void BM_FatTreeK8Permutation(benchmark::State& state) { RunScenarioBench(state, "fat-tree-k8-permutation.yaml"); }
 BENCHMARK(BM_FatTreeK8Permutation)->Unit(benchmark::kMillisecond)->Iterations(3);
 
@@ -40,6 +44,21 @@ BENCHMARK(BM_FatTreeK8WebSearch50)->Unit(benchmark::kMillisecond)->Iterations(1)
 
 void BM_Incast15to1(benchmark::State& state) { RunScenarioBench(state, "incast-15to1.yaml"); }
 BENCHMARK(BM_Incast15to1)->Unit(benchmark::kMillisecond);
+
+// 15 senders into one receiver with 1, 64 or 1,024 queue pairs each and the same bytes in all
+// (64 MB a sender): the cost of a frame should not grow with the queue pairs a NIC sends from.
+void BM_IncastQueuePairsPerSender(benchmark::State& state) {
+  const int64_t qps = state.range(0);
+  const std::string yaml =
+      "name: incast-qps\nseed: 1\nduration: 100ms\n"
+      "topology: {type: fat-tree, k: 4, link: {rate: 100G, delay: 1us}}\n"
+      "switch: {buffer: 32MB, lossless_priorities: [3], ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}}\n"
+      "nic: {mtu: 4096, cc: dcqcn}\n"
+      "workload:\n  - {type: incast, senders: 15, dst: h0, qps: " + std::to_string(qps) +
+      ", size: " + std::to_string(64 * 1024 / qps) + "KB, priority: 3}\n";
+  RunBench(state, ParseScenarioText(yaml, "incast-qps.yaml"));
+}
+BENCHMARK(BM_IncastQueuePairsPerSender)->Arg(1)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace rocelab

@@ -91,6 +91,32 @@ TEST(Workload, IncastAndAllToAll) {
   EXPECT_EQ(t.drops_lossless, 0u);
 }
 
+// 3 senders with 32 queue pairs each into one receiver: the receiver's link carries all of it
+// at line rate, and each sender's NIC shares its link among its queue pairs round robin, so
+// they all finish together near the end instead of one after another.
+TEST(Workload, IncastQueuePairsShareTheirSendersLink) {
+  auto f = RunYaml("duration: 50ms\n" +
+                   ExampleFabric("  pfc: {enabled: true}\n  ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}\n",
+                                 "{mtu: 4096, cc: dcqcn}") +
+                   "workload:\n  - {type: incast, senders: 3, qps: 32, dst: h0, size: 128KB}\n");
+  ASSERT_EQ(f->qps().size(), 96u);
+  Time last = 0, first = kTimeNever;
+  for (const QueuePair& qp : f->qps()) {
+    ASSERT_TRUE(qp.done);
+    EXPECT_EQ(qp.src, 1 + qp.id / 32);
+    last = std::max(last, qp.finish - qp.start);
+    first = std::min(first, qp.finish - qp.start);
+  }
+  Totals t = ComputeTotals(*f);
+  EXPECT_EQ(t.bytes_delivered, 96u * 128 * 1024);
+  EXPECT_EQ(t.drops_lossless, 0u);
+  // Every payload byte crosses the receiver's 100G link: 1,006.6 us at the least.
+  const Time bound = static_cast<Time>(96.0 * 128 * 1024 * 8 / 100e9 * kSecond);
+  EXPECT_GE(last, bound);
+  EXPECT_LE(last, bound * 105 / 100);
+  EXPECT_GE(first, last * 9 / 10) << "a queue pair finished long before the others";
+}
+
 TEST(Workload, TraceArrivalsMatchTheLoad) {
   Scenario sc = ParseScenarioText(FatTreeTrace(0.3), "t.yaml");
   Topology topo = Topology::Build(sc.topology);

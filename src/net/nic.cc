@@ -12,6 +12,7 @@ Nic::Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vec
       spec_(spec),
       qps_(qps),
       tracker_(tracker),
+      scheduler_(qps),
       rc_(&ctx->sim, &ctx->pool, &spec_, ctx->wire_overhead, qps, &rdma_, this) {
   set_pfc_mask(spec_.pfc_enabled ? spec_.lossless_mask : 0);
   set_pause_expiry(spec_.pause_expiry);
@@ -27,8 +28,9 @@ void Nic::SetRxThresholds(uint64_t headroom_bytes) {
 
 void Nic::SetReactionPoint(bool on) {
   rc_.set_reaction_point(on);
+  scheduler_.TouchAll();
   if (!on) {
-    for (uint32_t id : active_) (*qps_)[id].next_send = std::min((*qps_)[id].next_send, Now());
+    for (uint32_t id : scheduler_.active()) (*qps_)[id].next_send = std::min((*qps_)[id].next_send, Now());
     for (uint32_t id : responding_) (*qps_)[id].response_next_send = std::min((*qps_)[id].response_next_send, Now());
   }
   Kick(0);
@@ -41,7 +43,9 @@ void Nic::Activate(uint32_t qp) {
   if (!q.started) {
     q.started = true;
     rc_.Start(q);
-    active_.push_back(qp);
+    scheduler_.Add(qp);
+  } else {
+    scheduler_.Touch(qp);  // a message was posted on it
   }
   Kick(0);
 }
@@ -74,10 +78,14 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
       Process(pkt);
       return;
     case kQpTimer:
+      scheduler_.Touch(arg);
       rc_.OnAckTimer((*qps_)[arg]);
       return;
     case kCcTimer:
-      if ((*qps_)[arg].cc_timer.Fire(&ctx_->sim, this, kind, arg)) rc_.OnCcTimer((*qps_)[arg]);
+      if ((*qps_)[arg].cc_timer.Fire(&ctx_->sim, this, kind, arg)) {
+        scheduler_.Touch(arg);
+        rc_.OnCcTimer((*qps_)[arg]);
+      }
       return;
     case kResponseCcTimer:
       if ((*qps_)[arg].response_cc_timer.Fire(&ctx_->sim, this, kind, arg)) rc_.OnResponseCcTimer((*qps_)[arg]);
@@ -93,7 +101,7 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
 bool Nic::HasBacklog(int) const {
   for (const PacketFifo& c : control_)
     if (!c.empty()) return true;
-  return !active_.empty() || !responding_.empty() || !probes_.empty();
+  return !scheduler_.empty() || !responding_.empty() || !probes_.empty();
 }
 
 Packet* Nic::NextFrame(int) {
@@ -127,18 +135,12 @@ Packet* Nic::NextFrame(int) {
     }
     return p;
   }
-  const size_t n = active_.size();
-  for (size_t i = 0; i < n; ++i) {
-    size_t idx = (rr_ + i) % n;
-    QueuePair& qp = (*qps_)[active_[idx]];
-    if (!qp.HasDataToSend() || Paused(0, qp.priority)) continue;
-    if (qp.next_send > now) {
-      earliest = std::min(earliest, qp.next_send);
-      continue;
-    }
-    rr_ = (idx + 1) % n;
-    return rc_.NextRequest(qp);
-  }
+  uint8_t paused = 0;
+  for (int prio = 0; prio < kNumPriorities; ++prio)
+    if (Paused(0, prio)) paused |= static_cast<uint8_t>(1u << prio);
+  Time paced = kTimeNever;
+  if (QueuePair* qp = scheduler_.Next(now, paused, &paced)) return rc_.NextRequest(*qp);
+  earliest = std::min(earliest, paced);
   if (earliest != kTimeNever && earliest < wake_at_) {
     wake_at_ = earliest;
     ctx_->sim.Schedule(earliest, this, kWake);
@@ -264,6 +266,7 @@ void Nic::Process(Packet* pkt) {
   if (pkt->type == PacketType::kProbeReply) {
     if (probe_listener_) probe_listener_->OnProbeReply(*pkt);
   } else {
+    scheduler_.Touch(pkt->qp);  // before the transport acts: it may wake the port at once
     rc_.Receive(pkt);
   }
   ctx_->pool.Put(pkt);
@@ -318,13 +321,7 @@ void Nic::Responding(uint32_t qp) {
 }
 
 void Nic::Finished(QueuePair& qp) {
-  auto it = std::find(active_.begin(), active_.end(), qp.id);
-  if (it != active_.end()) {
-    size_t idx = static_cast<size_t>(it - active_.begin());
-    active_.erase(it);
-    if (rr_ > idx) --rr_;
-    if (rr_ >= active_.size()) rr_ = 0;
-  }
+  scheduler_.Remove(qp.id);
   if (qp.failed)
     ctx_->timeline.Add(Now(), name(), "eth0", -1, "qp_error",
                        "QP " + std::to_string(qp.id) + " (" + ctx_->host_names[qp.src] + " -> " + ctx_->host_names[qp.dst] +

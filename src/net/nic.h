@@ -1,5 +1,5 @@
 // An RDMA NIC (one port) with its host. Send side: queue pairs served round
-// robin, each paced by its DCQCN rate; ACK/NAK/CNP frames, then probes, go
+// robin (net/qp_scheduler.h), each paced by its DCQCN rate; ACK/NAK/CNP frames, then probes, go
 // before data; a paused priority stops at the next frame boundary. Receive
 // side: a receive buffer drained toward host memory at a finite rate (PCIe),
 // which asserts PFC upstream when it fills; then the RC transport
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "net/node.h"
+#include "net/qp_scheduler.h"
 #include "scenario/scenario.h"
 #include "transport/queue_pair.h"
 #include "transport/rc_transport.h"
@@ -104,10 +105,9 @@ class Nic : public Node, private RcCarrier {
   NicSpec spec_;
   std::vector<QueuePair>* qps_;
   FlowTracker* tracker_;
-  std::vector<uint32_t> active_;  // queue pairs with a started, unfinished message
+  QpScheduler scheduler_;  // the queue pairs this NIC sends from
   std::vector<uint32_t> responding_;  // queue pairs this NIC owes READ responses
   size_t respond_rr_ = 0;
-  size_t rr_ = 0;
   PacketFifo control_[kNumPriorities];
   PacketFifo probes_;  // probes and replies waiting for the wire
   ProbeListener* probe_listener_ = nullptr;

@@ -40,7 +40,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kNicLosslessPriorities, &kNicDscpToPriority, &kNicCnpDscp, &kNicTrust, &kNicPfcPreventionTout,
       &kWorkload, &kWorkloadType, &kWorkloadStart, &kWorkloadPriority, &kWorkloadDscp, &kWorkloadSize,
       &kWorkloadSrc, &kWorkloadDst, &kWorkloadHosts,
-      &kBackgroundCc, &kBackgroundRto, &kIncastSenders, &kIncastJitter,
+      &kBackgroundCc, &kBackgroundRto, &kIncastSenders, &kIncastJitter, &kIncastQps,
       &kTraceCdf, &kTraceLoad, &kTraceDuration,
       &kAllreduceHosts, &kAllreduceSlice, &kAllreduceQps, &kAllreduceIterations, &kAllreduceCompute,
       &kAllreduceStraggler, &kAllreduceStragglerCompute,

@@ -373,6 +373,8 @@ inline constexpr Option kIncastSenders = Other("workload[incast].senders", Unit:
                                              .Required("a list of hosts, or a count");
 inline constexpr Option kIncastJitter =
     Duration("workload[incast].jitter", 0, 0, kSecond, "starts spread uniformly over this");
+inline constexpr Option kIncastQps =
+    Integer("workload[incast].qps", 1, 1, 4096, "queue pairs per sender, each sending size");
 inline constexpr Option kTraceCdf = Other("workload[trace].cdf", Unit::kText, "",
                                           "flow-size CDF file in the HPCC generator's format, relative to the scenario")
                                         .Required("a 'size cdf' file");

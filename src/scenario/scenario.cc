@@ -321,6 +321,7 @@ void ReadIncast(ConfigReader& r, const Scenario&, IncastSpec* in) {
   }
   r.Size(opt::kWorkloadSize, &in->size);
   r.Duration(opt::kIncastJitter, &in->jitter);
+  r.Int(opt::kIncastQps, &in->qps);
 }
 
 void ReadAllToAll(ConfigReader& r, const Scenario&, AllToAllSpec* a) {

@@ -180,13 +180,15 @@ struct PermutationSpec {
   int line = 0;
 };
 
-// N senders to one receiver, each sending `size`, starting within `jitter` of `start`.
+// N senders to one receiver, each sending `size` on each of its `qps` queue pairs, starting
+// within `jitter` of `start`.
 struct IncastSpec {
   std::vector<NameRef> senders;  // explicit list, or
   int sender_count = 0;          // the first N hosts other than dst
   NameRef dst;
   uint64_t size = 0;
   Time start = opt::kWorkloadStart.def, jitter = opt::kIncastJitter.def;
+  int qps = opt::kIncastQps.def;  // queue pairs per sender
   uint8_t dscp = opt::kWorkloadDscp.def;
   int line = 0;
 };

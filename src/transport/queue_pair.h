@@ -78,6 +78,11 @@ struct QueuePair {
   Time cc_timer_at = kTimeNever;  // when the pending rate-increase event fires
   Timer cc_timer;                  // ...and the event waiting for it
   bool read_rewound = false;       // a gap in READ responses was seen and the request re-issued
+  // The requester NIC's scheduler (net/qp_scheduler.h): the QP's place in its rotation, and
+  // what the scheduler last found it to be.
+  enum SchedState : uint8_t { kSchedIdle, kSchedCandidate, kSchedPaced };
+  uint32_t sched_slot = UINT32_MAX;
+  uint8_t sched_state = kSchedIdle;
 
   // Responder.
   struct ReadJob {

@@ -46,8 +46,10 @@ std::vector<FlowRequest> GenerateFlows(const Scenario& sc, const Topology& topo)
                                                           " senders needs that many hosts besides the receiver");
     Rng rng(sc.seed, 0x1CA5700ull + i);
     for (int s : senders) {
-      const Time jitter = in.jitter > 0 ? static_cast<Time>(rng.Below(static_cast<uint64_t>(in.jitter) + 1)) : 0;
-      flows.push_back({s, dst, in.size, in.start + jitter, in.dscp});
+      for (int q = 0; q < in.qps; ++q) {
+        const Time jitter = in.jitter > 0 ? static_cast<Time>(rng.Below(static_cast<uint64_t>(in.jitter) + 1)) : 0;
+        flows.push_back({s, dst, in.size, in.start + jitter, in.dscp});
+      }
     }
   }
 

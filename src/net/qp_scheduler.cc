@@ -1,0 +1,104 @@
+#include "net/qp_scheduler.h"
+
+#include <algorithm>
+
+namespace rocelab {
+
+void QpScheduler::Add(uint32_t qp) {
+  QueuePair& q = (*qps_)[qp];
+  q.sched_slot = static_cast<uint32_t>(active_.size());
+  active_.push_back(qp);
+  used_ |= static_cast<uint8_t>(1u << q.priority);
+  const size_t words = (active_.size() + 63) / 64;
+  for (Bits& b : candidates_) b.resize(words, 0);
+  Candidate(q);
+}
+
+void QpScheduler::Remove(uint32_t qp) {
+  QueuePair& q = (*qps_)[qp];
+  const size_t idx = q.sched_slot;
+  if (idx >= active_.size() || active_[idx] != qp) return;
+  // The slots after it move down one, bits and all.
+  for (int p = 0; p < kNumPriorities; ++p) {
+    if (!(used_ & (1u << p))) continue;
+    Bits& b = candidates_[p];
+    const size_t w0 = idx >> 6;
+    const uint64_t below = (uint64_t{1} << (idx & 63)) - 1;
+    uint64_t carry_in = w0 + 1 < b.size() ? b[w0 + 1] & 1 : 0;
+    b[w0] = (b[w0] & below) | ((b[w0] >> 1) & ~below) | (carry_in << 63);
+    for (size_t w = w0 + 1; w < b.size(); ++w) {
+      carry_in = w + 1 < b.size() ? b[w + 1] & 1 : 0;
+      b[w] = (b[w] >> 1) | (carry_in << 63);
+    }
+  }
+  active_.erase(active_.begin() + static_cast<long>(idx));
+  for (size_t i = idx; i < active_.size(); ++i) (*qps_)[active_[i]].sched_slot = static_cast<uint32_t>(i);
+  q.sched_slot = UINT32_MAX;
+  q.sched_state = QueuePair::kSchedIdle;
+  // The rotation keeps its place: the QP it was to start from, or the one after the removed.
+  if (rr_ > idx) --rr_;
+  if (rr_ >= active_.size()) rr_ = 0;
+}
+
+void QpScheduler::TouchAll() {
+  for (uint32_t id : active_) Candidate((*qps_)[id]);
+}
+
+QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t allowed, Time now) {
+  for (size_t w = from >> 6; w << 6 < to; ++w) {
+    uint64_t bits = 0;
+    for (int p = 0; p < kNumPriorities; ++p)
+      if (allowed & (1u << p)) bits |= candidates_[p][w];
+    if ((w << 6) < from) bits &= ~uint64_t{0} << (from & 63);
+    if (((w + 1) << 6) > to && (to & 63)) bits &= (uint64_t{1} << (to & 63)) - 1;
+    for (; bits; bits &= bits - 1) {
+      const size_t slot = (w << 6) + static_cast<size_t>(__builtin_ctzll(bits));
+      QueuePair& q = (*qps_)[active_[slot]];
+      if (!q.HasDataToSend()) {  // back when the transport next acts on it
+        Drop(q);
+        q.sched_state = QueuePair::kSchedIdle;
+        continue;
+      }
+      if (q.next_send > now) {  // back when its rate limiter lets it send
+        Drop(q);
+        q.sched_state = QueuePair::kSchedPaced;
+        std::vector<Paced>& h = paced_[q.priority];
+        h.push_back({q.next_send, q.id});
+        std::push_heap(h.begin(), h.end(), Later);
+        continue;
+      }
+      rr_ = slot + 1 < active_.size() ? slot + 1 : 0;
+      return &q;
+    }
+  }
+  return nullptr;
+}
+
+QueuePair* QpScheduler::Next(Time now, uint8_t paused, Time* earliest) {
+  *earliest = kTimeNever;
+  if (active_.empty()) return nullptr;
+  for (int p = 0; p < kNumPriorities; ++p) {
+    std::vector<Paced>& h = paced_[p];
+    while (!h.empty() && h.front().at <= now) {
+      const Paced due = h.front();
+      std::pop_heap(h.begin(), h.end(), Later);
+      h.pop_back();
+      if (Current(due)) Candidate((*qps_)[due.qp]);
+    }
+  }
+  const uint8_t allowed = used_ & static_cast<uint8_t>(~paused);
+  if (QueuePair* q = Search(rr_, active_.size(), allowed, now)) return q;
+  if (QueuePair* q = Search(0, rr_, allowed, now)) return q;
+  for (int p = 0; p < kNumPriorities; ++p) {
+    if (!(allowed & (1u << p))) continue;
+    std::vector<Paced>& h = paced_[p];
+    while (!h.empty() && !Current(h.front())) {
+      std::pop_heap(h.begin(), h.end(), Later);
+      h.pop_back();
+    }
+    if (!h.empty()) *earliest = std::min(*earliest, h.front().at);
+  }
+  return nullptr;
+}
+
+}  // namespace rocelab

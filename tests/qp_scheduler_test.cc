@@ -1,0 +1,148 @@
+#include "net/qp_scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "sim/rng.h"
+
+namespace rocelab {
+namespace {
+
+// The scan the scheduler stands in for: every active QP from the round-robin position on,
+// the first with something to send, its priority not paused and its rate limiter open.
+struct ScanEveryQp {
+  std::vector<QueuePair>* qps;
+  std::vector<uint32_t> active;
+  size_t rr = 0;
+
+  QueuePair* Next(Time now, uint8_t paused, Time* earliest) {
+    *earliest = kTimeNever;
+    const size_t n = active.size();
+    for (size_t i = 0; i < n; ++i) {
+      const size_t idx = (rr + i) % n;
+      QueuePair& q = (*qps)[active[idx]];
+      if (!q.HasDataToSend() || (paused & (1u << q.priority))) continue;
+      if (q.next_send > now) {
+        *earliest = std::min(*earliest, q.next_send);
+        continue;
+      }
+      rr = (idx + 1) % n;
+      return &q;
+    }
+    return nullptr;
+  }
+  void Remove(uint32_t id) {
+    const auto it = std::find(active.begin(), active.end(), id);
+    const size_t idx = static_cast<size_t>(it - active.begin());
+    active.erase(it);
+    if (rr > idx) --rr;
+    if (rr >= active.size()) rr = 0;
+  }
+};
+
+// Random activations, ACKs that open and close the window, rate changes, pauses, completions
+// and the passing of time, with the NIC's part of the contract kept (Touch before the
+// transport changes a QP): every choice, and the wake-up time when there is none, must be
+// the scan's.
+TEST(QpScheduler, ChoosesWhatAScanOfEveryQpWould) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    std::vector<QueuePair> qps(5000);
+    Rng rng(seed, 0x5C4ED);
+    for (uint32_t i = 0; i < qps.size(); ++i) {
+      qps[i].id = i;
+      qps[i].priority = rng.Below(4) == 0 ? 5 : 3;
+      qps[i].num_packets = 1000;
+    }
+    QpScheduler sched(&qps);
+    ScanEveryQp scan{&qps, {}, 0};
+    uint32_t next_new = 0;
+    Time now = 0;
+    uint8_t paused = 0;
+    size_t served = 0, idle_choices = 0;
+    for (int step = 0; step < 200000; ++step) {
+      const uint64_t op = rng.Below(100);
+      if (op < 2 && next_new < qps.size()) {  // a QP becomes active
+        QueuePair& q = qps[next_new++];
+        q.started = true;
+        q.next_send = now + static_cast<Time>(rng.Below(3)) * 100;
+        scan.active.push_back(q.id);
+        sched.Add(q.id);
+      } else if (op < 30 && !scan.active.empty()) {  // the transport acts on one
+        QueuePair& q = qps[scan.active[rng.Below(scan.active.size())]];
+        sched.Touch(q.id);
+        switch (rng.Below(3)) {
+          case 0:  // an ACK opens the window, or a go-back rewinds
+            q.snd_nxt = static_cast<uint32_t>(rng.Below(q.num_packets));
+            break;
+          case 1:  // everything sent and waiting for ACKs
+            q.snd_nxt = q.num_packets;
+            break;
+          default:  // a CNP cuts the rate, or a timer raises it
+            q.next_send = now + static_cast<Time>(rng.Below(5)) * 100 - 100;
+            break;
+        }
+      } else if (op < 31 && rng.Below(2) == 0 && !scan.active.empty()) {  // one finishes
+        QueuePair& q = qps[scan.active[rng.Below(scan.active.size())]];
+        sched.Touch(q.id);
+        q.done = true;
+        scan.Remove(q.id);
+        sched.Remove(q.id);
+      } else if (op < 36) {  // a PFC frame pauses or resumes a priority
+        paused ^= static_cast<uint8_t>(1u << (rng.Below(2) == 0 ? 3 : 5));
+      } else if (op < 60) {
+        now += static_cast<Time>(rng.Below(4)) * 50;
+      } else {  // the port asks for a frame
+        Time want_earliest = 0, got_earliest = 0;
+        QueuePair* want = scan.Next(now, paused, &want_earliest);
+        QueuePair* got = sched.Next(now, paused, &got_earliest);
+        ASSERT_EQ(want ? static_cast<int>(want->id) : -1, got ? static_cast<int>(got->id) : -1)
+            << "seed " << seed << " step " << step;
+        if (!want) {
+          ASSERT_EQ(want_earliest, got_earliest) << "seed " << seed << " step " << step;
+          ++idle_choices;
+          continue;
+        }
+        ++served;
+        // What sending a packet does to the QP, untold: the next PSN and the pacing gap.
+        ++want->snd_nxt;
+        want->next_send = now + static_cast<Time>(rng.Below(3)) * 100;
+      }
+    }
+    EXPECT_GT(served, 5000u);
+    EXPECT_GT(idle_choices, 500u);
+  }
+}
+
+// A QP the scheduler found with nothing to send stays out of the rotation until it is
+// touched; touched, it sends again.
+TEST(QpScheduler, AnIdleQpComesBackWhenTouched) {
+  std::vector<QueuePair> qps(2);
+  for (uint32_t i = 0; i < 2; ++i) {
+    qps[i].id = i;
+    qps[i].started = true;
+    qps[i].num_packets = 10;
+  }
+  QpScheduler sched(&qps);
+  sched.Add(0);
+  sched.Add(1);
+  qps[0].snd_nxt = 10;  // all sent
+  Time earliest = 0;
+  ASSERT_EQ(sched.Next(0, 0, &earliest), &qps[1]);
+  qps[1].next_send = 500;  // paced
+  EXPECT_EQ(sched.Next(0, 0, &earliest), nullptr);
+  EXPECT_EQ(earliest, 500);
+  EXPECT_EQ(sched.Next(0, 1u << 3, &earliest), nullptr) << "its priority paused";
+  EXPECT_EQ(earliest, kTimeNever);
+  sched.Touch(0);
+  qps[0].snd_nxt = 4;  // a go-back
+  EXPECT_EQ(sched.Next(0, 0, &earliest), &qps[0]);
+  EXPECT_EQ(sched.Next(500, 0, &earliest), &qps[1]) << "the round robin moves on";
+  sched.Remove(0);
+  sched.Touch(0);  // no longer this scheduler's: ignored
+  EXPECT_EQ(sched.Next(500, 0, &earliest), &qps[1]);
+}
+
+}  // namespace
+}  // namespace rocelab
