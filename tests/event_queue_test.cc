@@ -57,6 +57,7 @@ struct Spawner : EventSource {
   Simulator* sim = nullptr;
   Rng rng{11, 3};
   uint32_t next = 0, budget = 0;
+  int max_shift = 0;  // delays up to 5000 << this
   std::vector<std::tuple<Time, uint32_t>> seen, scheduled;
   void Add(Time at) {
     scheduled.push_back({at, next});
@@ -66,7 +67,7 @@ struct Spawner : EventSource {
     seen.push_back({sim->Now(), arg});
     const uint64_t n = rng.Below(4);  // 0, 1 (most often), 2 or 3 more
     for (uint64_t k = 0; k < (n == 3 ? 1 : n) && budget > 0; ++k, --budget)
-      Add(sim->Now() + static_cast<Time>(rng.Below(3) == 0 ? 0 : rng.Below(5000)));
+      Add(sim->Now() + (rng.Below(3) == 0 ? 0 : static_cast<Time>(rng.Below(5000)) << rng.Below(max_shift + 1)));
   }
 };
 
@@ -82,6 +83,27 @@ TEST(EventQueue, PopsAndPushesInAnyMixComeOutInOrder) {
   ASSERT_EQ(s.seen.size(), expected.size());
   EXPECT_TRUE(s.seen == expected);
   EXPECT_EQ(sim.PendingEvents(), 0u);
+}
+
+// Delays from picoseconds to minutes, and a run in slices: between slices, events are scheduled
+// for times before the next pending one, which the queue has already looked at.
+TEST(EventQueue, TimesOfEveryScaleAndEventsBeforeAPeekComeOutInOrder) {
+  Simulator sim;
+  Spawner s;
+  s.sim = &sim;
+  s.budget = 200000;
+  s.max_shift = 36;
+  for (int i = 0; i < 1000; ++i) s.Add(static_cast<Time>(s.rng.Below(5000)) << s.rng.Below(37));
+  Time until = 0;
+  while (sim.PendingEvents() > 0) {
+    until += static_cast<Time>(s.rng.Below(5000)) << s.rng.Below(30);
+    sim.RunUntil(until);
+    for (uint64_t k = s.rng.Below(3); k > 0; --k) s.Add(sim.Now() + static_cast<Time>(s.rng.Below(100)));
+  }
+  std::vector<std::tuple<Time, uint32_t>> expected = s.scheduled;
+  std::sort(expected.begin(), expected.end());
+  ASSERT_EQ(s.seen.size(), expected.size());
+  EXPECT_TRUE(s.seen == expected);
 }
 
 TEST(EventQueue, RunUntilStopsAtTheLimit) {

@@ -1,11 +1,12 @@
-// The event queue: a binary min-heap of small plain structs. An event names its
+// The event queue: a radix heap of small plain structs. An event names its
 // target (an EventSource), a kind the target interprets, one integer argument
 // and optionally a packet. Ties in time break by insertion order, which makes
 // every run with the same inputs replay identically. Frames in flight wait
-// beside the heap, on their wire (sim/wire.h), so it holds few events.
+// beside the queue, on their wire (sim/wire.h), so it holds few events.
 #ifndef ROCELAB_SIM_EVENT_QUEUE_H_
 #define ROCELAB_SIM_EVENT_QUEUE_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -32,11 +33,17 @@ struct Event {
   uint32_t arg;
 };
 
-// Most events schedule one more as they are handled (a frame that arrives sends the next one
-// on). So Pop leaves the root of the heap empty, and the first Push after it goes there and
-// sinks to its place: one walk down the heap instead of a walk down for the pop and one up
-// for the push. When nothing is pushed, the hole is filled as a pop would (Settle). The order
-// is the heap's all the same: by time, then insertion.
+// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990). A simulation never schedules before
+// its clock, so the queue can sort lazily. Events wait unsorted in buckets by the highest bit
+// in which their time differs from `last_`, the time of the earliest event: a push appends to
+// a bucket. When the events due at `last_` are gone, the lowest bucket that holds any is
+// emptied: its earliest time becomes `last_`, and its events move down into lower buckets, or
+// into `due_`, a small heap that orders the events at `last_` by insertion. An event moves
+// down a few times at most, and pushes and moves append to vectors: on a large fabric this
+// stays in cache where a binary heap of thousands of events, each push and pop walking its
+// levels, did not. The order is a heap's exactly: by time, then insertion. An event for a
+// time before `last_` (a peek can move `last_` past the clock) goes into `due_`, which
+// compares times too.
 class EventQueue {
  public:
   void Push(Time time, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
@@ -46,88 +53,78 @@ class EventQueue {
   // tie-break for when it is pushed later (Wire holds frames back this way).
   uint64_t TakeSequence() { return next_seq_++; }
   void PushInOrder(Time time, uint64_t seq, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
+    ++size_;
     const Event e{time, seq, target, pkt, kind, arg};
-    if (hole_) {
-      hole_ = false;
-      SiftDown(e);
+    if (time <= last_) {
+      PushDue(e);
       return;
     }
-    heap_.push_back(e);
-    SiftUp(heap_.size() - 1);
+    const int b = BucketOf(time);
+    buckets_[b].push_back(e);
+    nonempty_ |= uint64_t{1} << b;
   }
 
-  bool Empty() const { return heap_.size() == (hole_ ? 1u : 0u); }
-  size_t Size() const { return heap_.size() - (hole_ ? 1 : 0); }
-  size_t CapacityBytes() const { return heap_.capacity() * sizeof(Event); }
+  bool Empty() const { return size_ == 0; }
+  size_t Size() const { return size_; }
+  size_t CapacityBytes() const {
+    size_t bytes = due_.capacity() * sizeof(Event);
+    for (const std::vector<Event>& b : buckets_) bytes += b.capacity() * sizeof(Event);
+    return bytes;
+  }
   Time TopTime() {
-    Settle();
-    return heap_.front().time;
+    Refill();
+    return due_.front().time;
   }
 
   Event Pop() {
-    Settle();
-    hole_ = true;
-    return heap_.front();
+    Refill();
+    --size_;
+    if (due_.size() > 1) std::pop_heap(due_.begin(), due_.end(), After());
+    const Event e = due_.back();
+    due_.pop_back();
+    return e;
   }
 
  private:
-  static bool Before(const Event& a, const Event& b) {
-    return a.time < b.time || (a.time == b.time && a.seq < b.seq);
-  }
-
-  void SiftUp(size_t i) {
-    Event e = heap_[i];
-    while (i > 0) {
-      size_t parent = (i - 1) / 2;
-      if (!Before(e, heap_[parent])) break;
-      heap_[i] = heap_[parent];
-      i = parent;
+  struct After {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time > b.time || (a.time == b.time && a.seq > b.seq);
     }
-    heap_[i] = e;
+  };
+  // For a time after last_: the highest bit in which the two differ.
+  int BucketOf(Time time) const {
+    return 63 - __builtin_clzll(static_cast<uint64_t>(time) ^ static_cast<uint64_t>(last_));
+  }
+  void PushDue(const Event& e) {
+    due_.push_back(e);
+    std::push_heap(due_.begin(), due_.end(), After());
   }
 
-  // Puts `e` in the hole at the root and sinks it below every smaller child.
-  void SiftDown(const Event& e) {
-    const size_t n = heap_.size();
-    size_t i = 0;
-    for (;;) {
-      size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && Before(heap_[child + 1], heap_[child])) ++child;
-      if (!Before(heap_[child], e)) break;
-      heap_[i] = heap_[child];
-      i = child;
+  // When no event is due at last_, brings in the next earliest (the queue must not be empty).
+  void Refill() {
+    if (!due_.empty()) return;
+    std::vector<Event>& from = buckets_[__builtin_ctzll(nonempty_)];
+    nonempty_ &= nonempty_ - 1;
+    Time earliest = kTimeNever;
+    for (const Event& e : from) earliest = std::min(earliest, e.time);
+    last_ = earliest;
+    for (const Event& e : from) {
+      if (e.time == last_) {
+        PushDue(e);
+        continue;
+      }
+      const int b = BucketOf(e.time);  // below `from`: the bits above it are last_'s
+      buckets_[b].push_back(e);
+      nonempty_ |= uint64_t{1} << b;
     }
-    heap_[i] = e;
+    from.clear();
   }
 
-  // The hole a Pop left, when no Push came to fill it: the last event fills it.
-  void Settle() {
-    if (!hole_) return;
-    hole_ = false;
-    const Event last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) FillHole(last);
-  }
-
-  // Floyd's fill: walks the hole at the root down to a leaf along the smaller children (one
-  // comparison a level, not two), then brings `last` up from there; it rarely climbs far.
-  void FillHole(const Event& last) {
-    const size_t n = heap_.size();
-    size_t i = 0;
-    for (;;) {
-      size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && Before(heap_[child + 1], heap_[child])) ++child;
-      heap_[i] = heap_[child];
-      i = child;
-    }
-    heap_[i] = last;
-    SiftUp(i);
-  }
-
-  std::vector<Event> heap_;
-  bool hole_ = false;  // heap_[0] was popped and nothing has taken its place yet
+  std::vector<Event> due_;  // a min-heap by (time, seq): the events at or before last_
+  std::vector<Event> buckets_[64];
+  uint64_t nonempty_ = 0;  // bit b: buckets_[b] holds events
+  Time last_ = 0;
+  size_t size_ = 0;
   uint64_t next_seq_ = 0;
 };
 
