@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/time.h"
@@ -39,11 +40,13 @@ struct Event {
 // a bucket. When the events due at `last_` are gone, the lowest bucket that holds any is
 // emptied: its earliest time becomes `last_`, and its events move down into lower buckets, or
 // into `due_`, a small heap that orders the events at `last_` by insertion. An event moves
-// down a few times at most, and pushes and moves append to vectors: on a large fabric this
-// stays in cache where a binary heap of thousands of events, each push and pop walking its
-// levels, did not. The order is a heap's exactly: by time, then insertion. An event for a
-// time before `last_` (a peek can move `last_` past the clock) goes into `due_`, which
-// compares times too.
+// down a few times at most, and pushes and moves append to blocks in sequence: on a large
+// fabric this stays in cache where a binary heap of thousands of events, each push and pop
+// walking its levels, did not. The order is a heap's exactly: by time, then insertion. An
+// event for a time before `last_` (a peek can move `last_` past the clock) goes into `due_`,
+// which compares times too. A bucket is a chain of fixed blocks shared through a free list:
+// in turn most events pass through most buckets, and a vector per bucket would keep each
+// bucket's own peak (15 times the peak number of events, measured on a k=24 fat-tree).
 class EventQueue {
  public:
   void Push(Time time, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
@@ -59,17 +62,13 @@ class EventQueue {
       PushDue(e);
       return;
     }
-    const int b = BucketOf(time);
-    buckets_[b].push_back(e);
-    nonempty_ |= uint64_t{1} << b;
+    Append(BucketOf(time), e);
   }
 
   bool Empty() const { return size_ == 0; }
   size_t Size() const { return size_; }
   size_t CapacityBytes() const {
-    size_t bytes = due_.capacity() * sizeof(Event);
-    for (const std::vector<Event>& b : buckets_) bytes += b.capacity() * sizeof(Event);
-    return bytes;
+    return due_.capacity() * sizeof(Event) + blocks_.size() * sizeof(Block);
   }
   Time TopTime() {
     Refill();
@@ -100,29 +99,68 @@ class EventQueue {
     std::push_heap(due_.begin(), due_.end(), After());
   }
 
+  static constexpr uint32_t kBlockEvents = 64;
+  struct Block {
+    Event events[kBlockEvents];
+    uint32_t count = 0;
+    Block* next = nullptr;
+  };
+  struct Bucket {
+    Block* head = nullptr;
+    Block* tail = nullptr;
+  };
+
+  void Append(int b, const Event& e) {
+    Bucket& k = buckets_[b];
+    if (!k.tail || k.tail->count == kBlockEvents) {
+      Block* block = NewBlock();
+      (k.tail ? k.tail->next : k.head) = block;
+      k.tail = block;
+    }
+    k.tail->events[k.tail->count++] = e;
+    nonempty_ |= uint64_t{1} << b;
+  }
+  Block* NewBlock() {
+    if (!free_) {
+      blocks_.push_back(std::make_unique<Block>());
+      return blocks_.back().get();
+    }
+    Block* b = free_;
+    free_ = b->next;
+    b->count = 0;
+    b->next = nullptr;
+    return b;
+  }
+
   // When no event is due at last_, brings in the next earliest (the queue must not be empty).
   void Refill() {
     if (!due_.empty()) return;
-    std::vector<Event>& from = buckets_[__builtin_ctzll(nonempty_)];
+    const int b = __builtin_ctzll(nonempty_);
     nonempty_ &= nonempty_ - 1;
+    const Bucket from = buckets_[b];
+    buckets_[b] = Bucket{};
     Time earliest = kTimeNever;
-    for (const Event& e : from) earliest = std::min(earliest, e.time);
+    for (const Block* k = from.head; k; k = k->next)
+      for (uint32_t i = 0; i < k->count; ++i) earliest = std::min(earliest, k->events[i].time);
     last_ = earliest;
-    for (const Event& e : from) {
-      if (e.time == last_) {
-        PushDue(e);
-        continue;
+    for (Block* k = from.head; k;) {
+      for (uint32_t i = 0; i < k->count; ++i) {
+        const Event& e = k->events[i];
+        if (e.time == last_) PushDue(e);
+        else Append(BucketOf(e.time), e);  // below `b`: the bits above it are last_'s
       }
-      const int b = BucketOf(e.time);  // below `from`: the bits above it are last_'s
-      buckets_[b].push_back(e);
-      nonempty_ |= uint64_t{1} << b;
+      Block* next = k->next;
+      k->next = free_;  // emptied: the buckets below may take it
+      free_ = k;
+      k = next;
     }
-    from.clear();
   }
 
   std::vector<Event> due_;  // a min-heap by (time, seq): the events at or before last_
-  std::vector<Event> buckets_[64];
+  Bucket buckets_[64];
   uint64_t nonempty_ = 0;  // bit b: buckets_[b] holds events
+  Block* free_ = nullptr;
+  std::vector<std::unique_ptr<Block>> blocks_;  // every block, in use or free
   Time last_ = 0;
   size_t size_ = 0;
   uint64_t next_seq_ = 0;
