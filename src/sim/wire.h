@@ -3,7 +3,7 @@
 // event queue needs to hold only the first of them: the rest wait here, each
 // with the time and sequence number it was scheduled with, and enter the queue
 // when the frame ahead arrives. Events run in exactly the order they would if
-// each frame were queued on its own, while the heap stays as small as the
+// each frame were queued on its own, while the queue stays as small as the
 // number of busy wires instead of the number of frames in flight.
 #ifndef ROCELAB_SIM_WIRE_H_
 #define ROCELAB_SIM_WIRE_H_
