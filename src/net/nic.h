@@ -1,9 +1,9 @@
 // An RDMA NIC (one port) with its host. Send side: queue pairs served round
-// robin (net/qp_scheduler.h), each paced by its DCQCN rate; ACK/NAK/CNP frames, then probes, go
-// before data; a paused priority stops at the next frame boundary. Receive
-// side: a receive buffer drained toward host memory at a finite rate (PCIe),
-// which asserts PFC upstream when it fills; then the RC transport
-// (transport/rc_transport.h), or the probe's answer.
+// robin (net/qp_scheduler.h), each paced by its DCQCN rate; ACK/NAK/CNP
+// frames, then probes, go before data; a paused priority stops at the next
+// frame boundary. Receive side: a receive buffer drained toward host memory at
+// a finite rate (PCIe), which asserts PFC upstream when it fills; then the RC
+// transport (transport/rc_transport.h), or the probe's answer.
 #ifndef ROCELAB_NET_NIC_H_
 #define ROCELAB_NET_NIC_H_
 
