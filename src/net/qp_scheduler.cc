@@ -8,9 +8,12 @@ void QpScheduler::Add(uint32_t qp) {
   QueuePair& q = (*qps_)[qp];
   q.sched_slot = static_cast<uint32_t>(active_.size());
   active_.push_back(qp);
-  used_ |= static_cast<uint8_t>(1u << q.priority);
+  if (lane_of_[q.priority] < 0) {
+    lane_of_[q.priority] = static_cast<int8_t>(lanes_.size());
+    lanes_.push_back(Lane{q.priority, {}, {}});
+  }
   const size_t words = (active_.size() + 63) / 64;
-  for (Bits& b : candidates_) b.resize(words, 0);
+  for (Lane& lane : lanes_) lane.candidates.resize(words, 0);
   Candidate(q);
 }
 
@@ -19,9 +22,8 @@ void QpScheduler::Remove(uint32_t qp) {
   const size_t idx = q.sched_slot;
   if (idx >= active_.size() || active_[idx] != qp) return;
   // The slots after it move down one, bits and all.
-  for (int p = 0; p < kNumPriorities; ++p) {
-    if (!(used_ & (1u << p))) continue;
-    Bits& b = candidates_[p];
+  for (Lane& lane : lanes_) {
+    Bits& b = lane.candidates;
     const size_t w0 = idx >> 6;
     const uint64_t below = (uint64_t{1} << (idx & 63)) - 1;
     uint64_t carry_in = w0 + 1 < b.size() ? b[w0 + 1] & 1 : 0;
@@ -44,11 +46,11 @@ void QpScheduler::TouchAll() {
   for (uint32_t id : active_) Candidate((*qps_)[id]);
 }
 
-QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t allowed, Time now) {
+QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t paused, Time now) {
   for (size_t w = from >> 6; w << 6 < to; ++w) {
     uint64_t bits = 0;
-    for (int p = 0; p < kNumPriorities; ++p)
-      if (allowed & (1u << p)) bits |= candidates_[p][w];
+    for (const Lane& lane : lanes_)
+      if (!(paused & (1u << lane.priority))) bits |= lane.candidates[w];
     if ((w << 6) < from) bits &= ~uint64_t{0} << (from & 63);
     if (((w + 1) << 6) > to && (to & 63)) bits &= (uint64_t{1} << (to & 63)) - 1;
     for (; bits; bits &= bits - 1) {
@@ -62,7 +64,7 @@ QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t allowed, Time now
       if (q.next_send > now) {  // back when its rate limiter lets it send
         Drop(q);
         q.sched_state = QueuePair::kSchedPaced;
-        std::vector<Paced>& h = paced_[q.priority];
+        std::vector<Paced>& h = LaneOf(q).paced;
         h.push_back({q.next_send, q.id});
         std::push_heap(h.begin(), h.end(), Later);
         continue;
@@ -77,26 +79,19 @@ QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t allowed, Time now
 QueuePair* QpScheduler::Next(Time now, uint8_t paused, Time* earliest) {
   *earliest = kTimeNever;
   if (active_.empty()) return nullptr;
-  for (int p = 0; p < kNumPriorities; ++p) {
-    std::vector<Paced>& h = paced_[p];
-    while (!h.empty() && h.front().at <= now) {
-      const Paced due = h.front();
-      std::pop_heap(h.begin(), h.end(), Later);
-      h.pop_back();
+  for (Lane& lane : lanes_) {
+    while (!lane.paced.empty() && lane.paced.front().at <= now) {
+      const Paced due = lane.paced.front();
+      PopPaced(lane);
       if (Current(due)) Candidate((*qps_)[due.qp]);
     }
   }
-  const uint8_t allowed = used_ & static_cast<uint8_t>(~paused);
-  if (QueuePair* q = Search(rr_, active_.size(), allowed, now)) return q;
-  if (QueuePair* q = Search(0, rr_, allowed, now)) return q;
-  for (int p = 0; p < kNumPriorities; ++p) {
-    if (!(allowed & (1u << p))) continue;
-    std::vector<Paced>& h = paced_[p];
-    while (!h.empty() && !Current(h.front())) {
-      std::pop_heap(h.begin(), h.end(), Later);
-      h.pop_back();
-    }
-    if (!h.empty()) *earliest = std::min(*earliest, h.front().at);
+  if (QueuePair* q = Search(rr_, active_.size(), paused, now)) return q;
+  if (QueuePair* q = Search(0, rr_, paused, now)) return q;
+  for (Lane& lane : lanes_) {
+    if (paused & (1u << lane.priority)) continue;
+    while (!lane.paced.empty() && !Current(lane.paced.front())) PopPaced(lane);
+    if (!lane.paced.empty()) *earliest = std::min(*earliest, lane.paced.front().at);
   }
   return nullptr;
 }

@@ -14,8 +14,8 @@
 #ifndef ROCELAB_NET_QP_SCHEDULER_H_
 #define ROCELAB_NET_QP_SCHEDULER_H_
 
+#include <algorithm>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "sim/packet.h"
@@ -60,14 +60,25 @@ class QpScheduler {
   };
   static bool Later(const Paced& a, const Paced& b) { return a.at > b.at || (a.at == b.at && a.qp > b.qp); }
 
+  // The QPs of one priority: which may be ready, and which wait for their rate limiter.
+  struct Lane {
+    int priority;
+    Bits candidates;
+    std::vector<Paced> paced;  // a min-heap by time
+  };
+  Lane& LaneOf(const QueuePair& q) { return lanes_[static_cast<size_t>(lane_of_[q.priority])]; }
   void Candidate(QueuePair& q) {
     q.sched_state = QueuePair::kSchedCandidate;
-    candidates_[q.priority][q.sched_slot >> 6] |= uint64_t{1} << (q.sched_slot & 63);
+    LaneOf(q).candidates[q.sched_slot >> 6] |= uint64_t{1} << (q.sched_slot & 63);
   }
-  void Drop(const QueuePair& q) { candidates_[q.priority][q.sched_slot >> 6] &= ~(uint64_t{1} << (q.sched_slot & 63)); }
-  // Serves the first ready QP among the candidate slots in [from, to), classifying the
-  // others it passes; nullptr if none is ready.
-  QueuePair* Search(size_t from, size_t to, uint8_t allowed, Time now);
+  void Drop(const QueuePair& q) { LaneOf(q).candidates[q.sched_slot >> 6] &= ~(uint64_t{1} << (q.sched_slot & 63)); }
+  // Serves the first ready QP among the candidate slots in [from, to) of the priorities not
+  // paused, classifying the others it passes; nullptr if none is ready.
+  QueuePair* Search(size_t from, size_t to, uint8_t paused, Time now);
+  void PopPaced(Lane& lane) {
+    std::pop_heap(lane.paced.begin(), lane.paced.end(), Later);
+    lane.paced.pop_back();
+  }
   // A paced entry still stands for its QP (it was not touched or re-paced since).
   bool Current(const Paced& p) const {
     const QueuePair& q = (*qps_)[p.qp];
@@ -77,9 +88,8 @@ class QpScheduler {
   std::vector<QueuePair>* qps_;
   std::vector<uint32_t> active_;  // in the order they became active
   size_t rr_ = 0;                 // the slot the next search starts from
-  uint8_t used_ = 0;              // priorities some active QP sends on
-  Bits candidates_[kNumPriorities];
-  std::vector<Paced> paced_[kNumPriorities];  // min-heaps by time
+  std::vector<Lane> lanes_;       // one per priority some QP has sent on (one or two, usually)
+  int8_t lane_of_[kNumPriorities] = {-1, -1, -1, -1, -1, -1, -1, -1};
 };
 
 }  // namespace rocelab
