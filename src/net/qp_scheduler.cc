@@ -18,19 +18,17 @@ void QpScheduler::Add(uint32_t qp) {
 }
 
 void QpScheduler::Remove(uint32_t qp) {
+  if (!Mine(qp)) return;
   QueuePair& q = (*qps_)[qp];
   const size_t idx = q.sched_slot;
-  if (idx >= active_.size() || active_[idx] != qp) return;
-  // The slots after it move down one, bits and all.
+  // The slots after it move down one, bits and all; the bits below it in its word stay.
+  const uint64_t below = (uint64_t{1} << (idx & 63)) - 1;
   for (Lane& lane : lanes_) {
     Bits& b = lane.candidates;
-    const size_t w0 = idx >> 6;
-    const uint64_t below = (uint64_t{1} << (idx & 63)) - 1;
-    uint64_t carry_in = w0 + 1 < b.size() ? b[w0 + 1] & 1 : 0;
-    b[w0] = (b[w0] & below) | ((b[w0] >> 1) & ~below) | (carry_in << 63);
-    for (size_t w = w0 + 1; w < b.size(); ++w) {
-      carry_in = w + 1 < b.size() ? b[w + 1] & 1 : 0;
-      b[w] = (b[w] >> 1) | (carry_in << 63);
+    for (size_t w = idx >> 6; w < b.size(); ++w) {
+      const uint64_t carry = w + 1 < b.size() ? b[w + 1] & 1 : 0;
+      const uint64_t shifted = (b[w] >> 1) | (carry << 63);
+      b[w] = w == idx >> 6 ? (b[w] & below) | (shifted & ~below) : shifted;
     }
   }
   active_.erase(active_.begin() + static_cast<long>(idx));

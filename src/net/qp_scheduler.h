@@ -36,10 +36,7 @@ class QpScheduler {
   // about it may change, so the next choice looks at it again. Any QP may be named; one
   // this NIC does not send from is ignored.
   void Touch(uint32_t qp) {
-    if (qp >= qps_->size()) return;
-    QueuePair& q = (*qps_)[qp];
-    if (q.sched_slot >= active_.size() || active_[q.sched_slot] != qp) return;
-    Candidate(q);
+    if (Mine(qp)) Candidate((*qps_)[qp]);
   }
   void TouchAll();
 
@@ -66,6 +63,12 @@ class QpScheduler {
     Bits candidates;
     std::vector<Paced> paced;  // a min-heap by time
   };
+  // Whether `qp` is in this rotation (its slot is this scheduler's only while it is).
+  bool Mine(uint32_t qp) const {
+    if (qp >= qps_->size()) return false;
+    const uint32_t slot = (*qps_)[qp].sched_slot;
+    return slot < active_.size() && active_[slot] == qp;
+  }
   Lane& LaneOf(const QueuePair& q) { return lanes_[static_cast<size_t>(lane_of_[q.priority])]; }
   void Candidate(QueuePair& q) {
     q.sched_state = QueuePair::kSchedCandidate;
