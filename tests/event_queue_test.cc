@@ -134,13 +134,14 @@ struct WireSender : EventSource {
   Simulator* sim = nullptr;
   WireReceiver* rx = nullptr;
   std::vector<Wire>* wires = nullptr;  // null: every frame queued as its own event
+  std::vector<Packet>* frames = nullptr;  // one per frame sent (a wire chains them)
   Rng rng{7, 9};
   int left = 20000;
   void HandleEvent(uint32_t, uint32_t, Packet*) override {
     if (--left <= 0) return;
     const uint32_t w = static_cast<uint32_t>(rng.Below(3));
     const Time at = sim->Now() + 50 + static_cast<Time>(rng.Below(rng.Below(8) == 0 ? 40 : 4));
-    Packet* frame = reinterpret_cast<Packet*>(static_cast<uintptr_t>(left));
+    Packet* frame = &(*frames)[static_cast<size_t>(left)];
     if (wires) (*wires)[w].Send(at, frame);
     else sim->Schedule(at, rx, 1, w, frame);
     sim->ScheduleIn(static_cast<Time>(rng.Below(3)), this, 0);  // ties with arrivals
@@ -149,7 +150,8 @@ struct WireSender : EventSource {
 };
 
 TEST(Wire, KeepsTheOrderOfIndividuallyQueuedEvents) {
-  auto run = [](bool on_wires) {
+  std::vector<Packet> frames(20000);
+  auto run = [&frames](bool on_wires) {
     Simulator sim;
     WireReceiver rx;
     rx.sim = &sim;
@@ -159,6 +161,7 @@ TEST(Wire, KeepsTheOrderOfIndividuallyQueuedEvents) {
     tx.sim = &sim;
     tx.rx = &rx;
     tx.wires = on_wires ? &wires : nullptr;
+    tx.frames = &frames;
     sim.Schedule(0, &tx, 0);
     sim.RunUntil(kTimeNever);
     return std::make_pair(rx.seen, sim.EventsProcessed());

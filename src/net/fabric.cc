@@ -189,13 +189,6 @@ void Fabric::Run() {
   Finish();
 }
 
-size_t Fabric::WireBytes() const {
-  size_t bytes = 0;
-  for (const auto& n : nics_) bytes += n->WireBytes();
-  for (const auto& s : switches_) bytes += s->WireBytes();
-  return bytes;
-}
-
 void Fabric::Finish() {
   if (finished_) return;
   finished_ = true;
@@ -206,7 +199,7 @@ void Fabric::Finish() {
   engine_.peak_packets = ctx_.pool.PeakInUse();
   engine_.bytes_per_packet =
       engine_.peak_packets
-          ? static_cast<double>(ctx_.pool.AllocatedBytes() + ctx_.sim.QueueBytes() + WireBytes()) /
+          ? static_cast<double>(ctx_.pool.AllocatedBytes() + ctx_.sim.QueueBytes()) /
                 static_cast<double>(engine_.peak_packets)
           : 0.0;
 }

@@ -64,7 +64,6 @@ class Fabric {
   const Switch& sw(const std::string& name) const;
   const EngineStats& engine() const { return engine_; }
   void SetProgressListener(ProgressListener* listener) { ctx_.sim.SetProgressListener(listener); }
-  size_t WireBytes() const;  // frames in flight held beside the event queue
   uint64_t packets_in_flight() const { return ctx_.pool.InUse(); }
 
   // What happened to the fabric, in time order (faults, link state, routes, QP errors).

@@ -154,8 +154,8 @@ void Nic::OnFrame(int, Packet* pkt) {
   if (pkt->type == PacketType::kProbe) pkt->int_hops[Packet::kProbeArrived] = static_cast<uint64_t>(Now());
   if (pkt->type == PacketType::kProbeReply) pkt->int_hops[Packet::kReplyArrived] = static_cast<uint64_t>(Now());
   PortCounters& c = port(0).counters;
-  c.rx_prio_packets[prio]++;
-  c.rx_prio_bytes[prio] += pkt->frame_bytes;
+  c.rx_prio[prio].packets++;
+  c.rx_prio[prio].bytes += pkt->frame_bytes;
   if (spec_.rx_drain_rate == 0 && !rx_stalled_) {
     if (spec_.processing_delay > 0) ctx_->sim.ScheduleIn(spec_.processing_delay, this, kRxProcess, 0, pkt);
     else Process(pkt);

@@ -19,12 +19,6 @@ void Node::Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time 
   p.wire.Connect(&ctx_->sim, peer, kArrive, static_cast<uint32_t>(peer_port));
 }
 
-size_t Node::WireBytes() const {
-  size_t bytes = 0;
-  for (const Port& p : ports_) bytes += p.wire.CapacityBytes();
-  return bytes;
-}
-
 void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
   switch (kind) {
     case kArrive: {
@@ -206,8 +200,8 @@ void Node::Transmit(int port, Packet* pkt) {
   c.tx_frames++;
   c.tx_bytes += pkt->frame_bytes;
   if (pkt->type != PacketType::kPause) {
-    c.tx_prio_packets[pkt->priority]++;
-    c.tx_prio_bytes[pkt->priority] += pkt->frame_bytes;
+    c.tx_prio[pkt->priority].packets++;
+    c.tx_prio[pkt->priority].bytes += pkt->frame_bytes;
   }
   c.busy += ser;
   if (c.first_tx < 0) c.first_tx = now;

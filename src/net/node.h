@@ -103,7 +103,6 @@ class Node : public EventSource {
   int num_ports() const { return static_cast<int>(ports_.size()); }
   Port& port(int i) { return ports_[i]; }
   const Port& port(int i) const { return ports_[i]; }
-  size_t WireBytes() const;  // memory of the frames-in-flight rings
 
   void Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time delay, double ber);
   // PFC is honoured (received) and generated only for these priorities.

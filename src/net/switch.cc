@@ -135,8 +135,8 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   const int prio = spec_.trust_dscp ? spec_.dscp_to_priority[pkt->dscp & 63] : pkt->priority;
   pkt->priority = static_cast<uint8_t>(prio);
   Port& ip = ports_[in_port];
-  ip.counters.rx_prio_packets[prio]++;
-  ip.counters.rx_prio_bytes[prio] += pkt->frame_bytes;
+  ip.counters.rx_prio[prio].packets++;
+  ip.counters.rx_prio[prio].bytes += pkt->frame_bytes;
   PriorityGroup& pg = pgs_[in_port][prio];
   pg.counters.packets++;
   pg.counters.bytes += pkt->frame_bytes;

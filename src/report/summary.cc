@@ -145,9 +145,9 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
   }
   for (int p = 0; p < kNumPriorities; ++p) {
     const bool pfc = n.pfc_mask() & (1u << p);
-    if (!pfc && !c.rx_prio_packets[p] && !c.tx_prio_packets[p] && !c.rx_pause[p] && !c.tx_pause[p]) continue;
-    w.Uint(kRxPrioBytes.Name(p), c.rx_prio_bytes[p]).Uint(kRxPrioPackets.Name(p), c.rx_prio_packets[p]);
-    w.Uint(kTxPrioBytes.Name(p), c.tx_prio_bytes[p]).Uint(kTxPrioPackets.Name(p), c.tx_prio_packets[p]);
+    if (!pfc && !c.rx_prio[p].packets && !c.tx_prio[p].packets && !c.rx_pause[p] && !c.tx_pause[p]) continue;
+    w.Uint(kRxPrioBytes.Name(p), c.rx_prio[p].bytes).Uint(kRxPrioPackets.Name(p), c.rx_prio[p].packets);
+    w.Uint(kTxPrioBytes.Name(p), c.tx_prio[p].bytes).Uint(kTxPrioPackets.Name(p), c.tx_prio[p].packets);
     w.Uint(kRxPrioDiscards.Name(p), c.rx_prio_discards[p]);
     w.Uint(kRxPrioPause.Name(p), c.rx_pause[p]).Uint(kRxPrioPauseDuration.Name(p), Us(n.port(0).RxPauseTime(p, now)));
     w.Uint(kTxPrioPause.Name(p), c.tx_pause[p]).Uint(kTxPrioPauseDuration.Name(p), Us(n.port(0).TxPauseTime(p, now)));

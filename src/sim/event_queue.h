@@ -34,19 +34,21 @@ struct Event {
   uint32_t arg;
 };
 
-// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990). A simulation never schedules before
-// its clock, so the queue can sort lazily. Events wait unsorted in buckets by the highest bit
-// in which their time differs from `last_`, the time of the earliest event: a push appends to
-// a bucket. When the events due at `last_` are gone, the lowest bucket that holds any is
-// emptied: its earliest time becomes `last_`, and its events move down into lower buckets, or
-// into `due_`, a small heap that orders the events at `last_` by insertion. An event moves
-// down a few times at most, and pushes and moves append to blocks in sequence: on a large
+// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990) with 64-way digits. A simulation
+// never schedules before its clock, so the queue can sort lazily. Events wait unsorted in
+// buckets: the level of an event is the highest 6-bit digit in which its time differs from
+// `last_`, and its bucket there is its own value of that digit. A push appends. When the
+// events due at `last_` are gone, the first bucket of the lowest level that holds any is
+// emptied: `last_` becomes the earliest time the bucket can hold, and its events move down
+// to lower levels, or into `due_`, a small heap that orders the events at `last_` by
+// insertion. An event moves down once per digit at most (four times for a delay of a few
+// microseconds in picoseconds), and pushes and moves append to blocks in sequence: on a large
 // fabric this stays in cache where a binary heap of thousands of events, each push and pop
-// walking its levels, did not. The order is a heap's exactly: by time, then insertion. An
-// event for a time before `last_` (a peek can move `last_` past the clock) goes into `due_`,
-// which compares times too. A bucket is a chain of fixed blocks shared through a free list:
-// in turn most events pass through most buckets, and a vector per bucket would keep each
-// bucket's own peak (15 times the peak number of events, measured on a k=24 fat-tree).
+// walking its levels, did not. Digits of one bit, where each move drops a level or two, moved
+// an event about ten times. The order is a heap's exactly: by time, then insertion. An event
+// for a time before `last_` (a peek, or emptying a bucket, moves `last_` past the clock) goes
+// into `due_`, which compares times too. A bucket is a chain of fixed blocks shared through a
+// free list, as most buckets hold a few events at a time and most events pass through several.
 class EventQueue {
  public:
   void Push(Time time, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
@@ -62,7 +64,7 @@ class EventQueue {
       PushDue(e);
       return;
     }
-    Append(BucketOf(time), e);
+    Place(e);
   }
 
   bool Empty() const { return size_ == 0; }
@@ -72,53 +74,73 @@ class EventQueue {
   }
   Time TopTime() {
     Refill();
-    return due_.front().time;
+    return due_[due_head_].time;
+  }
+
+  // Brings the event that is next for now into cache, while the one just popped runs.
+  void PrefetchNext() {
+    if (size_ == 0) return;
+    Refill();
+    const Event& n = due_[due_head_];
+    __builtin_prefetch(n.target);
+    if (n.pkt) __builtin_prefetch(n.pkt);
   }
 
   Event Pop() {
     Refill();
     --size_;
-    if (due_.size() > 1) std::pop_heap(due_.begin(), due_.end(), After());
-    const Event e = due_.back();
-    due_.pop_back();
-    return e;
+    return due_[due_head_++];
   }
 
  private:
-  struct After {
-    bool operator()(const Event& a, const Event& b) const {
-      return a.time > b.time || (a.time == b.time && a.seq > b.seq);
-    }
-  };
-  // For a time after last_: the highest bit in which the two differ.
-  int BucketOf(Time time) const {
-    return 63 - __builtin_clzll(static_cast<uint64_t>(time) ^ static_cast<uint64_t>(last_));
+  static constexpr int kDigitBits = 6;
+  static constexpr int kDigits = 1 << kDigitBits;  // buckets per level
+  static constexpr int kLevels = (64 + kDigitBits - 1) / kDigitBits;
+
+  static bool Before(const Event& a, const Event& b) {
+    return a.time < b.time || (a.time == b.time && a.seq < b.seq);
   }
+  bool DueEmpty() const { return due_head_ == due_.size(); }
+  // Events come due in order but for a frame a wire held back (an older sequence number) and
+  // an event before last_: those take their place in the run.
   void PushDue(const Event& e) {
+    if (DueEmpty()) {
+      due_.clear();
+      due_head_ = 0;
+    } else if (Before(e, due_.back())) {
+      due_.insert(std::upper_bound(due_.begin() + static_cast<std::ptrdiff_t>(due_head_), due_.end(), e, Before), e);
+      return;
+    }
     due_.push_back(e);
-    std::push_heap(due_.begin(), due_.end(), After());
   }
 
-  static constexpr uint32_t kBlockEvents = 64;
+  static constexpr uint32_t kBlockEvents = 16;
   struct Block {
-    Event events[kBlockEvents];
-    uint32_t count = 0;
     Block* next = nullptr;
+    Event events[kBlockEvents];
   };
+  // Every block of a bucket is full but its last, whose count the bucket keeps.
   struct Bucket {
     Block* head = nullptr;
     Block* tail = nullptr;
+    uint32_t tail_count = 0;
   };
 
-  void Append(int b, const Event& e) {
-    Bucket& k = buckets_[b];
-    if (!k.tail || k.tail->count == kBlockEvents) {
+  // An event after last_: into the bucket of the highest digit in which the two differ.
+  void Place(const Event& e) {
+    const uint64_t t = static_cast<uint64_t>(e.time);
+    const int level = (63 - __builtin_clzll(t ^ static_cast<uint64_t>(last_))) / kDigitBits;
+    const int digit = static_cast<int>((t >> (level * kDigitBits)) & (kDigits - 1));
+    Bucket& k = buckets_[level][digit];
+    if (!k.tail || k.tail_count == kBlockEvents) {
       Block* block = NewBlock();
       (k.tail ? k.tail->next : k.head) = block;
       k.tail = block;
+      k.tail_count = 0;
     }
-    k.tail->events[k.tail->count++] = e;
-    nonempty_ |= uint64_t{1} << b;
+    k.tail->events[k.tail_count++] = e;
+    occupied_[level] |= uint64_t{1} << digit;
+    levels_ |= 1u << level;
   }
   Block* NewBlock() {
     if (!free_) {
@@ -127,38 +149,48 @@ class EventQueue {
     }
     Block* b = free_;
     free_ = b->next;
-    b->count = 0;
     b->next = nullptr;
     return b;
   }
 
-  // When no event is due at last_, brings in the next earliest (the queue must not be empty).
+  static uint32_t Count(const Bucket& bucket, const Block* block) {
+    return block == bucket.tail ? bucket.tail_count : kBlockEvents;
+  }
+
+  // While no event is due at last_, empties the earliest bucket (the queue must not be empty).
   void Refill() {
-    if (!due_.empty()) return;
-    const int b = __builtin_ctzll(nonempty_);
-    nonempty_ &= nonempty_ - 1;
-    const Bucket from = buckets_[b];
-    buckets_[b] = Bucket{};
-    Time earliest = kTimeNever;
-    for (const Block* k = from.head; k; k = k->next)
-      for (uint32_t i = 0; i < k->count; ++i) earliest = std::min(earliest, k->events[i].time);
-    last_ = earliest;
-    for (Block* k = from.head; k;) {
-      for (uint32_t i = 0; i < k->count; ++i) {
-        const Event& e = k->events[i];
-        if (e.time == last_) PushDue(e);
-        else Append(BucketOf(e.time), e);  // below `b`: the bits above it are last_'s
+    while (DueEmpty()) {
+      const int level = __builtin_ctz(levels_);
+      const int digit = __builtin_ctzll(occupied_[level]);
+      occupied_[level] &= occupied_[level] - 1;
+      if (!occupied_[level]) levels_ &= ~(1u << level);
+      const Bucket from = buckets_[level][digit];
+      buckets_[level][digit] = Bucket{};
+      // The bucket's earliest event becomes last_ and goes into due_ at once. The others share
+      // the digits from `level` up with it, so each moves down at least a level.
+      Time earliest = kTimeNever;
+      for (const Block* k = from.head; k; k = k->next)
+        for (uint32_t i = 0, n = Count(from, k); i < n; ++i) earliest = std::min(earliest, k->events[i].time);
+      last_ = earliest;
+      for (Block* k = from.head; k;) {
+        for (uint32_t i = 0, n = Count(from, k); i < n; ++i) {
+          const Event& e = k->events[i];
+          if (e.time == last_) PushDue(e);
+          else Place(e);
+        }
+        Block* next = k->next;
+        k->next = free_;  // emptied: the buckets below may take it
+        free_ = k;
+        k = next;
       }
-      Block* next = k->next;
-      k->next = free_;  // emptied: the buckets below may take it
-      free_ = k;
-      k = next;
     }
   }
 
-  std::vector<Event> due_;  // a min-heap by (time, seq): the events at or before last_
-  Bucket buckets_[64];
-  uint64_t nonempty_ = 0;  // bit b: buckets_[b] holds events
+  std::vector<Event> due_;  // from due_head_ on, by (time, seq): the events at or before last_
+  size_t due_head_ = 0;
+  Bucket buckets_[kLevels][kDigits];
+  uint64_t occupied_[kLevels] = {};  // bit d of level l: buckets_[l][d] holds events
+  uint32_t levels_ = 0;              // bit l: occupied_[l] is not 0
   Block* free_ = nullptr;
   std::vector<std::unique_ptr<Block>> blocks_;  // every block, in use or free
   Time last_ = 0;
@@ -202,6 +234,7 @@ class Simulator {
       Event e = queue_.Pop();
       now_ = e.time;
       ++events_;
+      queue_.PrefetchNext();
       e.target->HandleEvent(e.kind, e.arg, e.pkt);
       if (progress_ && events_ % kProgressEvents == 0) progress_->OnProgress(now_, events_);
     }

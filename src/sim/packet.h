@@ -2,13 +2,14 @@
 // that the fabric acts on (DSCP, ECN, UDP source port for ECMP, BTH opcode and
 // PSN) and the frame size on the wire; the payload itself is never stored.
 //
-// Layout contract (stable for later telemetry): 128 bytes at most, with a
+// Layout contract (stable for later telemetry): 128 bytes aligned to a cache line, with a
 // reserved block for up to five in-band telemetry hop records (HPCC's INT:
 // one 64-bit word per hop, as its ns-3 model packs them).
 #ifndef ROCELAB_SIM_PACKET_H_
 #define ROCELAB_SIM_PACKET_H_
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -57,16 +58,23 @@ enum EcnCodepoint : uint8_t { kNotEct = 0, kEct1 = 1, kEct0 = 2, kCe = 3 };
 constexpr int kNumPriorities = 8;
 constexpr int kMaxIntHops = 5;
 
-struct Packet {
-  Packet* next;  // intrusive link for FIFOs; no container allocates per packet
+struct alignas(64) Packet {
+  // The first cache line holds what every hop reads: forwarding, queueing, marking and the
+  // wire. The second holds what only the ends and PFC read.
+  Packet* next;  // intrusive link for FIFOs and the wire; no container allocates per packet
+  // On a wire (sim/wire.h), when `next` is the frame behind this one: its arrival time and
+  // place in the event order. The frame ahead carries them, so the arrival that hands the
+  // next frame to the event queue reads only the frame already in hand.
+  Time wire_next_arrival;
+  uint64_t wire_next_seq;
 
   uint32_t qp;       // queue pair (= flow) index
-  uint32_t psn;      // packet sequence number (24 bits on the wire, not wrapped here)
   uint32_t src;      // source host index
   uint32_t dst;      // destination host index
-  uint32_t payload;  // RDMA payload bytes in this packet
   uint16_t frame_bytes;  // Ethernet header through FCS; the wire adds preamble + IFG
   uint16_t udp_sport;    // per-QP entropy, hashed by ECMP (the data's source port, either way)
+  uint16_t udp_dport;    // the data's destination port, whichever way the packet goes
+  uint16_t in_port;      // switch ingress port, for buffer accounting
 
   PacketType type;
   uint8_t opcode;
@@ -74,12 +82,12 @@ struct Packet {
   uint8_t ecn;
   uint8_t priority;   // set at each ingress from the device's DSCP map
   uint8_t flags;      // kFlagLast, kFlagCorrupted
-  uint16_t in_port;   // switch ingress port, for buffer accounting
+  uint8_t ttl;        // IPv4 TTL: switches decrement it and drop at zero
   uint8_t pause_enable;  // PFC class-enable vector
-  uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
+  uint32_t psn;       // packet sequence number (24 bits on the wire, not wrapped here)
+  uint32_t payload;   // RDMA payload bytes in this packet
 
-  uint8_t ttl;                        // IPv4 TTL: switches decrement it and drop at zero
-  uint16_t udp_dport;                 // the data's destination port, whichever way the packet goes
+  uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
   uint32_t read_bytes;                // READ request: bytes asked for from this PSN on
   uint8_t int_count;                  // reserved: in-band telemetry hop records
   // In-band telemetry hop records; a probe's payload instead (kProbe, kProbeReply): the NIC
@@ -99,7 +107,8 @@ struct Packet {
   bool corrupted() const { return flags & kFlagCorrupted; }
 };
 
-static_assert(sizeof(Packet) <= 128, "packet layout contract: 128 bytes at most");
+static_assert(sizeof(Packet) == 128, "packet layout contract: 128 bytes, two whole cache lines");
+static_assert(offsetof(Packet, payload) + sizeof(uint32_t) <= 64, "a hop reads one cache line");
 
 // Frame sizes (bytes from the Ethernet destination address through the FCS).
 // Ethernet II header 14, IPv4 20, UDP 8, BTH 12, RETH 16, AETH 4, ICRC 4, FCS 4.

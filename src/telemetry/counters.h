@@ -19,8 +19,11 @@ struct PortCounters {
   Time busy = 0;        // wire time of everything sent
   Time first_tx = -1;   // start of the first frame sent
   Time last_tx_end = 0; // end of the last frame sent
-  uint64_t tx_prio_packets[kNumPriorities] = {}, tx_prio_bytes[kNumPriorities] = {};
-  uint64_t rx_prio_packets[kNumPriorities] = {}, rx_prio_bytes[kNumPriorities] = {};
+  // Frames of one priority sent or received: a frame adds to one line, not to two arrays.
+  struct PriorityTraffic {
+    uint64_t packets = 0, bytes = 0;
+  };
+  PriorityTraffic tx_prio[kNumPriorities], rx_prio[kNumPriorities];
   uint64_t tx_pause[kNumPriorities] = {};            // PFC frames sent (XOFF and XON)
   uint64_t rx_pause[kNumPriorities] = {};            // PFC frames received
   uint64_t rx_pause_transitions[kNumPriorities] = {};  // paused -> running
