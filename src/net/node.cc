@@ -16,7 +16,8 @@ void Node::Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time 
   p.delay = delay;
   p.ber = ber;
   p.ps_per_byte = (8000000000000ull % rate_bps == 0) ? static_cast<Time>(8000000000000ull / rate_bps) : 0;
-  p.wire.Connect(&ctx_->sim, peer, kArrive, static_cast<uint32_t>(peer_port));
+  p.in.Connect(&ctx_->sim, this, kArrive, static_cast<uint32_t>(port));
+  p.out = &peer->ports_[peer_port].in;
 }
 
 void Node::HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
@@ -220,7 +221,7 @@ void Node::Transmit(int port, Packet* pkt) {
     // anywhere says so.
     ctx_->pool.Put(pkt);
   } else {
-    p.wire.Send(now + ser + p.delay, pkt);
+    p.out->Send(now + ser + p.delay, pkt);
   }
   if (!p.control.empty() || HasBacklog(port)) {
     p.txdone_pending = true;

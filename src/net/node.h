@@ -56,8 +56,13 @@ struct PortFaults {
 // A port's fields in the order a frame touches them: what every frame reads or writes comes
 // first, so that sending or receiving one touches the first few cache lines of the port and
 // not every one of them; the PFC timers and pause times, used only when a pause comes or goes,
-// come last.
-struct Port {
+// come last. The first line is what an arrival reads: the frames coming in on this port (their
+// wire is the event's target, which the event loop brings into cache before the event runs),
+// and the fault and capture pointers.
+struct alignas(64) Port {
+  Wire in;  // the frames the peer has sent to this port that have not yet arrived
+  std::unique_ptr<PortFaults> faults;  // null until a fault touches the port
+  PortTap* tap = nullptr;              // a capture of this port's frames (net/port_tap.h), if any
   class Node* peer = nullptr;
   int peer_port = -1;
   uint64_t rate_bps = 0;
@@ -71,10 +76,8 @@ struct Port {
   bool paused[kNumPriorities] = {};     // received PFC state, per priority
   bool xoff_sent[kNumPriorities] = {};  // sent PFC state, per priority
   uint8_t pause_ignored = 0;  // priorities whose received pause a PFC watchdog ignores
-  std::unique_ptr<PortFaults> faults;  // null until a fault touches the port
-  PortTap* tap = nullptr;              // a capture of this port's frames (net/port_tap.h), if any
+  Wire* out = nullptr;  // the wire to the peer: the peer port's `in`
   PacketFifo control;  // PFC frames waiting for the wire; they bypass all queues
-  Wire wire;           // the frames this port has sent that have not yet arrived
   PortCounters counters;
   // Received PFC, per priority.
   Time paused_until[kNumPriorities] = {};
