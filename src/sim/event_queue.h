@@ -34,23 +34,23 @@ struct Event {
   uint32_t arg;
 };
 
-// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990) with 64-way digits. A simulation
-// never schedules before its clock, so the queue can sort lazily. Events wait unsorted in
-// buckets: an event's level is the highest 6-bit digit in which its time differs from `last_`,
-// the time of the earliest event, and its bucket there is its own value of that digit. A push
-// appends. When the events due at `last_` are gone, the first bucket of the lowest level that
-// holds any is emptied: its earliest event becomes `last_` and comes due, and the others move
-// down to lower levels. An event moves at most once per level and once more as it comes due
-// (four times for a frame's arrival a microsecond ahead, 2^20 ps, which starts on level 3;
-// with one-bit digits it could move once per bit, twenty times), and pushes and moves append
-// to blocks in sequence: on a large fabric this stays in cache where a binary heap of
-// thousands of events, each push and pop walking its levels, did not. The due events are a
-// run sorted by (time, insertion), so the order is a heap's exactly. A refill and a handler's
-// pushes for the same time append to the run in insertion order; a frame a wire held back (an
-// older sequence number) and an event for a time before `last_` (a peek moves `last_` past the
-// clock) take their place inside it. A bucket is a chain of fixed blocks shared through a free
-// list: most buckets hold a few events at a time, and a vector per bucket would keep each
-// bucket's own peak (15 times the peak number of events, measured on a k=24 fat-tree).
+// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990) with 64-way digits. A simulation never
+// schedules before its clock, so the queue can sort lazily. Events wait unsorted in buckets: an
+// event's level is the highest 6-bit digit in which its time differs from `last_`, the time of the
+// earliest event, and its bucket there is its own value of that digit. A push appends. When the
+// events due at `last_` are gone, the first bucket of the lowest level that holds any is emptied:
+// its earliest event becomes `last_` and comes due, and the others move down to lower levels. An
+// event moves at most once per level and once more as it comes due (four times for a frame's
+// arrival a microsecond ahead, 2^20 ps, which starts on level 3; with one-bit digits it could move
+// once per bit, twenty times), and pushes and moves append to blocks in sequence: on a large fabric
+// this stays in cache where a binary heap of thousands of events, each push and pop walking its
+// levels, did not. The due events are a run sorted by (time, insertion), so the order is a heap's
+// exactly. A refill and a handler's pushes for the same time append to the run in insertion order;
+// a frame a wire held back (an older sequence number) and an event for a time before `last_` (a
+// peek, and the prefetch of the next event, move `last_` past the clock) take their place inside
+// it. A bucket is a chain of fixed blocks shared through a free list: most buckets hold a few
+// events at a time, and a vector per bucket would keep each bucket's own peak (15 times the peak
+// number of events, measured on a k=24 fat-tree).
 class EventQueue {
  public:
   void Push(Time time, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {

@@ -33,13 +33,12 @@ class Wire final : public EventSource {
   // Puts `frame` on the wire; it arrives at `arrival`.
   void Send(Time arrival, Packet* frame) {
     const uint64_t seq = sim_->TakeSequence();
+    frame->next = nullptr;
     if (!tail_) {
-      frame->next = nullptr;
       tail_ = frame;
       tail_arrival_ = arrival;
       sim_->ScheduleInOrder(arrival, seq, this, 0, 0, frame);
     } else if (arrival >= tail_arrival_) {
-      frame->next = nullptr;
       tail_->next = frame;
       tail_->wire_next_arrival = arrival;
       tail_->wire_next_seq = seq;
