@@ -1,41 +1,23 @@
 // The rocelab command: exit statuses, error text, and no partial output.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "file_util.h"
+
 namespace {
 
-struct Result {
-  int status;
-  std::string output;
-};
+using rocelab::CommandResult;
 
-Result RunCli(const std::string& args) {
-  std::string cmd = std::string(ROCELAB_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+CommandResult RunCli(const std::string& args) { return rocelab::Rocelab(args); }
 
-std::string TempDir(const std::string& tag) {
-  char tmpl[] = "/tmp/rocelab-cli-XXXXXX";
-  std::string d = mkdtemp(tmpl);
-  return d + "/" + tag;
-}
+// Where a run is told to write: a path inside a fresh folder, not yet made.
+std::string OutDir(const std::string& tag) { return rocelab::TempDir("cli") + "/" + tag; }
 
-bool Exists(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0;
-}
+using rocelab::Exists;
 
 std::string WriteScenario(const std::string& dir, const std::string& text) {
   std::string path = dir + ".yaml";
@@ -54,9 +36,9 @@ const char* kGood =
 }  // namespace
 
 TEST(Cli, RunWritesSummary) {
-  std::string dir = TempDir("out");
+  std::string dir = OutDir("out");
   std::string file = WriteScenario(dir, kGood);
-  Result r = RunCli("run " + file + " --out " + dir);
+  CommandResult r = RunCli("run " + file + " --out " + dir);
   ASSERT_EQ(r.status, 0) << r.output;
   std::ifstream in(dir + "/summary.json");
   std::stringstream ss;
@@ -70,11 +52,11 @@ TEST(Cli, RunWritesSummary) {
 }
 
 TEST(Cli, BadInputExitsTwoNamesTheSpotAndWritesNothing) {
-  std::string dir = TempDir("out");
+  std::string dir = OutDir("out");
   std::string text = kGood;
   text.replace(text.find("size: 64KB"), 10, "size: 64");
   std::string file = WriteScenario(dir, text);
-  Result r = RunCli("run " + file + " --out " + dir);
+  CommandResult r = RunCli("run " + file + " --out " + dir);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find(file + ":6:36: key 'workload[0].size': "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("no unit"), std::string::npos) << r.output;
@@ -92,14 +74,14 @@ TEST(Cli, UsageErrorsExitTwo) {
 }
 
 TEST(Cli, GarbageFilesNeverCrash) {
-  std::string dir = TempDir("out");
+  std::string dir = OutDir("out");
   const char* inputs[] = {"", "\x01\x02\x03", "- - - -\n", "{", "a: [1, 2", "topology: 5\n", "::::\n",
                           "topology: {type: fat-tree, k: 3}\n", "topology: {type: fat-tree, k: 200}\n",
                           "workload: {a: 1}\ntopology: {type: spine-leaf}\n"};
   int i = 0;
   for (const char* in : inputs) {
     std::string file = WriteScenario(dir + std::to_string(i++), in);
-    Result r = RunCli("run " + file + " --out " + dir);
+    CommandResult r = RunCli("run " + file + " --out " + dir);
     EXPECT_EQ(r.status, 2) << "input: " << in << "\n" << r.output;
     EXPECT_NE(r.output.find(file), std::string::npos) << r.output;
   }
@@ -107,8 +89,8 @@ TEST(Cli, GarbageFilesNeverCrash) {
 }
 
 TEST(Cli, DemoRuns) {
-  std::string dir = TempDir("demo");
-  Result r = RunCli("demo --out " + dir);
+  std::string dir = OutDir("demo");
+  CommandResult r = RunCli("demo --out " + dir);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("packet-hops/s"), std::string::npos);
   EXPECT_TRUE(Exists(dir + "/summary.json"));
@@ -133,7 +115,7 @@ namespace rocelab {
 // The shipped scenarios say what they show: dcqcn-two-flows prints the two flows' converged
 // shares (their rates over the last fifth of the run), each near half of the 100G link.
 TEST(Cli, TwoFlowScenarioPrintsItsConvergedShares) {
-  Result r = RunCli("run " + std::string(ROCELAB_SOURCE_DIR) + "/scenarios/dcqcn-two-flows.yaml --out " + TempDir("two"));
+  CommandResult r = RunCli("run " + std::string(ROCELAB_SOURCE_DIR) + "/scenarios/dcqcn-two-flows.yaml --out " + OutDir("two"));
   ASSERT_EQ(r.status, 0) << r.output;
   double total = 0;
   int flows = 0;
@@ -149,8 +131,8 @@ TEST(Cli, TwoFlowScenarioPrintsItsConvergedShares) {
 
 // plan ecn states what it assumed and uses it: a longer cable needs a larger lossless profile.
 TEST(Cli, PlanEcnTakesCableAndAsic) {
-  Result five = RunCli("plan ecn --speed 100G --rtt 10us --ports 1 --json");
-  Result forty = RunCli("plan ecn --speed 100G --rtt 10us --ports 1 --cable 40m --asic spectrum1 --json");
+  CommandResult five = RunCli("plan ecn --speed 100G --rtt 10us --ports 1 --json");
+  CommandResult forty = RunCli("plan ecn --speed 100G --rtt 10us --ports 1 --cable 40m --asic spectrum1 --json");
   ASSERT_EQ(five.status, 0) << five.output;
   ASSERT_EQ(forty.status, 0) << forty.output;
   EXPECT_NE(five.output.find("5m of cable on spectrum2"), std::string::npos) << five.output;

@@ -9,16 +9,48 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace rocelab {
 
-// A fresh folder under /tmp: /tmp/rocelab-<tag>-XXXXXX.
+// The folders TempDir made in this process, removed when it exits: a suite of a few hundred
+// test programs would otherwise leave thousands in /tmp. Set ROCELAB_KEEP_TEST_FILES to keep
+// them, to look at what a failing test wrote.
+inline std::vector<std::string>& TempDirsMade() {
+  static std::vector<std::string> dirs;
+  return dirs;
+}
+
+// The process that made the first folder: a forked child that exits must not remove them.
+inline pid_t TempDirOwner() {
+  static const pid_t owner = getpid();
+  return owner;
+}
+
+inline void RemoveTempDirs() {
+  if (getpid() != TempDirOwner() || std::getenv("ROCELAB_KEEP_TEST_FILES")) return;
+  std::error_code ignored;
+  for (const std::string& dir : TempDirsMade()) std::filesystem::remove_all(dir, ignored);
+}
+
+// A fresh folder under /tmp: /tmp/rocelab-<tag>-XXXXXX, removed at exit.
 inline std::string TempDir(const std::string& tag = "test") {
   std::string tmpl = "/tmp/rocelab-" + tag + "-XXXXXX";
-  return mkdtemp(tmpl.data());
+  if (!mkdtemp(tmpl.data())) {
+    std::perror(tmpl.c_str());
+    std::abort();
+  }
+  if (TempDirsMade().empty()) {
+    TempDirOwner();
+    std::atexit(RemoveTempDirs);
+  }
+  TempDirsMade().push_back(tmpl);
+  return tmpl;
 }
 
 inline bool Exists(const std::string& path) {

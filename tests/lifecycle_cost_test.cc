@@ -411,9 +411,8 @@ struct Command {
   std::string text, file, out;
 };
 Command RunCommand(const std::string& yaml) {
-  char tmpl[] = "/tmp/rocelab-lifecycle-XXXXXX";
   Command c;
-  c.file = std::string(mkdtemp(tmpl)) + "/run.yaml";
+  c.file = TempDir("lifecycle") + "/run.yaml";
   c.out = c.file.substr(0, c.file.size() - 8) + "out";
   std::ofstream(c.file) << yaml;
   FILE* p = popen((std::string(ROCELAB_BINARY) + " run " + c.file + " --out " + c.out + " 2>&1").c_str(), "r");

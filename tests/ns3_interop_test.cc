@@ -13,6 +13,7 @@
 #include "report/summary.h"
 #include "net/switch.h"
 #include "run/experiment.h"
+#include "file_util.h"
 
 namespace rocelab {
 
@@ -408,8 +409,7 @@ TEST(Ns3Interop, ALoneFlowFinishesAtItsIdealFct) {
 }
 
 TEST(Ns3Interop, BadInputsAreClearErrors) {
-  char tmpl[] = "/tmp/rocelab-ns3-XXXXXX";
-  const std::string dir = mkdtemp(tmpl);
+  const std::string dir = TempDir("ns3");
   std::ofstream(dir + "/topo.txt") << "3 1 2\n2\n0 2 100Gbps 1000ns 0\n1 2 100Gbps 1000ns 0\n";
   std::ofstream(dir + "/flows.txt") << "2\n0 1 3 100 1000 2.0\n";
   std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 1\n";

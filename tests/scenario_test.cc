@@ -10,6 +10,7 @@
 
 #include "run/experiment.h"
 #include "util/units.h"
+#include "file_util.h"
 
 namespace rocelab {
 
@@ -368,8 +369,7 @@ TEST(Scenario, QuantitiesTakeABlankBeforeTheUnit) {
 // beside it runs from any working folder; a missing CDF is an error at load time (so lint sees
 // it) naming the key and the path as resolved.
 TEST(Scenario, PathsStartAtTheScenarioFolder) {
-  char tmpl[] = "/tmp/rocelab-paths-XXXXXX";
-  const std::string dir = mkdtemp(tmpl);
+  const std::string dir = TempDir("paths");
   std::string yaml = ReadAll(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/websearch-k4.yaml");
   yaml = Replace(yaml, "../../shared/data/cdf/WebSearch_distribution.txt", "websearch.cdf");
   yaml = Replace(Replace(yaml, "duration: 50ms", "duration: 300us"), "duration: 5ms", "duration: 200us");

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "test_util.h"
+#include "file_util.h"
 
 namespace rocelab {
 namespace {
@@ -46,8 +47,7 @@ TEST(Scenarios, AllReadyScenariosRunAndDeliver) {
 TEST(Scenarios, ReleaseAndSanitizerBuildsWriteIdenticalSummaries) {
   const std::string reference = ROCELAB_REFERENCE_BINARY;
   if (reference.empty()) GTEST_SKIP() << "no reference build configured (ROCELAB_REFERENCE_BINARY)";
-  char tmpl[] = "/tmp/rocelab-cmp-XXXXXX";
-  const std::string dir = mkdtemp(tmpl);
+  const std::string dir = TempDir("cmp");
   for (const char* name : {"incast-15to1", "slow-receiver", "dcqcn-two-flows"}) {
     std::string a = RunBinary(ROCELAB_BINARY, ScenarioPath(name), dir + "/a-" + name);
     std::string b = RunBinary(reference, ScenarioPath(name), dir + "/b-" + name);

@@ -11,6 +11,7 @@
 #include "workload/allreduce.h"
 #include "workload/generators.h"
 #include "workload/storage.h"
+#include "file_util.h"
 
 namespace rocelab {
 
@@ -163,8 +164,7 @@ TEST(Workload, BadInputIsAClearError) {
   });
   EXPECT_NE(std::string(b.what()).find("receiver cannot also be a sender"), std::string::npos);
   // A CDF path is resolved next to the scenario, and its own errors name the CDF file and line.
-  char tmpl[] = "/tmp/rocelab-wl-XXXXXX";
-  const std::string dir = mkdtemp(tmpl);
+  const std::string dir = TempDir("wl");
   std::ofstream(dir + "/bad.cdf") << "0 0\n500 70\n400 80\n1000 100\n";
   std::ofstream(dir + "/s.yaml") << "topology: {type: fat-tree, k: 4}\nworkload:\n  - {type: trace, cdf: bad.cdf, load: 0.3, duration: 1ms}\n";
   ConfigError c = ErrorOf([&] {

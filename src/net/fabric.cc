@@ -81,6 +81,8 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
     n->SetRxThresholds(Ieee8021QbbHeadroom(port.rate_bps, port.delay, DataFrameBytes(n->spec().mtu, true), 1,
                                            PeerResponseQuanta(port.rate_bps)).total);
   }
+  flow_paths_ = std::make_unique<FlowPaths>(this, &topo_, &ctx_.pool);
+  ctx_.flow_paths = flow_paths_.get();
 }
 
 void Fabric::SetLinkUp(int node, int port, bool up) {

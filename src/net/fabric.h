@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "net/control_plane.h"
+#include "net/flow_paths.h"
 #include "net/nic.h"
 #include "net/switch.h"
 #include "scenario/scenario.h"
@@ -80,6 +81,9 @@ class Fabric {
   // series take their samples on its clock.
   Sampler& sampler() { return sampler_; }
   SimContext* context() { return &ctx_; }
+  // The paths the NICs stamp into their packets (net/flow_paths.h): off, every switch looks
+  // each route up, the reference for tests.
+  void SetPathStamps(bool on) { flow_paths_->set_enabled(on); }
   // Takes the link at `node`:`port` down or up now: both ends' carriers, then the control
   // plane's detection and convergence. A link held down stays down.
   void SetLinkUp(int node, int port, bool up);
@@ -107,6 +111,7 @@ class Fabric {
   std::vector<std::unique_ptr<Nic>> nics_;
   std::vector<Node*> by_node_;  // topology node id -> device
   std::unique_ptr<ControlPlane> control_plane_;
+  std::unique_ptr<FlowPaths> flow_paths_;
   std::set<std::pair<int, int>> held_down_;  // (node, port), both ends of each link held down
   Sampler sampler_{&ctx_.sim};
   EngineStats engine_;

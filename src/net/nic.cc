@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "net/flow_paths.h"
 #include "util/units.h"
 
 namespace rocelab {
@@ -105,6 +106,12 @@ bool Nic::HasBacklog(int) const {
 }
 
 Packet* Nic::NextFrame(int) {
+  Packet* p = ChooseFrame();
+  if (p && ctx_->flow_paths) ctx_->flow_paths->Stamp(p);
+  return p;
+}
+
+Packet* Nic::ChooseFrame() {
   // ns-3's ACK_HIGH_PRIO: its NIC sends ACKs and NAKs from a queue that no pause stops, though
   // they carry the data's priority (its switches queue them with the data).
   for (int prio = kNumPriorities - 1; prio >= 0; --prio)
@@ -290,7 +297,7 @@ void Nic::SendProbe(uint32_t src, uint32_t dst, uint16_t sport, uint8_t dscp, ui
 void Nic::QueueProbe(Packet* pkt) {
   pkt->frame_bytes = static_cast<uint16_t>(kProbeFrameBytes);
   pkt->ecn = kEct0;  // marked like the RoCE traffic it stands for
-  pkt->ttl = 64;
+  pkt->ttl = kSendTtl;
   pkt->priority = spec_.dscp_to_priority[pkt->dscp & 63];
   probes_.push(pkt);
   Kick(0);

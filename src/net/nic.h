@@ -80,6 +80,7 @@ class Nic : public Node, private RcCarrier {
   void OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
  private:
+  Packet* ChooseFrame();  // what NextFrame sends: control, probes, READ responses, then requests
   enum : uint32_t {
     kFlowStart = kFirstNodeEvent, kWake, kRxDrained, kRxProcess, kQpTimer, kCcTimer, kResponseCcTimer, kStormGuard,
   };

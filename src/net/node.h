@@ -24,6 +24,8 @@
 
 namespace rocelab {
 
+class FlowPaths;
+
 // What all nodes share: the clock, the packet pool and fabric-wide figures.
 struct SimContext {
   Simulator sim;
@@ -35,6 +37,7 @@ struct SimContext {
   double timer_scale = 1;  // the agents' production timers are multiplied by this (timers.scale)
   std::vector<std::string> host_names;  // by host index, for what the timeline says
   Time serialization_grain = 0;  // >0: serialization times rounded down to it (RoundDown)
+  FlowPaths* flow_paths = nullptr;  // the paths the NICs stamp into their packets (null: none)
 };
 
 // What faults have done to one port: its carrier, the errors and drops on its link, a lowered

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "net/ecmp_hash.h"
+#include "net/flow_paths.h"
 
 namespace rocelab {
 
@@ -141,7 +142,10 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   pg.counters.packets++;
   pg.counters.bytes += pkt->frame_bytes;
 
-  const int out = Route(pkt);
+  // A stamped packet carries this switch's choice, made under the routes in force unless they
+  // have changed since (net/flow_paths.h).
+  const unsigned hop = kSendTtl - pkt->ttl;
+  const int out = hop < pkt->path_hops && ctx_->flow_paths->Current() ? pkt->path[hop] : Route(pkt);
   if (!storm_drops_.empty()) {
     // A PFC watchdog in drop mode: what comes from, or goes to, a storming queue is dropped
     // here, before it is charged to any buffer, so nothing upstream is paused for it.

@@ -56,6 +56,7 @@ enum BthOpcode : uint8_t {
 enum EcnCodepoint : uint8_t { kNotEct = 0, kEct1 = 1, kEct0 = 2, kCe = 3 };
 
 constexpr int kNumPriorities = 8;
+constexpr uint8_t kSendTtl = 64;  // the IPv4 TTL a NIC sends with (Linux's ip_default_ttl)
 constexpr int kMaxIntHops = 5;
 
 struct alignas(64) Packet {
@@ -77,18 +78,23 @@ struct alignas(64) Packet {
   uint16_t in_port;      // switch ingress port, for buffer accounting
 
   PacketType type;
-  uint8_t opcode;
   uint8_t dscp;
   uint8_t ecn;
   uint8_t priority;   // set at each ingress from the device's DSCP map
   uint8_t flags;      // kFlagLast, kFlagCorrupted
   uint8_t ttl;        // IPv4 TTL: switches decrement it and drop at zero
-  uint8_t pause_enable;  // PFC class-enable vector
+  // The output port of each switch on the way, as the sending NIC stamps them from its flow's
+  // path (net/flow_paths.h): the switch k hops from the source, where the TTL is
+  // kSendTtl - k, takes path[k]. path_hops == 0: not stamped, each switch looks its route up.
+  uint8_t path_hops;
+  uint8_t path[5];
   uint32_t psn;       // packet sequence number (24 bits on the wire, not wrapped here)
   uint32_t payload;   // RDMA payload bytes in this packet
 
-  uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
   uint32_t read_bytes;                // READ request: bytes asked for from this PSN on
+  uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
+  uint8_t pause_enable;                   // PFC class-enable vector
+  uint8_t opcode;
   uint8_t int_count;                  // reserved: in-band telemetry hop records
   // In-band telemetry hop records; a probe's payload instead (kProbe, kProbeReply): the NIC
   // timestamps of its round trip, ProbeStamp below.
@@ -172,6 +178,12 @@ class PacketPool {
   }
   size_t InUse() const { return in_use_; }
   size_t PeakInUse() const { return peak_in_use_; }
+  // Calls f(Packet&) on every packet the pool has made, in use or free.
+  template <class F>
+  void ForEach(F f) {
+    for (auto& block : blocks_)
+      for (size_t i = 0; i < kBlock; ++i) f(block[i]);
+  }
   size_t AllocatedBytes() const { return blocks_.size() * kBlock * sizeof(Packet); }
 
  private:

@@ -202,6 +202,7 @@ void Topology::SetRoute(int node, int host, std::vector<uint16_t> ports) {
   const int s = nodes_[node].kind_index;
   auto [it, added] = exceptions_.try_emplace(ExceptionKey(s, host));
   if (added) ++sw_[s].exceptions;
+  ++routing_epoch_;
   it->second.ports = std::move(ports);
   it->second.live.clear();
   for (uint16_t p : it->second.ports)
@@ -211,7 +212,9 @@ void Topology::SetRoute(int node, int host, std::vector<uint16_t> ports) {
 
 void Topology::ClearRoute(int node, int host) {
   const int s = nodes_[node].kind_index;
-  if (exceptions_.erase(ExceptionKey(s, host))) --sw_[s].exceptions;
+  if (exceptions_.erase(ExceptionKey(s, host)) == 0) return;
+  --sw_[s].exceptions;
+  ++routing_epoch_;
 }
 
 const std::vector<uint16_t>* Topology::Exception(int node, int host) const {
@@ -231,6 +234,7 @@ void Topology::SetPortUp(int node, int port, bool up) {
   if (!nodes_[node].is_switch || PortUp(node, port) == up) return;
   const int s = nodes_[node].kind_index;
   SwitchRoutes& r = sw_[s];
+  ++routing_epoch_;
   r.ports_down = static_cast<uint16_t>(up ? r.ports_down - 1 : r.ports_down + 1);
   const int n = static_cast<int>(nodes_[node].ports.size());
   std::vector<char> is_up(n);

@@ -87,6 +87,10 @@ class Topology {
   // Bytes held by the routing state (next hops, exceptions, port state).
   size_t RouteBytes() const;
 
+  // Counts the changes to the routes (exceptions set or cleared, ports down or up): what was
+  // worked out from the routes at one count holds while it stays.
+  uint64_t routing_epoch() const { return routing_epoch_; }
+
  private:
   void AddLink(int a, int b, const LinkSpec& link);
   int AddNode(const std::string& name, bool is_switch);
@@ -102,6 +106,7 @@ class Topology {
   std::vector<int> hosts_, switches_;
   std::unordered_map<std::string, int> by_name_;
   RouteObserver route_observer_;
+  uint64_t routing_epoch_ = 0;
 
   // A switch of a generated fabric forwards down by address, else up over all its uplinks:
   // the hosts [below_first, below_first + below_count) are beneath it, hosts_per_port of them

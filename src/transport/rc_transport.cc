@@ -21,7 +21,7 @@ Packet* RcTransport::NewPacket(const QueuePair& qp, PacketType type, uint8_t opc
   p->udp_sport = qp.udp_sport;  // RoCEv2: per-QP entropy for ECMP, the same both ways
   p->udp_dport = qp.udp_dport;
   p->dscp = qp.dscp;
-  p->ttl = 64;
+  p->ttl = kSendTtl;
   return p;
 }
 
