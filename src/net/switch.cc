@@ -10,27 +10,22 @@ namespace rocelab {
 Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo_node, const Topology* topo,
                const SwitchSpec& spec)
     : Node(ctx, name, num_ports),
+      port_state_(num_ports),
+      pgs_(num_ports),
+      queues_(num_ports),
+      ecn_rng_(ctx->seed, 0xEC00000ull + static_cast<uint64_t>(topo_node)),
       spec_(spec),
       topo_node_(topo_node),
       topo_(topo),
       ecmp_seed_(SplitMix64(ctx->seed ^ SplitMix64(static_cast<uint64_t>(topo_node) + 0xEC3Bull))),
-      ecn_rng_(ctx->seed, 0xEC00000ull + static_cast<uint64_t>(topo_node)),
-      buffer_cells_bytes_(spec.buffer / spec.cell * spec.cell),
-      headroom_(num_ports, 0),
-      pgs_(num_ports),
-      queues_(num_ports),
-      queued_(num_ports, 0),
-      backlogged_(num_ports, 0),
-      deficits_(num_ports),
-      rr_(num_ports, 0),
-      rr_fresh_(num_ports, 1) {
+      buffer_cells_bytes_(spec.buffer / spec.cell * spec.cell) {
   // Quanta scale so the lightest queue still sends one maximum frame per round.
   uint32_t min_w = UINT32_MAX;
   for (int q = 0; q < kNumPriorities; ++q)
     if (!(spec_.strict_mask & (1u << q)) && spec_.ets_weights[q] > 0) min_w = std::min(min_w, spec_.ets_weights[q]);
   for (int q = 0; q < kNumPriorities; ++q)
-    quantum_[q] = static_cast<int64_t>(std::max<uint32_t>(spec_.ets_weights[q], 1)) * kMaxJumboFrame /
-                  (min_w == UINT32_MAX ? 1 : min_w);
+    quantum_[q] = static_cast<int32_t>(std::max<uint32_t>(spec_.ets_weights[q], 1) * kMaxJumboFrame /
+                                       (min_w == UINT32_MAX ? 1 : min_w));
   set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
   set_pause_quanta(spec_.pfc.quanta);
   set_pause_expiry(spec_.pfc.expiry);
@@ -56,38 +51,37 @@ void Switch::SetStormDrop(int port, int prio, bool drop) {
   EgressQueue& q = queues_[port][prio];
   while (!q.fifo.empty()) {
     Packet* pkt = q.fifo.pop();
-    --queued_[port];
+    --port_state_[port].queued;
     d.tx[prio]++;
     d.bytes += pkt->frame_bytes;
     Release(pkt);
     ctx_->pool.Put(pkt);
   }
-  backlogged_[port] &= static_cast<uint8_t>(~(1u << prio));
+  port_state_[port].backlogged &= static_cast<uint8_t>(~(1u << prio));
 }
 
-void Switch::SetHeadroom(int port, uint64_t bytes) { headroom_[port] = (bytes + spec_.cell - 1) / spec_.cell * spec_.cell; }
+void Switch::SetHeadroom(int port, uint64_t bytes) {
+  port_state_[port].headroom = (bytes + spec_.cell - 1) / spec_.cell * spec_.cell;
+}
 
 void Switch::FinishSetup() {
   uint64_t reserved = 0;
   int lossless_pgs = 0;
   for (int p = 0; p < kNumPriorities; ++p)
     if (Lossless(p)) ++lossless_pgs;
-  for (uint64_t h : headroom_) reserved += h * lossless_pgs;
+  for (const PortState& p : port_state_) reserved += p.headroom * lossless_pgs;
   shared_size_ = reserved < buffer_cells_bytes_ ? buffer_cells_bytes_ - reserved : 0;
   if (spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc) {
     // third.cc: headroom once per port, one reserve per port, and alpha 1/8 at the NIC rate
     // doubling with each doubling of the port's rate (its pfc_a_shift).
     uint64_t headroom = 0;
-    for (uint64_t h : headroom_) headroom += h;
+    for (const PortState& p : port_state_) headroom += p.headroom;
     const uint64_t reserves = ports_.size() * kNs3Reserve;
     ns3_free_base_ = spec_.buffer > headroom + reserves ? spec_.buffer - headroom - reserves : 0;
-    ns3_shift_.assign(ports_.size(), 3);
     for (size_t p = 0; p < ports_.size(); ++p) {
       uint64_t rate = ports_[p].rate_bps;
-      while (rate > spec_.mmu_nic_rate_bps && ns3_shift_[p] > 0) {
-        --ns3_shift_[p];
-        rate /= 2;
-      }
+      uint8_t& shift = port_state_[p].ns3_shift;
+      for (shift = 3; rate > spec_.mmu_nic_rate_bps && shift > 0; rate /= 2) --shift;
     }
   }
   SetEcnFrom(spec_);
@@ -207,8 +201,9 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   EgressQueue& q = queues_[out][prio];
   if (!spec_.ecn.mark_on_dequeue) MaybeMarkEcn(out, q, prio, pkt, false);
   q.fifo.push(pkt);
-  ++queued_[out];
-  backlogged_[out] |= static_cast<uint8_t>(1u << prio);
+  PortState& os = port_state_[out];
+  ++os.queued;
+  os.backlogged |= static_cast<uint8_t>(1u << prio);
   q.counters.watermark_bytes = std::max(q.counters.watermark_bytes, q.fifo.bytes());
   Kick(out);
 }
@@ -244,7 +239,7 @@ bool Switch::AdmitShared(int in_port, int prio, int out, uint64_t bytes) {
   if (!lossless && queues_[out][prio].fifo.bytes() + bytes > DynamicLimit(spec_.egress_lossy_alpha)) return false;
   const uint64_t limit = DynamicLimit(lossless ? spec_.pfc.alpha : spec_.lossy_alpha);
   const bool fits_shared = pg.shared + bytes <= limit && shared_used_ + bytes <= shared_size_;
-  const bool in_headroom = !fits_shared && lossless && pg.headroom + bytes <= headroom_[in_port];
+  const bool in_headroom = !fits_shared && lossless && pg.headroom + bytes <= port_state_[in_port].headroom;
   if (!fits_shared && !in_headroom) return false;
   if (in_headroom) {
     pg.headroom += bytes;
@@ -286,7 +281,7 @@ bool Switch::AdmitNs3(int in_port, int prio, uint64_t bytes) {
   if (!Lossless(prio)) return true;
   PriorityGroup& pg = pgs_[in_port][prio];
   const uint64_t threshold = Ns3Threshold(in_port);
-  if (bytes + pg.headroom > headroom_[in_port] && bytes + Ns3SharedPart(pg) > threshold) return false;
+  if (bytes + pg.headroom > port_state_[in_port].headroom && bytes + Ns3SharedPart(pg) > threshold) return false;
   const uint64_t after = pg.shared + bytes;
   if (after > kNs3Reserve && after - kNs3Reserve > threshold) {
     pg.headroom += bytes;
@@ -321,7 +316,8 @@ void Switch::ReleaseNs3(int in, int prio, uint64_t bytes) {
 Packet* Switch::NextFrame(int port) {
   // The queues that have a frame and may send it, from one byte per port: the scan below
   // touches no queue that cannot send.
-  uint32_t ready = backlogged_[port];
+  PortState& ps = port_state_[port];
+  uint32_t ready = ps.backlogged;
   for (uint32_t b = ready; b; b &= b - 1)
     if (Paused(port, __builtin_ctz(b))) ready &= ~(b & -b);
   if (!ready) return nullptr;
@@ -332,33 +328,33 @@ Packet* Switch::NextFrame(int port) {
     const uint32_t drr = ready & ~spec_.strict_mask;
     if (!drr) return nullptr;
     // Deficit round robin: a queue earns its quantum once per visit.
-    std::array<int64_t, kNumPriorities>& deficit = deficits_[port];
+    int32_t* deficit = ps.deficit;
     for (;;) {
-      const int q = rr_[port];
+      const int q = ps.rr;
       if (!(drr & (1u << q))) {
-        if (!(backlogged_[port] & (1u << q))) deficit[q] = 0;
-        rr_[port] = static_cast<uint8_t>((q + 1) % kNumPriorities);
-        rr_fresh_[port] = 1;
+        if (!(ps.backlogged & (1u << q))) deficit[q] = 0;
+        ps.rr = static_cast<uint8_t>((q + 1) % kNumPriorities);
+        ps.rr_fresh = 1;
         continue;
       }
-      if (rr_fresh_[port]) {
+      if (ps.rr_fresh) {
         deficit[q] += quantum_[q];
-        rr_fresh_[port] = 0;
+        ps.rr_fresh = 0;
       }
       if (deficit[q] >= qs[q].fifo.front()->frame_bytes) {
         deficit[q] -= qs[q].fifo.front()->frame_bytes;
         pick = q;
         break;
       }
-      rr_[port] = static_cast<uint8_t>((q + 1) % kNumPriorities);
-      rr_fresh_[port] = 1;
+      ps.rr = static_cast<uint8_t>((q + 1) % kNumPriorities);
+      ps.rr_fresh = 1;
     }
   }
   EgressQueue& q = qs[pick];
   if (spec_.ecn.mark_on_dequeue) MaybeMarkEcn(port, q, pick, q.fifo.front(), true);
   Packet* pkt = q.fifo.pop();
-  --queued_[port];
-  if (q.fifo.empty()) backlogged_[port] &= static_cast<uint8_t>(~(1u << pick));
+  --ps.queued;
+  if (q.fifo.empty()) ps.backlogged &= static_cast<uint8_t>(~(1u << pick));
   q.counters.packets++;
   q.counters.bytes += pkt->frame_bytes;
   Release(pkt);

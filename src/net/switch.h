@@ -71,7 +71,7 @@ class Switch : public Node {
   }
   const QueueCounters& queue_counters(int port, int q) const { return queues_[port][q].counters; }
   const PriorityGroupCounters& pg_counters(int port, int pg) const { return pgs_[port][pg].counters; }
-  uint64_t headroom(int port) const { return headroom_[port]; }
+  uint64_t headroom(int port) const { return port_state_[port].headroom; }
   uint64_t shared_pool() const { return shared_size_; }
   uint64_t shared_used() const { return shared_used_; }
   uint64_t shared_watermark() const { return shared_watermark_; }
@@ -84,7 +84,7 @@ class Switch : public Node {
 
  protected:
   Packet* NextFrame(int port) override;
-  bool HasBacklog(int port) const override { return queued_[port] > 0; }
+  bool HasBacklog(int port) const override { return port_state_[port].queued > 0; }
   void OnFrame(int port, Packet* pkt) override;
   void OnNodeEvent(uint32_t, uint32_t, Packet*) override {}
 
@@ -113,7 +113,7 @@ class Switch : public Node {
   }
   // The HPCC code's threshold: the free shared space shifted by the port's alpha shift.
   uint64_t Ns3Threshold(int port) const {
-    return ns3_free_base_ > shared_used_ ? (ns3_free_base_ - shared_used_) >> ns3_shift_[port] : 0;
+    return ns3_free_base_ > shared_used_ ? (ns3_free_base_ - shared_used_) >> port_state_[port].ns3_shift : 0;
   }
   uint64_t Ns3SharedPart(const PriorityGroup& pg) const { return pg.shared > kNs3Reserve ? pg.shared - kNs3Reserve : 0; }
   uint64_t Cells(uint32_t frame_bytes) const {
@@ -125,38 +125,46 @@ class Switch : public Node {
   }
   void MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool departing);
 
-  SwitchSpec spec_;
-  int topo_node_;
-  const Topology* topo_;
-  uint64_t ecmp_seed_;
-  uint32_t ns3_seed_ = 0;
-  const std::vector<uint32_t>* ns3_host_ipv4_ = nullptr;  // set: the ns-3 profile's hash
-  Rng ecn_rng_;
-  uint64_t buffer_cells_bytes_;
-  uint64_t shared_size_ = 0, shared_used_ = 0, shared_watermark_ = 0;
-  std::vector<uint64_t> headroom_;
-  std::vector<EcnSpec> port_ecn_;  // the marking profile of each egress port (by its speed)
-  std::vector<std::array<PriorityGroup, kNumPriorities>> pgs_;
-  std::vector<std::array<EgressQueue, kNumPriorities>> queues_;
-  std::vector<uint32_t> queued_;   // packets waiting in the port's egress queues
-  std::vector<uint8_t> backlogged_;  // per port, a bit for each egress queue holding a frame
-  std::vector<std::array<int64_t, kNumPriorities>> deficits_;  // DWRR deficit per port and queue
-  std::vector<uint8_t> rr_;        // DWRR position per port
-  std::vector<uint8_t> rr_fresh_;  // the DWRR position was just reached
-  std::array<int64_t, kNumPriorities> quantum_{};
-  // kNs3Hpcc: a 4 KB reserve per ingress queue before the shared pool (switch-mmu.cc).
-  static constexpr uint64_t kNs3Reserve = 4 * 1024;
-  uint64_t ns3_free_base_ = 0;      // buffer - all ports' headroom - one reserve per port
-  std::vector<uint8_t> ns3_shift_;  // per port: alpha = 2^-shift
-  uint64_t lossless_drops_ = 0, lossy_drops_ = 0, ecn_marked_ = 0, ttl_expired_ = 0;
-  uint64_t no_route_drop_bytes_ = 0;
+  // A port's own figures that every frame through it reads or writes, in one cache line: where
+  // they were in arrays of their own, a frame touched a line of each.
+  struct alignas(64) PortState {
+    uint64_t headroom = 0;   // reserved headroom for each lossless PG of the port (ingress)
+    uint32_t queued = 0;     // packets waiting in the port's egress queues
+    uint8_t backlogged = 0;  // a bit for each egress queue holding a frame
+    uint8_t rr = 0;          // DWRR position
+    uint8_t rr_fresh = 1;    // the DWRR position was just reached
+    uint8_t ns3_shift = 3;   // kNs3Hpcc: the ingress threshold's alpha = 2^-shift
+    int32_t deficit[kNumPriorities] = {};  // DWRR deficit per queue, bytes (under quantum + a frame)
+  };
   // The watchdog's drop action: per port, the priorities dropped and what was dropped.
   struct StormDrops {
     uint8_t mask = 0;
     uint64_t tx[kNumPriorities] = {}, rx[kNumPriorities] = {};
     uint64_t bytes = 0;  // frame bytes of all of them
   };
+
+  // What every frame reads comes first, after the node's ports: the per-port state and the
+  // shared pool's figures.
+  std::vector<PortState> port_state_;
+  std::vector<std::array<PriorityGroup, kNumPriorities>> pgs_;
+  std::vector<std::array<EgressQueue, kNumPriorities>> queues_;
+  std::vector<EcnSpec> port_ecn_;  // the marking profile of each egress port (by its speed)
   std::vector<StormDrops> storm_drops_;  // empty until a watchdog first drops
+  uint64_t shared_size_ = 0, shared_used_ = 0, shared_watermark_ = 0;
+  // kNs3Hpcc: a 4 KB reserve per ingress queue before the shared pool (switch-mmu.cc).
+  static constexpr uint64_t kNs3Reserve = 4 * 1024;
+  uint64_t ns3_free_base_ = 0;      // buffer - all ports' headroom - one reserve per port
+  std::array<int32_t, kNumPriorities> quantum_{};
+  Rng ecn_rng_;
+  SwitchSpec spec_;
+  int topo_node_;
+  const Topology* topo_;
+  uint64_t ecmp_seed_;
+  uint32_t ns3_seed_ = 0;
+  const std::vector<uint32_t>* ns3_host_ipv4_ = nullptr;  // set: the ns-3 profile's hash
+  uint64_t buffer_cells_bytes_;
+  uint64_t lossless_drops_ = 0, lossy_drops_ = 0, ecn_marked_ = 0, ttl_expired_ = 0;
+  uint64_t no_route_drop_bytes_ = 0;
 };
 
 }  // namespace rocelab
