@@ -14,6 +14,7 @@
 #ifndef ROCELAB_NET_FLOW_PATHS_H_
 #define ROCELAB_NET_FLOW_PATHS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -53,6 +54,11 @@ class FlowPaths {
     uint8_t port[sizeof(Packet::path)] = {};
   };
   static constexpr uint8_t kUnknown = 0xFF;  // not worked out yet
+
+ public:
+  static constexpr size_t kBytesPerQueuePair = 2 * sizeof(Path);  // the table's share of a queue pair
+
+ private:
   static bool Fits(const Path& path, const Packet& pkt) {
     return path.src == pkt.src && path.dst == pkt.dst && path.sport == pkt.udp_sport && path.dport == pkt.udp_dport;
   }

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "net/flow_paths.h"
 #include "transport/queue_pair.h"
 
 namespace rocelab {
@@ -14,7 +15,8 @@ namespace {
 constexpr double kBaseBytes = 6 << 20;           // the program itself
 constexpr double kBytesPerSwitchPort = 3700;     // a port with its link, timers and wire (hosts' ports folded in)
 constexpr double kSummaryBytesPerPort = 1900;    // a device port in summary.json as it is built
-constexpr double kBytesPerFlow = sizeof(QueuePair) * 2 + 1024;  // the queue pair, its slot and its messages
+// The queue pair, its slot, its messages and its paths (net/flow_paths.h).
+constexpr double kBytesPerFlow = sizeof(QueuePair) * 2 + 1024 + FlowPaths::kBytesPerQueuePair;
 constexpr double kBytesPerSwitchRoutes = 32;     // its routing rule (Topology::SwitchRoutes)
 // An explicit fabric's next-hop tables grow one switch at a time, interleaved: freed buffers
 // stay resident.
