@@ -34,18 +34,12 @@ Packet Headers(uint32_t qp, uint32_t src, uint32_t dst, uint16_t sport, PacketTy
   return p;
 }
 
-// The output port of each switch a packet crosses, asking each switch (Switch::Route) as the
-// packet would find it there.
-std::vector<int> PortsAsked(const Fabric& f, Packet pkt) {
+// The output port of each switch a packet crosses, as each switch chooses it now
+// (Fabric::PathOf: the links from the source host's port on).
+std::vector<int> PortsAsked(const Fabric& f, const Packet& pkt) {
   std::vector<int> ports;
-  int node = f.topology().nodes()[f.topology().hosts()[pkt.src]].ports[0].peer_node;
-  while (f.topology().nodes()[node].is_switch) {
-    const int port = static_cast<const Switch&>(f.device(node)).Route(&pkt);
-    if (port < 0) return {};
-    ports.push_back(port);
-    node = f.topology().nodes()[node].ports[port].peer_node;
-    --pkt.ttl;
-  }
+  for (const auto& [node, port] : f.PathOf(pkt))
+    if (f.topology().nodes()[node].is_switch) ports.push_back(port);
   return ports;
 }
 
