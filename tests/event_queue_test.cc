@@ -58,6 +58,7 @@ struct Spawner : EventSource {
   Rng rng{11, 3};
   uint32_t next = 0, budget = 0;
   int max_shift = 0;  // delays up to 5000 << this
+  Time (*delay)(Rng&) = nullptr;  // set: the delays instead
   std::vector<std::tuple<Time, uint32_t>> seen, scheduled;
   void Add(Time at) {
     scheduled.push_back({at, next});
@@ -67,7 +68,9 @@ struct Spawner : EventSource {
     seen.push_back({sim->Now(), arg});
     const uint64_t n = rng.Below(4);  // 0, 1 (most often), 2 or 3 more
     for (uint64_t k = 0; k < (n == 3 ? 1 : n) && budget > 0; ++k, --budget)
-      Add(sim->Now() + (rng.Below(3) == 0 ? 0 : static_cast<Time>(rng.Below(5000)) << rng.Below(max_shift + 1)));
+      Add(sim->Now() + (delay                ? delay(rng)
+                        : rng.Below(3) == 0 ? 0
+                                            : static_cast<Time>(rng.Below(5000)) << rng.Below(max_shift + 1)));
   }
 };
 
@@ -104,6 +107,36 @@ TEST(EventQueue, TimesOfEveryScaleAndEventsBeforeAPeekComeOutInOrder) {
   std::sort(expected.begin(), expected.end());
   ASSERT_EQ(s.seen.size(), expected.size());
   EXPECT_TRUE(s.seen == expected);
+}
+
+// Delays at the edges of the calendar's slots and of its horizon, once and twice over, and now and
+// then a quiet spell after which the calendar starts again at the radix heap's earliest event.
+TEST(EventQueue, EventsAtTheCalendarsEdgesComeOutInOrder) {
+  Simulator sim;
+  Spawner s;
+  s.sim = &sim;
+  s.budget = 300000;
+  s.delay = [](Rng& rng) -> Time {
+    constexpr Time kSlot = Time{1} << EventQueue::kSlotBits;
+    const Time jitter = static_cast<Time>(rng.Below(5)) - 2;
+    switch (rng.Below(8)) {
+      case 0: return 0;
+      case 1: return static_cast<Time>(1 + rng.Below(4)) * kSlot + jitter;
+      case 2: return static_cast<Time>(rng.Below(3000));
+      case 3: return EventQueue::kHorizon + jitter - kSlot * static_cast<Time>(rng.Below(2));
+      case 4: return 2 * EventQueue::kHorizon + jitter;
+      case 5: return static_cast<Time>(rng.Below(static_cast<uint64_t>(3 * EventQueue::kHorizon)));
+      case 6: return rng.Below(50) == 0 ? 1000 * EventQueue::kHorizon + jitter : 1;
+      default: return static_cast<Time>(rng.Below(100000));
+    }
+  };
+  for (int i = 0; i < 1000; ++i) s.Add(static_cast<Time>(s.rng.Below(5000)));
+  sim.RunUntil(kTimeNever);
+  std::vector<std::tuple<Time, uint32_t>> expected = s.scheduled;
+  std::sort(expected.begin(), expected.end());
+  ASSERT_EQ(s.seen.size(), expected.size());
+  EXPECT_TRUE(s.seen == expected);
+  EXPECT_EQ(sim.PendingEvents(), 0u);
 }
 
 TEST(EventQueue, RunUntilStopsAtTheLimit) {

@@ -1,110 +1,87 @@
-// The event queue: a radix heap of small plain structs. An event names its
-// target (an EventSource), a kind the target interprets, one integer argument
-// and optionally a packet. Ties in time break by insertion order, which makes
-// every run with the same inputs replay identically. Frames in flight wait
-// beside the queue, on their wire (sim/wire.h), so it holds few events.
+// The event queue: a calendar of the near future over a radix heap of the far one. Ties in time
+// break by insertion order, which makes every run with the same inputs replay identically.
+// Frames in flight wait beside the queue, on their wire (sim/wire.h), so it holds few events.
 #ifndef ROCELAB_SIM_EVENT_QUEUE_H_
 #define ROCELAB_SIM_EVENT_QUEUE_H_
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
+#include "sim/event.h"
+#include "sim/event_blocks.h"
+#include "sim/radix_heap.h"
 #include "sim/time.h"
 
 namespace rocelab {
 
-struct Packet;
-
-// Anything that receives events: switches, NICs, workload drivers.
-class EventSource {
- public:
-  virtual ~EventSource() = default;
-  virtual void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) = 0;
-};
-
-struct Event {
-  Time time;
-  uint64_t seq;
-  EventSource* target;
-  Packet* pkt;
-  uint32_t kind;
-  uint32_t arg;
-};
-
-// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990) with 64-way digits. A simulation never
-// schedules before its clock, so the queue can sort lazily. Events wait unsorted in buckets: an
-// event's level is the highest 6-bit digit in which its time differs from `last_`, the time of the
-// earliest event, and its bucket there is its own value of that digit. A push appends. When the
-// events due at `last_` are gone, the first bucket of the lowest level that holds any is emptied:
-// its earliest event becomes `last_` and comes due, and the others move down to lower levels. An
-// event moves at most once per level and once more as it comes due (four times for a frame's
-// arrival a microsecond ahead, 2^20 ps, which starts on level 3; with one-bit digits it could move
-// once per bit, twenty times), and pushes and moves append to blocks in sequence: on a large fabric
-// this stays in cache where a binary heap of thousands of events, each push and pop walking its
-// levels, did not. The due events are a run sorted by (time, insertion), so the order is a heap's
-// exactly. A refill and a handler's pushes for the same time append to the run in insertion order;
-// a frame a wire held back (an older sequence number) and an event for a time before `last_` (a
-// peek, and the prefetch of the next event, move `last_` past the clock) take their place inside
-// it. A bucket is a chain of fixed blocks shared through a free list: most buckets hold a few
-// events at a time, and a vector per bucket would keep each bucket's own peak (15 times the peak
-// number of events, measured on a k=24 fat-tree).
+// Nearly every event of a packet network comes due within a few microseconds of being queued: a
+// frame's end on the wire, its arrival a propagation delay later, the reply it prompts. The
+// calendar holds those: 8,192 slots of 2,048 ps each, a horizon of 16.8 us from the slot of the
+// earliest event, which covers a 4 KB frame on a 10G link and a delay of 13 us after it. A push
+// into the calendar appends to its slot, once; a radix heap moves an event once for each 6-bit
+// digit between its time and the clock (three or four times for an arrival a microsecond ahead).
+// When the events due are gone, the next slot that holds any (found through two levels of
+// occupancy bits) is sorted into the due run, and the horizon moves up to start at that slot: the
+// events of the radix heap (sim/radix_heap.h) that now fall within it, timers mostly, move into
+// the calendar. The due run is sorted by (time, insertion), so the order is a heap's exactly. A
+// push for a time at or before `last_` (the latest time in the run, which a peek and the prefetch
+// of the next event move past the clock) takes its place inside it.
 class EventQueue {
  public:
+  static constexpr int kSlotBits = 11;  // a slot spans 2^11 ps
+  static constexpr uint32_t kSlots = 8192;
+  static constexpr Time kHorizon = Time{kSlots} << kSlotBits;
+
   void Push(Time time, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
     PushInOrder(time, next_seq_++, target, kind, arg, pkt);
   }
   // The sequence number the next Push would take; taking it keeps an event's place in the
   // tie-break for when it is pushed later (Wire holds frames back this way).
   uint64_t TakeSequence() { return next_seq_++; }
-  void PushInOrder(Time time, uint64_t seq, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
+  // Inlined: it is most of a handler's work on the queue, and a call costs as much again.
+  __attribute__((always_inline)) void PushInOrder(Time time, uint64_t seq, EventSource* target, uint32_t kind,
+                                                  uint32_t arg, Packet* pkt) {
     ++size_;
     const Event e{time, seq, target, pkt, kind, arg};
-    if (time <= last_) {
-      PushDue(e);
-      return;
-    }
-    Place(e);
+    if (time <= last_) PushDue(e);
+    else if (time - base_ < kHorizon) PlaceNear(e);  // time > last_ >= base_
+    else far_.Push(e);
   }
 
   bool Empty() const { return size_ == 0; }
   size_t Size() const { return size_; }
   size_t CapacityBytes() const {
-    return due_.capacity() * sizeof(Event) + blocks_.size() * sizeof(Block);
+    return due_.capacity() * sizeof(Event) + blocks_.CapacityBytes() + sizeof(slots_) + far_.CapacityBytes();
   }
   Time TopTime() {
-    Refill();
+    if (DueEmpty()) Refill();
     return due_[due_head_].time;
   }
 
   // Brings the event that is next for now into cache, while the one just popped runs.
   void PrefetchNext() {
     if (size_ == 0) return;
-    Refill();
+    if (DueEmpty()) Refill();
     const Event& n = due_[due_head_];
     __builtin_prefetch(n.target);
     if (n.pkt) __builtin_prefetch(n.pkt);
   }
 
   Event Pop() {
-    Refill();
+    if (DueEmpty()) Refill();
     --size_;
     return due_[due_head_++];
   }
 
  private:
-  static constexpr int kDigitBits = 6;
-  static constexpr int kDigits = 1 << kDigitBits;  // buckets per level
-  static constexpr int kLevels = (64 + kDigitBits - 1) / kDigitBits;
+  static constexpr Time kSlotStart = ~((Time{1} << kSlotBits) - 1);  // a time & this: its slot's start
+  static constexpr uint32_t kWords = kSlots / 64;          // occupancy words, a bit per slot
+  static constexpr uint32_t kGroups = (kWords + 63) / 64;  // summary words, a bit per occupancy word
 
-  static bool Before(const Event& a, const Event& b) {
-    return a.time < b.time || (a.time == b.time && a.seq < b.seq);
-  }
+  static uint32_t SlotOf(Time t) { return static_cast<uint32_t>(static_cast<uint64_t>(t) >> kSlotBits) & (kSlots - 1); }
   bool DueEmpty() const { return due_head_ == due_.size(); }
-  // Events come due in order but for a frame a wire held back (an older sequence number) and
-  // an event before last_: those take their place in the run.
   void PushDue(const Event& e) {
     if (DueEmpty()) {
       due_.clear();
@@ -116,87 +93,89 @@ class EventQueue {
     due_.push_back(e);
   }
 
-  static constexpr uint32_t kBlockEvents = 16;
-  struct Block {
-    Block* next = nullptr;
-    Event events[kBlockEvents];
-  };
-  // Every block of a bucket is full but its last, whose count the bucket keeps.
-  struct Bucket {
-    Block* head = nullptr;
-    Block* tail = nullptr;
-    uint32_t tail_count = 0;
-  };
-
-  // An event after last_: into the bucket of the highest digit in which the two differ.
-  void Place(const Event& e) {
-    const uint64_t t = static_cast<uint64_t>(e.time);
-    const int level = (63 - __builtin_clzll(t ^ static_cast<uint64_t>(last_))) / kDigitBits;
-    const int digit = static_cast<int>((t >> (level * kDigitBits)) & (kDigits - 1));
-    Bucket& k = buckets_[level][digit];
-    if (!k.tail || k.tail_count == kBlockEvents) {
-      Block* block = NewBlock();
-      (k.tail ? k.tail->next : k.head) = block;
-      k.tail = block;
-      k.tail_count = 0;
-    }
-    k.tail->events[k.tail_count++] = e;
-    occupied_[level] |= uint64_t{1} << digit;
-    levels_ |= 1u << level;
-  }
-  Block* NewBlock() {
-    if (!free_) {
-      blocks_.push_back(std::make_unique<Block>());
-      return blocks_.back().get();
-    }
-    Block* b = free_;
-    free_ = b->next;
-    b->next = nullptr;
-    return b;
+  // An event in (last_, base_ + kHorizon): into its slot.
+  void PlaceNear(const Event& e) {
+    const uint32_t s = SlotOf(e.time);
+    blocks_.Append(slots_[s], e);
+    occupied_[s / 64] |= uint64_t{1} << (s % 64);
+    words_[s / 64 / 64] |= uint64_t{1} << (s / 64 % 64);
+    ++near_;
   }
 
-  static uint32_t Count(const Bucket& bucket, const Block* block) {
-    return block == bucket.tail ? bucket.tail_count : kBlockEvents;
+  // The first slot holding events from slot `from` on, round the calendar (it must hold some).
+  uint32_t NextSlot(uint32_t from) const {
+    const uint32_t w = from / 64;
+    if (const uint64_t here = occupied_[w] & (~uint64_t{0} << (from % 64))) return w * 64 + __builtin_ctzll(here);
+    // Words after this one, then (a later lap) from the first word up to this one.
+    for (uint32_t v = w + 1; v < kWords; v = (v / 64 + 1) * 64)
+      if (const uint64_t bits = words_[v / 64] & (~uint64_t{0} << (v % 64))) return FirstIn(v / 64, bits);
+    for (uint32_t g = 0;; ++g)
+      if (words_[g]) return FirstIn(g, words_[g]);
+  }
+  // The first occupied slot of the words marked in `bits`, bit i standing for word g * 64 + i.
+  uint32_t FirstIn(uint32_t g, uint64_t bits) const {
+    const uint32_t x = g * 64 + __builtin_ctzll(bits);
+    return x * 64 + __builtin_ctzll(occupied_[x]);
   }
 
-  // When no event is due at last_, empties the earliest bucket (the queue must not be empty).
+  // Sorts the next slot that holds events into the due run, which is empty (the queue is not).
   void Refill() {
-    if (!DueEmpty()) return;
-    const int level = __builtin_ctz(levels_);
-    const int digit = __builtin_ctzll(occupied_[level]);
-    occupied_[level] &= occupied_[level] - 1;
-    if (!occupied_[level]) levels_ &= ~(1u << level);
-    const Bucket from = buckets_[level][digit];
-    buckets_[level][digit] = Bucket{};
-    // The bucket's earliest event becomes last_ and comes due. The others share the digits
-    // from `level` up with it, so each moves down at least a level.
-    Time earliest = kTimeNever;
-    for (const Block* k = from.head; k; k = k->next)
-      for (uint32_t i = 0, n = Count(from, k); i < n; ++i) earliest = std::min(earliest, k->events[i].time);
-    last_ = earliest;
-    for (Block* k = from.head; k;) {
-      for (uint32_t i = 0, n = Count(from, k); i < n; ++i) {
-        const Event& e = k->events[i];
-        if (e.time == last_) PushDue(e);
-        else Place(e);
-      }
-      Block* next = k->next;
-      k->next = free_;  // emptied: the buckets below may take it
-      free_ = k;
-      k = next;
+    if (near_ == 0) {
+      // Nothing near: the calendar starts at the radix heap's earliest event.
+      base_ = far_.Top().time & kSlotStart;
+      cursor_ = SlotOf(base_);
+      MoveNear();
     }
+    const uint32_t s = NextSlot(cursor_);
+    EventBucket& slot = slots_[s];
+    due_.clear();
+    due_head_ = 0;
+    EventBlocks::ForEach(slot, [&](const Event& e) { due_.push_back(e); });
+    blocks_.Free(slot);
+    slot = EventBucket{};
+    occupied_[s / 64] &= ~(uint64_t{1} << (s % 64));
+    if (!occupied_[s / 64]) words_[s / 64 / 64] &= ~(uint64_t{1} << (s / 64 % 64));
+    near_ -= due_.size();
+    Sort();
+    last_ = due_.back().time;
+    // The calendar now starts at this slot, and reaches that much further.
+    cursor_ = s;
+    base_ = last_ & kSlotStart;
+    MoveNear();
+  }
+
+  // A slot's events in (time, insertion) order: few, and mostly in order already.
+  void Sort() {
+    if (due_.size() > 32) {
+      std::sort(due_.begin(), due_.end(), Before);
+      return;
+    }
+    for (size_t i = 1; i < due_.size(); ++i) {
+      const Event e = due_[i];
+      size_t j = i;
+      for (; j > 0 && Before(e, due_[j - 1]); --j) due_[j] = due_[j - 1];
+      due_[j] = e;
+    }
+  }
+
+  // The radix heap's events that the calendar's horizon now reaches move into it.
+  void MoveNear() {
+    while (!far_.Empty() && far_.Top().time - base_ < kHorizon) PlaceNear(far_.Pop());
   }
 
   std::vector<Event> due_;  // from due_head_ on, by (time, seq): the events at or before last_
   size_t due_head_ = 0;
-  Bucket buckets_[kLevels][kDigits];
-  uint64_t occupied_[kLevels] = {};  // bit d of level l: buckets_[l][d] holds events
-  uint32_t levels_ = 0;              // bit l: occupied_[l] is not 0
-  Block* free_ = nullptr;
-  std::vector<std::unique_ptr<Block>> blocks_;  // every block, in use or free
   Time last_ = 0;
+  Time base_ = 0;         // the calendar holds the events in (last_, base_ + kHorizon)
+  uint32_t cursor_ = 0;   // the slot of base_
+  uint64_t words_[kGroups] = {};  // bit w % 64 of group w / 64: occupied_[w] is not 0
+  uint64_t occupied_[kWords] = {};  // bit s % 64 of word s / 64: slots_[s] holds events
+  size_t near_ = 0;       // events in the calendar
   size_t size_ = 0;
   uint64_t next_seq_ = 0;
+  EventBlocks blocks_;
+  EventBucket slots_[kSlots];
+  RadixHeap far_;  // the events at or after base_ + kHorizon when they were pushed
 };
 
 // Told now and then how far a run has come (a progress line on a terminal).
