@@ -147,7 +147,7 @@ class EventQueue {
   // A slot's events in (time, insertion) order: few, and mostly in order already.
   void Sort() {
     if (due_.size() > 32) {
-      std::sort(due_.begin(), due_.end(), Before);
+      std::sort(due_.begin(), due_.end(), [](const Event& a, const Event& b) { return Before(a, b); });
       return;
     }
     for (size_t i = 1; i < due_.size(); ++i) {
