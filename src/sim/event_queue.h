@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/due_run.h"
 #include "sim/event.h"
 #include "sim/event_blocks.h"
 #include "sim/radix_heap.h"
@@ -45,7 +46,7 @@ class EventQueue {
                                                   uint32_t arg, Packet* pkt) {
     ++size_;
     const Event e{time, seq, target, pkt, kind, arg};
-    if (time <= last_) PushDue(e);
+    if (time <= last_) due_.Insert(e);
     else if (time - base_ < kHorizon) PlaceNear(e);  // time > last_ >= base_
     else far_.Push(e);
   }
@@ -53,26 +54,26 @@ class EventQueue {
   bool Empty() const { return size_ == 0; }
   size_t Size() const { return size_; }
   size_t CapacityBytes() const {
-    return due_.capacity() * sizeof(Event) + blocks_.CapacityBytes() + sizeof(slots_) + far_.CapacityBytes();
+    return due_.CapacityBytes() + blocks_.CapacityBytes() + sizeof(slots_) + far_.CapacityBytes();
   }
   Time TopTime() {
-    if (DueEmpty()) Refill();
-    return due_[due_head_].time;
+    if (due_.Empty()) Refill();
+    return due_.Front().time;
   }
 
   // Brings the event that is next for now into cache, while the one just popped runs.
   void PrefetchNext() {
     if (size_ == 0) return;
-    if (DueEmpty()) Refill();
-    const Event& n = due_[due_head_];
+    if (due_.Empty()) Refill();
+    const Event& n = due_.Front();
     __builtin_prefetch(n.target);
     if (n.pkt) __builtin_prefetch(n.pkt);
   }
 
   Event Pop() {
-    if (DueEmpty()) Refill();
+    if (due_.Empty()) Refill();
     --size_;
-    return due_[due_head_++];
+    return due_.PopFront();
   }
 
  private:
@@ -81,18 +82,6 @@ class EventQueue {
   static constexpr uint32_t kGroups = (kWords + 63) / 64;  // summary words, a bit per occupancy word
 
   static uint32_t SlotOf(Time t) { return static_cast<uint32_t>(static_cast<uint64_t>(t) >> kSlotBits) & (kSlots - 1); }
-  bool DueEmpty() const { return due_head_ == due_.size(); }
-  void PushDue(const Event& e) {
-    if (DueEmpty()) {
-      due_.clear();
-      due_head_ = 0;
-    } else if (Before(e, due_.back())) {
-      due_.insert(std::upper_bound(due_.begin() + static_cast<std::ptrdiff_t>(due_head_), due_.end(), e, Before), e);
-      return;
-    }
-    due_.push_back(e);
-  }
-
   // An event in (last_, base_ + kHorizon): into its slot.
   void PlaceNear(const Event& e) {
     const uint32_t s = SlotOf(e.time);
@@ -128,34 +117,19 @@ class EventQueue {
     }
     const uint32_t s = NextSlot(cursor_);
     EventBucket& slot = slots_[s];
-    due_.clear();
-    due_head_ = 0;
-    EventBlocks::ForEach(slot, [&](const Event& e) { due_.push_back(e); });
+    due_.Restart();
+    EventBlocks::ForEach(slot, [&](const Event& e) { due_.Append(e); });
     blocks_.Free(slot);
     slot = EventBucket{};
     occupied_[s / 64] &= ~(uint64_t{1} << (s % 64));
     if (!occupied_[s / 64]) words_[s / 64 / 64] &= ~(uint64_t{1} << (s / 64 % 64));
-    near_ -= due_.size();
-    Sort();
-    last_ = due_.back().time;
+    near_ -= due_.Size();
+    due_.Sort();
+    last_ = due_.Back().time;
     // The calendar now starts at this slot, and reaches that much further.
     cursor_ = s;
     base_ = last_ & kSlotStart;
     MoveNear();
-  }
-
-  // A slot's events in (time, insertion) order: few, and mostly in order already.
-  void Sort() {
-    if (due_.size() > 32) {
-      std::sort(due_.begin(), due_.end(), [](const Event& a, const Event& b) { return Before(a, b); });
-      return;
-    }
-    for (size_t i = 1; i < due_.size(); ++i) {
-      const Event e = due_[i];
-      size_t j = i;
-      for (; j > 0 && Before(e, due_[j - 1]); --j) due_[j] = due_[j - 1];
-      due_[j] = e;
-    }
   }
 
   // The radix heap's events that the calendar's horizon now reaches move into it.
@@ -163,8 +137,7 @@ class EventQueue {
     while (!far_.Empty() && far_.Top().time - base_ < kHorizon) PlaceNear(far_.Pop());
   }
 
-  std::vector<Event> due_;  // from due_head_ on, by (time, seq): the events at or before last_
-  size_t due_head_ = 0;
+  DueRun due_;  // the events at or before last_
   Time last_ = 0;
   Time base_ = 0;         // the calendar holds the events in (last_, base_ + kHorizon)
   uint32_t cursor_ = 0;   // the slot of base_

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "sim/event.h"
+#include "sim/due_run.h"
 #include "sim/event_blocks.h"
 
 namespace rocelab {
@@ -32,42 +33,27 @@ class RadixHeap {
  public:
   void Push(const Event& e) {
     ++size_;
-    if (e.time <= last_) {
-      PushDue(e);
-      return;
-    }
-    Place(e);
+    if (e.time <= last_) due_.Insert(e);
+    else Place(e);
   }
   bool Empty() const { return size_ == 0; }
   size_t Size() const { return size_; }
-  size_t CapacityBytes() const { return due_.capacity() * sizeof(Event) + blocks_.CapacityBytes(); }
+  size_t CapacityBytes() const { return due_.CapacityBytes() + blocks_.CapacityBytes(); }
   // The earliest event (the heap must not be empty).
   const Event& Top() {
-    if (DueEmpty()) Refill();
-    return due_[due_head_];
+    if (due_.Empty()) Refill();
+    return due_.Front();
   }
   Event Pop() {
-    if (DueEmpty()) Refill();
+    if (due_.Empty()) Refill();
     --size_;
-    return due_[due_head_++];
+    return due_.PopFront();
   }
 
  private:
   static constexpr int kDigitBits = 6;
   static constexpr int kDigits = 1 << kDigitBits;  // buckets per level
   static constexpr int kLevels = (64 + kDigitBits - 1) / kDigitBits;
-
-  bool DueEmpty() const { return due_head_ == due_.size(); }
-  void PushDue(const Event& e) {
-    if (DueEmpty()) {
-      due_.clear();
-      due_head_ = 0;
-    } else if (Before(e, due_.back())) {
-      due_.insert(std::upper_bound(due_.begin() + static_cast<std::ptrdiff_t>(due_head_), due_.end(), e, Before), e);
-      return;
-    }
-    due_.push_back(e);
-  }
 
   // An event after last_: into the bucket of the highest digit in which the two differ.
   void Place(const Event& e) {
@@ -93,14 +79,13 @@ class RadixHeap {
     EventBlocks::ForEach(from, [&](const Event& e) { earliest = std::min(earliest, e.time); });
     last_ = earliest;
     EventBlocks::ForEach(from, [&](const Event& e) {
-      if (e.time == last_) PushDue(e);
+      if (e.time == last_) due_.Insert(e);
       else Place(e);
     });
     blocks_.Free(from);
   }
 
-  std::vector<Event> due_;  // from due_head_ on, by (time, seq): the events at or before last_
-  size_t due_head_ = 0;
+  DueRun due_;  // the events at or before last_
   EventBucket buckets_[kLevels][kDigits];
   uint64_t occupied_[kLevels] = {};  // bit d of level l: buckets_[l][d] holds events
   uint32_t levels_ = 0;              // bit l: occupied_[l] is not 0
