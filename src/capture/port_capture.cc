@@ -51,7 +51,7 @@ PortCapture::PortCapture(Fabric* fabric, int node, int port, Time from, Time to,
       to_(to),
       synth_(&fabric->qps()),
       file_(std::move(file)) {
-  device_->port(port_).tap = this;
+  device_->SetTap(port_, this);
 }
 
 void PortCapture::Sent(const Packet& pkt, Time t) {
@@ -79,7 +79,7 @@ void PortCapture::Write(const Packet& pkt, Time t, MacAddress src, MacAddress ds
 }
 
 bool PortCapture::Finish(std::string* err) {
-  if (device_) device_->port(port_).tap = under_;
+  if (device_) device_->SetTap(port_, under_);
   device_ = nullptr;
   return file_->Commit(err);
 }

@@ -15,6 +15,7 @@ void Node::Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time 
   p.rate_bps = rate_bps;
   p.delay = delay;
   p.ber = ber;
+  p.bit_errors = ber > 0;
   p.ps_per_byte = (8000000000000ull % rate_bps == 0) ? static_cast<Time>(8000000000000ull / rate_bps) : 0;
   p.in.Connect(&ctx_->sim, this, kArrive, static_cast<uint32_t>(port));
   p.out = &peer->ports_[peer_port].in;
@@ -159,7 +160,7 @@ void Node::SendPauseFrame(int port, int prio, uint16_t quanta) {
 
 void Node::Kick(int port) {
   Port& p = ports_[port];
-  if (p.txdone_pending || p.choosing || p.peer == nullptr) return;
+  if (p.txdone_pending || p.choosing || p.out == nullptr) return;
   if (Now() < p.busy_until) {
     // Mid-frame: come back when it ends.
     p.txdone_pending = true;
@@ -185,7 +186,7 @@ void Node::Transmit(int port, Packet* pkt) {
   const Time ser = FrameTime(p, wire);
   const Time now = Now();
   p.busy_until = now + ser;
-  if (p.faults && !p.faults->carrier) {
+  if (p.watched && p.faults && !p.faults->carrier) {
     // The carrier is down: the frame is lost at the PHY, which sends nothing.
     p.faults->counters.tx_link_down_drops++;
     if (pkt->type != PacketType::kPause) p.faults->counters.carrier_lost_bytes += pkt->frame_bytes;
@@ -207,15 +208,15 @@ void Node::Transmit(int port, Packet* pkt) {
   c.busy += ser;
   if (c.first_tx < 0) c.first_tx = now;
   c.last_tx_end = now + ser;
-  if (p.tap) p.tap->Sent(*pkt, now);  // before a bit error can hit it: it leaves intact
-  if (p.ber > 0) {
+  if (p.watched && p.tap) p.tap->Sent(*pkt, now);  // before a bit error can hit it: it leaves intact
+  if (p.bit_errors) {
     // P(frame hit) = 1 - (1 - ber)^bits
     double bits = 8.0 * pkt->frame_bytes;
     double p_err = -std::expm1(bits * std::log1p(-p.ber));
     if (ber_rng_.Uniform() < p_err) pkt->flags |= Packet::kFlagCorrupted;
   }
   ++ctx_->packet_hops;
-  if (p.faults && p.faults->gray_drop > 0 && pkt->type != PacketType::kPause &&
+  if (p.watched && p.faults && p.faults->gray_drop > 0 && pkt->type != PacketType::kPause &&
       p.faults->gray_rng.Uniform() < p.faults->gray_drop) {
     // A gray drop: the frame left (and is counted as sent) but never arrives, and no counter
     // anywhere says so.
@@ -235,8 +236,15 @@ PortFaults& Node::Faults(int port) {
     p.faults = std::make_unique<PortFaults>();
     p.faults->gray_rng = Rng(ctx_->seed, NameHash(name_) ^ (0x6A40000ull + static_cast<uint64_t>(port)));
     p.faults->blackhole_seed = NameHash(name_) ^ (0xB1AC0000ull + static_cast<uint64_t>(port)) ^ ctx_->seed;
+    p.watched = true;
   }
   return *p.faults;
+}
+
+void Node::SetTap(int port, PortTap* tap) {
+  Port& p = ports_[port];
+  p.tap = tap;
+  p.watched = p.faults || p.tap;
 }
 
 bool Node::SurvivesFaults(Port& p, Packet* pkt) {

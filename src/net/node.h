@@ -56,32 +56,37 @@ struct PortFaults {
   LinkCounters counters;
 };
 
-// A port's fields in the order a frame touches them: what every frame reads or writes comes
-// first, so that sending or receiving one touches the first few cache lines of the port and
-// not every one of them; the PFC timers and pause times, used only when a pause comes or goes,
-// come last. The first line is what an arrival reads: the frames coming in on this port (their
-// wire is the event's target, which the event loop brings into cache before the event runs),
-// and the fault and capture pointers.
+// A port's fields in the order a frame touches them, so that a hop reads few cache lines of it.
+// The first line is what an arrival reads: the frames coming in on this port (their wire is the
+// event's target, which the event loop brings into cache before the event runs), and the fault
+// and capture pointers. The second is everything sending a frame reads and writes but the
+// counters; a flag there tells the sender whether the first line's pointers are set, so that a
+// healthy port's sender does not read that line. The PFC timers and pause times, used only when
+// a pause comes or goes, come last.
 struct alignas(64) Port {
   Wire in;  // the frames the peer has sent to this port that have not yet arrived
   std::unique_ptr<PortFaults> faults;  // null until a fault touches the port
   PortTap* tap = nullptr;              // a capture of this port's frames (net/port_tap.h), if any
+
+  Wire* out = nullptr;   // the wire to the peer: the peer port's `in` (null: not connected)
+  Time busy_until = 0;   // the end of the frame on the wire
+  Time ps_per_byte = 0;  // exact when the rate divides 8 Tb/s, else 0
+  Time delay = 0;
+  PacketChain control;   // PFC frames waiting for the wire; they bypass all queues
+  bool paused[kNumPriorities] = {};  // received PFC state, per priority
+  bool txdone_pending = false;  // a kTxDone event will restart the port at busy_until
+  bool choosing = false;        // inside NextFrame (a nested Kick must not send)
+  bool watched = false;         // `faults` or `tap` is set
+  bool bit_errors = false;      // ber > 0
+  uint8_t pause_ignored = 0;    // priorities whose received pause a PFC watchdog ignores
+
   class Node* peer = nullptr;
   int peer_port = -1;
   uint64_t rate_bps = 0;
-  Time delay = 0;
   double ber = 0;
-  Time ps_per_byte = 0;  // exact when the rate divides 8 Tb/s, else 0
   Time pause_response = 0;  // from a PFC frame's arrival to the priority stopping
-  Time busy_until = 0;         // the end of the frame on the wire
-  bool txdone_pending = false; // a kTxDone event will restart the port at busy_until
-  bool choosing = false;       // inside NextFrame (a nested Kick must not send)
-  bool paused[kNumPriorities] = {};     // received PFC state, per priority
   bool xoff_sent[kNumPriorities] = {};  // sent PFC state, per priority
-  uint8_t pause_ignored = 0;  // priorities whose received pause a PFC watchdog ignores
-  Wire* out = nullptr;  // the wire to the peer: the peer port's `in`
-  PacketFifo control;  // PFC frames waiting for the wire; they bypass all queues
-  PortCounters counters;
+  alignas(64) PortCounters counters;  // its first line is what every frame sent or received counts
   // Received PFC, per priority.
   Time paused_until[kNumPriorities] = {};
   Timer pause_expiry[kNumPriorities];
@@ -130,6 +135,8 @@ class Node : public EventSource {
   // Fabric::SetLinkUp changes both ends together.
   void SetCarrier(int port, bool up);
   bool Carrier(int port) const { return !ports_[port].faults || ports_[port].faults->carrier; }
+  // The capture of `port`'s frames (null: none).
+  void SetTap(int port, PortTap* tap);
   // The port's FEC sees `pre_fec_ber` on arriving frames (0: clean again).
   void SetLinkErrors(int port, double pre_fec_ber, FecMode mode);
   // Received pause on `prio` is ignored (a PFC watchdog's action) or obeyed again.

@@ -89,12 +89,14 @@ class Switch : public Node {
   void OnNodeEvent(uint32_t, uint32_t, Packet*) override {}
 
  private:
-  struct PriorityGroup {
+  // A line each, so that a frame's admission reads one line of its PG.
+  struct alignas(64) PriorityGroup {
     uint64_t shared = 0;    // bytes charged to the shared pool
     uint64_t headroom = 0;  // bytes in the reserved headroom
     PriorityGroupCounters counters;
   };
-  struct EgressQueue {
+  // Aligned, so that the queue and the counters every frame through it updates share a line.
+  struct alignas(64) EgressQueue {
     PacketFifo fifo;
     QueueCounters counters;
   };

@@ -202,32 +202,49 @@ class PacketPool {
   size_t peak_in_use_ = 0;
 };
 
-// FIFO of packets threaded through Packet::next, with a byte count.
-class PacketFifo {
+// A chain of packets threaded through Packet::next, first in first out: two pointers.
+class PacketChain {
  public:
   bool empty() const { return head_ == nullptr; }
   Packet* front() const { return head_; }
-  uint64_t bytes() const { return bytes_; }
-  uint32_t size() const { return count_; }
   void push(Packet* p) {
     p->next = nullptr;
     if (tail_) tail_->next = p; else head_ = p;
     tail_ = p;
-    bytes_ += p->frame_bytes;
-    ++count_;
   }
   Packet* pop() {
     Packet* p = head_;
     head_ = p->next;
     if (!head_) tail_ = nullptr;
-    bytes_ -= p->frame_bytes;
-    --count_;
     return p;
   }
 
  private:
   Packet* head_ = nullptr;
   Packet* tail_ = nullptr;
+};
+
+// A chain of packets with their count and bytes: a queue whose depth is read.
+class PacketFifo {
+ public:
+  bool empty() const { return chain_.empty(); }
+  Packet* front() const { return chain_.front(); }
+  uint64_t bytes() const { return bytes_; }
+  uint32_t size() const { return count_; }
+  void push(Packet* p) {
+    chain_.push(p);
+    bytes_ += p->frame_bytes;
+    ++count_;
+  }
+  Packet* pop() {
+    Packet* p = chain_.pop();
+    bytes_ -= p->frame_bytes;
+    --count_;
+    return p;
+  }
+
+ private:
+  PacketChain chain_;
   uint64_t bytes_ = 0;
   uint32_t count_ = 0;
 };

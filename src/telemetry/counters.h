@@ -65,10 +65,12 @@ struct RdmaCounters {
 };
 
 struct QueueCounters {
+  // What a frame through the queue updates first, what a drop updates after: a switch keeps the
+  // first four on one cache line with the queue itself (net/switch.h).
   uint64_t packets = 0, bytes = 0;
-  uint64_t dropped_packets = 0, dropped_bytes = 0;
   uint64_t ecn_marked = 0;
   uint64_t watermark_bytes = 0;
+  uint64_t dropped_packets = 0, dropped_bytes = 0;
 };
 
 struct PriorityGroupCounters {
