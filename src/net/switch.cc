@@ -13,11 +13,11 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
       port_state_(num_ports),
       pgs_(num_ports),
       queues_(num_ports),
-      ecn_rng_(ctx->seed, 0xEC00000ull + static_cast<uint64_t>(topo_node)),
-      spec_(spec),
-      topo_node_(topo_node),
       topo_(topo),
+      topo_node_(topo_node),
       ecmp_seed_(SplitMix64(ctx->seed ^ SplitMix64(static_cast<uint64_t>(topo_node) + 0xEC3Bull))),
+      spec_(spec),
+      ecn_rng_(ctx->seed, 0xEC00000ull + static_cast<uint64_t>(topo_node)),
       buffer_cells_bytes_(spec.buffer / spec.cell * spec.cell) {
   // Quanta scale so the lightest queue still sends one maximum frame per round.
   uint32_t min_w = UINT32_MAX;

@@ -145,25 +145,25 @@ class Switch : public Node {
     uint64_t bytes = 0;  // frame bytes of all of them
   };
 
-  // What every frame reads comes first, after the node's ports: the per-port state and the
-  // shared pool's figures.
+  // What every frame reads comes first, after the node's ports: the per-port state, the shared
+  // pool's figures, routing, and the configuration's per-frame fields at the head of spec_.
   std::vector<PortState> port_state_;
   std::vector<std::array<PriorityGroup, kNumPriorities>> pgs_;
   std::vector<std::array<EgressQueue, kNumPriorities>> queues_;
   std::vector<EcnSpec> port_ecn_;  // the marking profile of each egress port (by its speed)
   std::vector<StormDrops> storm_drops_;  // empty until a watchdog first drops
   uint64_t shared_size_ = 0, shared_used_ = 0, shared_watermark_ = 0;
+  uint64_t ns3_free_base_ = 0;      // buffer - all ports' headroom - one reserve per port
+  const Topology* topo_;
+  int topo_node_;
+  uint32_t ns3_seed_ = 0;
+  uint64_t ecmp_seed_;
+  const std::vector<uint32_t>* ns3_host_ipv4_ = nullptr;  // set: the ns-3 profile's hash
+  std::array<int32_t, kNumPriorities> quantum_{};
+  SwitchSpec spec_;
   // kNs3Hpcc: a 4 KB reserve per ingress queue before the shared pool (switch-mmu.cc).
   static constexpr uint64_t kNs3Reserve = 4 * 1024;
-  uint64_t ns3_free_base_ = 0;      // buffer - all ports' headroom - one reserve per port
-  std::array<int32_t, kNumPriorities> quantum_{};
   Rng ecn_rng_;
-  SwitchSpec spec_;
-  int topo_node_;
-  const Topology* topo_;
-  uint64_t ecmp_seed_;
-  uint32_t ns3_seed_ = 0;
-  const std::vector<uint32_t>* ns3_host_ipv4_ = nullptr;  // set: the ns-3 profile's hash
   uint64_t buffer_cells_bytes_;
   uint64_t lossless_drops_ = 0, lossy_drops_ = 0, ecn_marked_ = 0, ttl_expired_ = 0;
   uint64_t no_route_drop_bytes_ = 0;

@@ -97,34 +97,35 @@ struct PfcWatchdogSpec {
   Time poll_interval = opt::kSwitchPfcWatchdogPollInterval.def;
 };
 
+// The fields a switch reads for every frame come first, so that they share a few cache lines.
 struct SwitchSpec {
-  uint64_t buffer = opt::kSwitchBuffer.def;
   uint32_t cell = opt::kSwitchCell.def;  // buffer accounting unit (bytes)
+  uint32_t mtu = opt::kSwitchMtu.def;    // largest frame a port accepts
   uint8_t lossless_mask = opt::kSwitchLosslessPriorities.def;
+  uint8_t strict_mask = opt::kSwitchEtsStrict.def;  // strict-priority queues (CNPs ride queue 6)
+  bool trust_dscp = opt::kSwitchTrust.Is("dscp");  // classify by DSCP (false: by the 802.1p PCP of the frame)
+  // The buffer model. kSharedBuffer: rocelab's shared-buffer MMU (SONiC semantics, net/switch.h).
+  // kNs3Hpcc: the HPCC ns-3 code's switch-mmu.cc, set only by the ns-3 compatibility profile
+  // (docs/ns3-interop.md): 4 KB reserve per ingress queue, headroom 3 x rate x delay per port,
+  // a dynamic threshold whose alpha doubles with each doubling of port speed over
+  // `mmu_nic_rate_bps`, only lossless traffic accounted.
+  enum class Mmu : uint8_t { kSharedBuffer, kNs3Hpcc } mmu = Mmu::kSharedBuffer;
   PfcSpec pfc;
   EcnSpec ecn;
-  std::vector<EcnSpec> ecn_by_rate;  // per port speed (the HPCC code base's KMIN/KMAX/PMAX maps)
-  uint8_t strict_mask = opt::kSwitchEtsStrict.def;  // strict-priority queues (CNPs ride queue 6)
-  // DWRR weights in percent of the non-strict bandwidth: RoCE queue 3 gets 40 %
-  // (opt::kSwitchEtsWeights says the same in words; a test checks that they agree).
-  std::array<uint32_t, 8> ets_weights{{10, 10, 10, 40, 10, 10, 0, 10}};
-  bool trust_dscp = opt::kSwitchTrust.Is("dscp");  // classify by DSCP (false: by the 802.1p PCP of the frame)
-  PfcWatchdogSpec pfc_watchdog;
   std::array<uint8_t, 64> dscp_to_priority{};  // a scenario starts from DefaultDscpMap()
   // Lossy traffic's dynamic thresholds on the free shared pool, at ingress (per PG) and at egress
   // (per queue): SONiC's Mellanox defaults, ingress_lossy_profile and q_lossy_profile, both
   // dynamic_th 3, i.e. alpha = 2^3 (sonic-buildimage device/mellanox buffers_defaults_*.j2).
   double lossy_alpha = opt::kSwitchLossyAlpha.def;
   double egress_lossy_alpha = opt::kSwitchEgressLossyAlpha.def;
-  uint32_t mtu = opt::kSwitchMtu.def;  // largest frame a port accepts
+  uint64_t buffer = opt::kSwitchBuffer.def;
+  std::vector<EcnSpec> ecn_by_rate;  // per port speed (the HPCC code base's KMIN/KMAX/PMAX maps)
+  // DWRR weights in percent of the non-strict bandwidth: RoCE queue 3 gets 40 %
+  // (opt::kSwitchEtsWeights says the same in words; a test checks that they agree).
+  std::array<uint32_t, 8> ets_weights{{10, 10, 10, 40, 10, 10, 0, 10}};
+  PfcWatchdogSpec pfc_watchdog;
   Time link_down_detection = opt::kSwitchLinkDownDetection.def;
   Time route_convergence = opt::kSwitchRouteConvergence.def;
-  // The buffer model. kSharedBuffer: rocelab's shared-buffer MMU (SONiC semantics, net/switch.h).
-  // kNs3Hpcc: the HPCC ns-3 code's switch-mmu.cc, set only by the ns-3 compatibility profile
-  // (docs/ns3-interop.md): 4 KB reserve per ingress queue, headroom 3 x rate x delay per port,
-  // a dynamic threshold whose alpha doubles with each doubling of port speed over
-  // `mmu_nic_rate_bps`, only lossless traffic accounted.
-  enum class Mmu { kSharedBuffer, kNs3Hpcc } mmu = Mmu::kSharedBuffer;
   uint64_t mmu_nic_rate_bps = 0;
 };
 
