@@ -4,10 +4,8 @@
 #ifndef ROCELAB_SIM_EVENT_QUEUE_H_
 #define ROCELAB_SIM_EVENT_QUEUE_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "sim/due_run.h"
 #include "sim/event.h"
@@ -112,10 +110,9 @@ class EventQueue {
     if (near_ == 0) {
       // Nothing near: the calendar starts at the radix heap's earliest event.
       base_ = far_.Top().time & kSlotStart;
-      cursor_ = SlotOf(base_);
       MoveNear();
     }
-    const uint32_t s = NextSlot(cursor_);
+    const uint32_t s = NextSlot(SlotOf(base_));
     EventBucket& slot = slots_[s];
     due_.Restart();
     EventBlocks::ForEach(slot, [&](const Event& e) { due_.Append(e); });
@@ -127,7 +124,6 @@ class EventQueue {
     due_.Sort();
     last_ = due_.Back().time;
     // The calendar now starts at this slot, and reaches that much further.
-    cursor_ = s;
     base_ = last_ & kSlotStart;
     MoveNear();
   }
@@ -140,7 +136,6 @@ class EventQueue {
   DueRun due_;  // the events at or before last_
   Time last_ = 0;
   Time base_ = 0;         // the calendar holds the events in (last_, base_ + kHorizon)
-  uint32_t cursor_ = 0;   // the slot of base_
   uint64_t words_[kGroups] = {};  // bit w % 64 of group w / 64: occupied_[w] is not 0
   uint64_t occupied_[kWords] = {};  // bit s % 64 of word s / 64: slots_[s] holds events
   size_t near_ = 0;       // events in the calendar

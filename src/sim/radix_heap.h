@@ -20,8 +20,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <vector>
 
 #include "sim/event.h"
 #include "sim/due_run.h"
