@@ -14,6 +14,7 @@
 #define ROCELAB_NET_SWITCH_H_
 
 #include <array>
+#include <cstddef>
 #include <vector>
 
 #include "net/node.h"
@@ -100,6 +101,9 @@ class Switch : public Node {
     PacketFifo fifo;
     QueueCounters counters;
   };
+  static_assert(sizeof(PriorityGroup) == 64, "a PG fills one cache line");
+  static_assert(sizeof(PacketFifo) + offsetof(QueueCounters, dropped_packets) <= 64,
+                "a queue and the counters every frame updates fill one cache line");
 
   // Ingress admission: charges `bytes` (in cells) to the (port, priority) PG and asserts
   // XOFF where the model says so; false when the packet must be dropped.
