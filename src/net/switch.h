@@ -102,7 +102,7 @@ class Switch : public Node {
     QueueCounters counters;
   };
   static_assert(sizeof(PriorityGroup) == 64, "a PG fills one cache line");
-  static_assert(sizeof(PacketFifo) + offsetof(QueueCounters, dropped_packets) <= 64,
+  static_assert(sizeof(PacketFifo) + offsetof(QueueCounters, watermark_bytes) + sizeof(uint64_t) <= 64,
                 "a queue and the counters every frame updates fill one cache line");
 
   // Ingress admission: charges `bytes` (in cells) to the (port, priority) PG and asserts
