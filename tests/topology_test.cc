@@ -105,11 +105,11 @@ TEST(Topology, GeneratedRoutingStateIsPerPortNotPerHost) {
 }
 
 TEST(Topology, MemoryEstimateFollowsTheRoutingState) {
-  // 65,536 hosts: per-port routing state only, so the run fits a few GB.
+  // 65,536 hosts: per-port routing state only, so the run fits the 4 GB a k=64 fabric may take.
   const MemoryEstimate k64 =
       EstimateMemory(ParseScenarioText("topology: {type: fat-tree, k: 64, link: {rate: 100G, delay: 1us}}\n", "k64.yaml"));
   EXPECT_LT(k64.routes, 2u << 20);
-  EXPECT_LT(k64.total, 2ull << 30);
+  EXPECT_LT(k64.total, 4ull << 30);
 }
 
 TEST(Topology, DownPortsLeaveTheEcmpGroupsInOrder) {

@@ -10,11 +10,13 @@
 namespace rocelab {
 namespace {
 
-// Per-item costs fitted to peak RSS of fat-trees k = 8 to 64 with one flow: the estimate
-// lands 10-20 % above what was measured (README, "Speed").
-constexpr double kBaseBytes = 6 << 20;           // the program itself
-constexpr double kBytesPerSwitchPort = 3700;     // a port with its link, timers and wire (hosts' ports folded in)
-constexpr double kSummaryBytesPerPort = 1900;    // a device port in summary.json as it is built
+// Per-item costs fitted to peak RSS of fat-trees k = 8 to 64 with one flow and no report.html
+// (README, "Speed"): the estimate lands 15-20 % above what was measured.
+constexpr double kBaseBytes = 10 << 20;          // the program itself
+// A port with its link, timers and wire (hosts' ports folded in); 448 bytes of a switch port are
+// its priority groups and egress queues taking whole cache lines (net/switch.h).
+constexpr double kBytesPerSwitchPort = 5400;
+constexpr double kSummaryBytesPerPort = 2470;    // a device port in summary.json as it is built
 // The queue pair, its slot, its messages and its paths (net/flow_paths.h).
 constexpr double kBytesPerFlow = sizeof(QueuePair) * 2 + 1024 + FlowPaths::kBytesPerQueuePair;
 constexpr double kBytesPerSwitchRoutes = 32;     // its routing rule (Topology::SwitchRoutes)
