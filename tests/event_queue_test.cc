@@ -241,6 +241,42 @@ struct TimerOwner : EventSource {
   }
 };
 
+TEST(PacketFifo, FirstInFirstOutWithItsDepth) {
+  // The queues of a switch (a PacketFifo) and a port's PFC frames (a PacketChain) both thread
+  // packets through Packet::next; a mix of pushes and pops comes out in push order.
+  Packet packets[100];
+  PacketFifo fifo;
+  PacketChain chain;
+  Rng rng(7, 1);
+  std::vector<Packet*> expected;
+  size_t next = 0, popped = 0;
+  uint64_t bytes = 0;
+  while (popped < 100) {
+    if (next < 100 && (fifo.empty() || rng.Uniform() < 0.6)) {
+      Packet* p = &packets[next++];
+      p->frame_bytes = static_cast<uint16_t>(64 + next * 10);
+      bytes += p->frame_bytes;
+      expected.push_back(p);
+      fifo.push(p);
+      ASSERT_EQ(fifo.front(), expected[popped]);
+      continue;
+    }
+    Packet* p = fifo.pop();
+    ASSERT_EQ(p, expected[popped]) << "pop " << popped;
+    bytes -= p->frame_bytes;
+    ++popped;
+    EXPECT_EQ(fifo.bytes(), bytes);
+    EXPECT_EQ(fifo.size(), next - popped);
+    chain.push(p);  // the popped packets, chained again in the same order
+  }
+  EXPECT_TRUE(fifo.empty());
+  for (Packet* p : expected) {
+    ASSERT_FALSE(chain.empty());
+    EXPECT_EQ(chain.pop(), p);
+  }
+  EXPECT_TRUE(chain.empty());
+}
+
 TEST(Timer, FiresWhereAnEventPerSettingWould) {
   auto run = [](bool coalesced) {
     Simulator sim;

@@ -171,7 +171,8 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
     ctx_->pool.Put(pkt);
     return;
   }
-  if (const Port& op = ports_[out]; op.watched && op.faults && op.faults->blackhole > 0 && Blackholed(*op.faults, *pkt)) {
+  if (const Port& op = ports_[out];
+      op.watched && op.faults && op.faults->blackhole > 0 && Blackholed(*op.faults, *pkt)) {
     // A corrupted forwarding entry: the packet was taken in and counted, and goes nowhere.
     ctx_->pool.Put(pkt);
     return;
