@@ -58,7 +58,7 @@ YAML
     cp "$work/out$k/summary.json" "$work/k$k.run$r.json"
   done
   python3 - "$k" "$loop_eps" "$work"/k"$k".run*.json <<'PY' | tee -a "$work/rows"
-import json, statistics, sys
+import json, sys
 k, loop = int(sys.argv[1]), sys.argv[2]
 runs = sorted((json.load(open(f)) for f in sys.argv[3:]), key=lambda s: s["engine"]["wall_s"])
 s = runs[(len(runs) - 1) // 2]  # the median run (the faster of the middle two)
