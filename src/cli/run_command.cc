@@ -256,15 +256,17 @@ int RunAndWrite(const Args& a, const Scenario& sc, bool diagnose,
   // The page is made from the files just written, as `rocelab export html` would make it. A
   // summary past what the page reads (every counter of a k=64 fabric) leaves the run's results
   // as they are, without a page, and says so.
-  if (!a.Has("--no-report") && summary.size() > kMaxInputFileBytes) {
-    std::fprintf(stderr,
-                 "rocelab: report.html not written: summary.json is %llu MB, more than the page reads (%llu MB); "
-                 "--counters nonzero keeps only the devices and ports that saw traffic\n",
-                 static_cast<unsigned long long>(summary.size() >> 20),
-                 static_cast<unsigned long long>(kMaxInputFileBytes >> 20));
-  } else if (!a.Has("--no-report")) {
-    WriteFileAtomically(out + "/report.html", RunReportOfFolder(out));
-    also += " and " + out + "/report.html";
+  if (!a.Has("--no-report")) {
+    if (summary.size() > kMaxInputFileBytes) {
+      std::fprintf(stderr,
+                   "rocelab: report.html not written: summary.json is %llu MB, more than the page reads (%llu MB); "
+                   "--counters nonzero keeps only the devices and ports that saw traffic\n",
+                   static_cast<unsigned long long>(summary.size() >> 20),
+                   static_cast<unsigned long long>(kMaxInputFileBytes >> 20));
+    } else {
+      WriteFileAtomically(out + "/report.html", RunReportOfFolder(out));
+      also += " and " + out + "/report.html";
+    }
   }
   if (!quiet) {
     PrintReport(run);

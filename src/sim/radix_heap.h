@@ -21,8 +21,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/event.h"
 #include "sim/due_run.h"
+#include "sim/event.h"
 #include "sim/event_blocks.h"
 
 namespace rocelab {
