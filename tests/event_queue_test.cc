@@ -139,6 +139,51 @@ TEST(EventQueue, EventsAtTheCalendarsEdgesComeOutInOrder) {
   EXPECT_EQ(sim.PendingEvents(), 0u);
 }
 
+// Runs of every size a refill makes, by rank and by std::sort: times all equal, within a
+// calendar slot, or wide apart; sequence numbers close, shuffled, or far apart (a timer's from
+// long ago beside a fresh one). Each comes out as a sort by (time, seq) puts it.
+TEST(DueRun, SortsEveryRunByTimeThenInsertion) {
+  Rng rng(7, 1);
+  DueRun run;
+  int runs = 0;
+  for (int spread = 0; spread < 4; ++spread) {
+    for (size_t n = 0; n <= 40; ++n) {
+      for (int trial = 0; trial < 50; ++trial, ++runs) {
+        const uint64_t first_seq = rng.Below(1000000);
+        std::vector<Event> events;
+        for (size_t i = 0; i < n; ++i) {
+          Event e{};
+          e.time = 5000000;
+          if (spread == 1) e.time += static_cast<Time>(rng.Below(1024));
+          if (spread >= 2) e.time += static_cast<Time>(rng.Below(3)) * 1000;
+          if (spread == 3 && i % 7 == 3) e.time += Time{1} << 20;  // keys would not fit
+          e.seq = first_seq + i;
+          if (spread == 2 && i % 5 == 1) e.seq += uint64_t{1} << 50;
+          e.arg = static_cast<uint32_t>(i);
+          events.push_back(e);
+        }
+        // Mostly in order of sequence, with some taken out and put back later.
+        for (size_t i = 0; i + 1 < n; ++i)
+          if (rng.Below(3) == 0) std::swap(events[i], events[i + rng.Below(n - i)]);
+        run.Restart();
+        for (const Event& e : events) run.Append(e);
+        run.Sort();
+        std::vector<Event> expected = events;
+        std::sort(expected.begin(), expected.end(), Before);
+        ASSERT_EQ(run.Size(), n);
+        for (size_t i = 0; i < n; ++i) {
+          const Event e = run.PopFront();
+          ASSERT_EQ(e.time, expected[i].time) << "spread " << spread << ", " << n << " events, at " << i;
+          ASSERT_EQ(e.seq, expected[i].seq) << "spread " << spread << ", " << n << " events, at " << i;
+          ASSERT_EQ(e.arg, expected[i].arg);
+        }
+        ASSERT_TRUE(run.Empty());
+      }
+    }
+  }
+  EXPECT_EQ(runs, 4 * 41 * 50);
+}
+
 TEST(EventQueue, RunUntilStopsAtTheLimit) {
   Simulator sim;
   Recorder r;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "sim/event.h"
@@ -40,18 +41,16 @@ class DueRun {
     head_ = 0;
   }
   void Append(const Event& e) { events_.push_back(e); }
-  // By insertion for a few events, mostly in order already; by std::sort past 32.
+  // Sorts the run. A refill's events come in little order (a frame held back on its wire is
+  // queued with the sequence number it took when sent), so an insertion sort mispredicted a
+  // branch for nearly every event. Up to kRankMax events whose times and sequence numbers fit
+  // one 64-bit key each are placed by rank instead: the number of keys below an event's own,
+  // counted without a branch. Larger runs, and the rare one whose keys do not fit, go to
+  // std::sort.
   void Sort() {
-    if (events_.size() > 32) {
-      std::sort(events_.begin(), events_.end(), Less);
-      return;
-    }
-    for (size_t i = 1; i < events_.size(); ++i) {
-      const Event e = events_[i];
-      size_t j = i;
-      for (; j > 0 && Before(e, events_[j - 1]); --j) events_[j] = events_[j - 1];
-      events_[j] = e;
-    }
+    const size_t n = events_.size();
+    if (n <= 1) return;
+    if (n > kRankMax || !SortByRank()) std::sort(events_.begin(), events_.end(), Less);
   }
 
  private:
@@ -60,6 +59,46 @@ class DueRun {
     bool operator()(const Event& a, const Event& b) const { return Before(a, b); }
   };
   static constexpr LessThan Less{};
+  static constexpr size_t kRankMax = 32;
+  // A key: the time after the run's earliest in the high kTimeBits, the sequence number after
+  // the run's lowest below them. Keys then order as (time, seq) does.
+  static constexpr int kTimeBits = 16;
+  static constexpr int kSeqBits = 64 - kTimeBits;
+
+  // Sorts by rank the run of 2..kRankMax events, if their keys fit; false if they do not.
+  bool SortByRank() {
+    const size_t n = events_.size();
+    Time t0 = events_[0].time, t1 = t0;
+    uint64_t s0 = events_[0].seq, s1 = s0;
+    for (size_t i = 1; i < n; ++i) {
+      t0 = std::min(t0, events_[i].time);
+      t1 = std::max(t1, events_[i].time);
+      s0 = std::min(s0, events_[i].seq);
+      s1 = std::max(s1, events_[i].seq);
+    }
+    if (static_cast<uint64_t>(t1 - t0) >> kTimeBits || (s1 - s0) >> kSeqBits) return false;
+    // Padded to whole groups of four with keys above every event's, which count for none;
+    // four counts at once, as one would wait on each addition.
+    uint64_t key[kRankMax];
+    const size_t padded = (n + 3) & ~size_t{3};
+    for (size_t i = 0; i < n; ++i)
+      key[i] = static_cast<uint64_t>(events_[i].time - t0) << kSeqBits | (events_[i].seq - s0);
+    for (size_t i = n; i < padded; ++i) key[i] = ~uint64_t{0};
+    Event sorted[kRankMax];
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t k = key[i];
+      uint32_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+      for (size_t j = 0; j < padded; j += 4) {
+        r0 += key[j] < k;
+        r1 += key[j + 1] < k;
+        r2 += key[j + 2] < k;
+        r3 += key[j + 3] < k;
+      }
+      sorted[r0 + r1 + r2 + r3] = events_[i];
+    }
+    std::copy(sorted, sorted + n, events_.begin());
+    return true;
+  }
 
   std::vector<Event> events_;  // from head_ on
   size_t head_ = 0;

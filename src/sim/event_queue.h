@@ -17,7 +17,7 @@ namespace rocelab {
 
 // Nearly every event of a packet network comes due within a few microseconds of being queued: a
 // frame's end on the wire, its arrival a propagation delay later, the reply it prompts. The
-// calendar holds those: 8,192 slots of 2,048 ps each, a horizon of 16.8 us from the slot of the
+// calendar holds those: 16,384 slots of 1,024 ps each, a horizon of 16.8 us from the slot of the
 // earliest event, which covers a 4 KB frame on a 10G link and a delay of 13 us after it. A push
 // into the calendar appends to its slot, once; a radix heap moves an event once for each 6-bit
 // digit between its time and the clock (three or four times for an arrival a microsecond ahead).
@@ -29,8 +29,8 @@ namespace rocelab {
 // of the next event move past the clock) takes its place inside it.
 class EventQueue {
  public:
-  static constexpr int kSlotBits = 11;  // a slot spans 2^11 ps
-  static constexpr uint32_t kSlots = 8192;
+  static constexpr int kSlotBits = 10;  // a slot spans 2^10 ps
+  static constexpr uint32_t kSlots = 16384;
   static constexpr Time kHorizon = Time{kSlots} << kSlotBits;
 
   void Push(Time time, EventSource* target, uint32_t kind, uint32_t arg, Packet* pkt) {
