@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "sim/due_run.h"
 #include "sim/rng.h"
 #include "sim/timer.h"
 #include "sim/wire.h"
@@ -145,10 +146,9 @@ TEST(EventQueue, EventsAtTheCalendarsEdgesComeOutInOrder) {
 TEST(DueRun, SortsEveryRunByTimeThenInsertion) {
   Rng rng(7, 1);
   DueRun run;
-  int runs = 0;
   for (int spread = 0; spread < 4; ++spread) {
     for (size_t n = 0; n <= 40; ++n) {
-      for (int trial = 0; trial < 50; ++trial, ++runs) {
+      for (int trial = 0; trial < 50; ++trial) {
         const uint64_t first_seq = rng.Below(1000000);
         std::vector<Event> events;
         for (size_t i = 0; i < n; ++i) {
@@ -181,7 +181,6 @@ TEST(DueRun, SortsEveryRunByTimeThenInsertion) {
       }
     }
   }
-  EXPECT_EQ(runs, 4 * 41 * 50);
 }
 
 TEST(EventQueue, RunUntilStopsAtTheLimit) {

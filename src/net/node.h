@@ -182,6 +182,8 @@ class Node : public EventSource {
   Time FrameTime(const Port& p, uint32_t wire_bytes) const;
   Time RefreshPeriod(const Port& p) const;
 
+  // A frame has arrived on `port`: faults, counters, a pause frame's effect, else OnFrame.
+  void Arrive(int port, Packet* pkt);
   // A frame arrives on a port with fault state: false when a fault loses it (counted there).
   bool SurvivesFaults(Port& p, Packet* pkt);
 
