@@ -307,4 +307,53 @@ TEST(CommandLine, LintNoFailuresSkipsTheLinkFailureAnalysis) {
   EXPECT_NE(text.output.find("single link failures not checked: --no-failures"), std::string::npos) << text.output;
 }
 
+namespace {
+
+// summary.json's engine.huge_pages_kb.
+uint64_t HugePagesKbOf(const std::string& summary) {
+  const size_t at = summary.find("\"huge_pages_kb\": ");
+  EXPECT_NE(at, std::string::npos);
+  return at == std::string::npos ? 0 : std::stoull(summary.substr(at + 17));
+}
+
+// The summary without its engine figures (the wall-clock ones, RSS and huge pages among them).
+std::string WithoutEngineFigures(const std::string& summary) {
+  const size_t a = summary.find("\"engine\": {"), b = summary.find('}', a);
+  return a == std::string::npos || b == std::string::npos ? summary : summary.substr(0, a) + summary.substr(b);
+}
+
+bool KernelOffersHugePages() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(in, modes);
+  return modes.find("[always]") != std::string::npos || modes.find("[madvise]") != std::string::npos;
+}
+
+}  // namespace
+
+// A run's heap is on transparent huge pages (src/cli/huge_pages.h) unless the user says
+// otherwise, and the pages change nothing the run computes.
+TEST(CommandLine, RunsOnHugePagesUnlessTold) {
+#ifdef ROCELAB_SANITIZED
+  GTEST_SKIP() << "a sanitizer brings its own allocator";
+#endif
+  if (!KernelOffersHugePages()) GTEST_SKIP() << "the kernel has transparent huge pages off";
+  const std::string dir = TempDir("cmd");
+  const std::string scenario = std::string(ROCELAB_SOURCE_DIR) + "/scenarios/fat-tree-k8-permutation.yaml";
+  auto run = [&](const std::string& env, const std::string& out) {
+    EXPECT_EQ(Shell(env + " " + ROCELAB_BINARY + " run " + scenario + " --quiet --counters none --out " + dir + "/" + out).status, 0)
+        << env;
+    return ReadFile(dir + "/" + out + "/summary.json");
+  };
+  const std::string huge = run("", "huge");
+  const std::string off = run("ROCELAB_HUGE_PAGES=0", "off");
+  const std::string users = run("GLIBC_TUNABLES=glibc.malloc.hugetlb=0", "users");
+  // A k=8 fabric's heap is a dozen megabytes: several 2 MB pages of it.
+  EXPECT_GE(HugePagesKbOf(huge), 2048u);
+  EXPECT_EQ(HugePagesKbOf(off), 0u);
+  EXPECT_EQ(HugePagesKbOf(users), 0u);  // the user's own setting of the tunable stands
+  EXPECT_EQ(WithoutEngineFigures(huge), WithoutEngineFigures(off));
+  EXPECT_EQ(WithoutEngineFigures(huge), WithoutEngineFigures(users));
+}
+
 }  // namespace rocelab

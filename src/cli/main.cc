@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/huge_pages.h"
 #include "util/config_error.h"
 
 namespace rocelab {
@@ -149,6 +150,7 @@ int Main(int argc, char** argv) {
 }  // namespace rocelab
 
 int main(int argc, char** argv) {
+  rocelab::RestartWithHugePages(argv);
   try {
     return rocelab::Main(argc, argv);
   } catch (const rocelab::ConfigError& e) {

@@ -161,9 +161,10 @@ void PrintReport(const Experiment& x) {
   if (tl.size() > kTimelineLines) std::printf("  ... %zu more in summary.json\n", tl.size() - kTimelineLines);
   const double sim_s = static_cast<double>(f.now()) / kSecond;
   std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
-              "%.0f B per in-flight packet\n",
+              "(%llu KiB in huge pages)  %.0f B per in-flight packet\n",
               e.wall_s, e.wall_s > 0 ? e.packet_hops / e.wall_s / 1e6 : 0.0, e.wall_s > 0 ? e.events / e.wall_s / 1e6 : 0.0,
-              e.wall_s > 0 ? sim_s / e.wall_s : 0.0, (unsigned long long)PeakRssKb(), e.bytes_per_packet);
+              e.wall_s > 0 ? sim_s / e.wall_s : 0.0, (unsigned long long)PeakRssKb(),
+              (unsigned long long)HugePagesKb(), e.bytes_per_packet);
 }
 
 // The demo ends the way an operator would: by diagnosing what it just produced.

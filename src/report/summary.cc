@@ -79,12 +79,15 @@ std::vector<SlowdownRow> SlowdownTable(const Fabric& f) {
   return rows;
 }
 
-uint64_t PeakRssKb() {
-  std::ifstream in("/proc/self/status");
+namespace {
+
+// The figure in KB on the line of `file` that starts with `key` (0: no such line).
+uint64_t ProcKb(const char* file, const std::string& key) {
+  std::ifstream in(file);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.compare(0, 6, "VmHWM:") == 0) {
-      std::istringstream ss(line.substr(6));
+    if (line.compare(0, key.size(), key) == 0) {
+      std::istringstream ss(line.substr(key.size()));
       uint64_t kb = 0;
       ss >> kb;
       return kb;
@@ -92,6 +95,12 @@ uint64_t PeakRssKb() {
   }
   return 0;
 }
+
+}  // namespace
+
+uint64_t PeakRssKb() { return ProcKb("/proc/self/status", "VmHWM:"); }
+
+uint64_t HugePagesKb() { return ProcKb("/proc/self/smaps_rollup", "AnonHugePages:"); }
 
 namespace {
 
@@ -354,6 +363,7 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   w.Uint("peak_packets_in_flight", e.peak_packets);
   w.Double("bytes_per_in_flight_packet", e.bytes_per_packet, 1);
   w.Uint("peak_rss_kb", PeakRssKb());
+  w.Uint("huge_pages_kb", HugePagesKb());  // of the memory now held (src/cli/huge_pages.h)
   // The faults' lifecycle, once the run is over (the monitor reads summaries mid-run: not then).
   const std::vector<FaultLifecycle> lifecycle = ComputeLifecycle(x);
   if (const Counterfactual* cf = lifecycle.empty() ? nullptr : x.counterfactual()) w.Double("counterfactual_wall_s", cf->wall_s);
