@@ -24,15 +24,15 @@ void Node::Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time 
 inline void Node::Arrive(int port, Packet* pkt) {
   Port& p = ports_[port];
   if (p.faults && !SurvivesFaults(p, pkt)) return;
-  p.counters.rx_frames++;
-  p.counters.rx_bytes += pkt->frame_bytes;
   if (p.tap) p.tap->Received(*pkt, Now());
   if (pkt->corrupted()) {
     p.counters.crc_errors++;
+    CountOther(p, pkt);
     ctx_->pool.Put(pkt);
     return;
   }
   if (pkt->type == PacketType::kPause) {
+    CountOther(p, pkt);
     for (int prio = 0; prio < kNumPriorities; ++prio)
       if (pkt->pause_enable & (1u << prio)) p.counters.rx_pause[prio]++;
     if (p.pause_response > 0) {
@@ -266,8 +266,7 @@ bool Node::SurvivesFaults(Port& p, Packet* pkt) {
   }
   if (f.fec_on && f.fec.Frame(pkt->frame_bytes, wire)) pkt->flags |= Packet::kFlagCorrupted;
   if (f.mtu > 0 && pkt->type != PacketType::kPause && pkt->frame_bytes > f.mtu + kEthHeader + kFcs) {
-    p.counters.rx_frames++;
-    p.counters.rx_bytes += pkt->frame_bytes;
+    CountOther(p, pkt);
     if (p.tap) p.tap->Received(*pkt, Now());
     f.counters.rx_oversize++;
     ctx_->pool.Put(pkt);

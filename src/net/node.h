@@ -157,7 +157,8 @@ class Node : public EventSource {
   // Whether the port may have another frame after the one just sent. When it has none the
   // port schedules no end-of-frame event: the next Kick finds it busy or idle by the clock.
   virtual bool HasBacklog(int port) const = 0;
-  // A good frame (not PFC, not corrupted) has arrived.
+  // A good frame (not PFC, not corrupted) has arrived. It is counted in the port's rx_prio for
+  // the priority the node classifies it to: that count is part of the port's received frames.
   virtual void OnFrame(int port, Packet* pkt) = 0;
   virtual void OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) = 0;
 
@@ -186,6 +187,11 @@ class Node : public EventSource {
   void Arrive(int port, Packet* pkt);
   // A frame arrives on a port with fault state: false when a fault loses it (counted there).
   bool SurvivesFaults(Port& p, Packet* pkt);
+  // A frame received that no priority counts (PFC, a bad FCS, over the MTU).
+  static void CountOther(Port& p, const Packet* pkt) {
+    p.counters.rx_other.packets++;
+    p.counters.rx_other.bytes += pkt->frame_bytes;
+  }
 
   std::string name_;
   uint8_t pfc_mask_ = 0;

@@ -137,7 +137,7 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
   w.BeginObject(n.name().c_str());
   w.String("rdma_device", "mlx5_0").String("netdev", "eth0");
   w.BeginObject(kEthtoolBlock);
-  w.Uint(kRxPacketsPhy.name, c.rx_frames).Uint(kRxBytesPhy.name, c.rx_bytes);
+  w.Uint(kRxPacketsPhy.name, c.rx_frames()).Uint(kRxBytesPhy.name, c.rx_bytes());
   w.Uint(kTxPacketsPhy.name, c.tx_frames).Uint(kTxBytesPhy.name, c.tx_bytes);
   w.Uint(kRxCrcErrorsPhy.name, c.crc_errors).Uint(kRxDiscardsPhy.name, c.rx_discards);
   w.Uint(kTxPauseStormWarningEvents.name, n.pause_storm_warning_events());
@@ -203,7 +203,7 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
 bool SawTraffic(const Port& port) {
   if (port.faults) return true;
   const PortCounters& c = port.counters;
-  if (c.rx_frames || c.tx_frames || c.rx_discards || c.crc_errors) return true;
+  if (c.rx_frames() || c.tx_frames || c.rx_discards || c.crc_errors) return true;
   for (int p = 0; p < kNumPriorities; ++p)
     if (c.rx_pause[p] || c.tx_pause[p]) return true;
   return false;
@@ -249,7 +249,7 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
     w.BeginObject(SwitchPortAlias(i).c_str());
     w.String("peer", topo.nodes()[tn.ports[i].peer_node].name);
     w.Uint(kHeadroomBytes.name, s.headroom(i));
-    w.Uint(kSaiPortIfInUcastPkts.name, c.rx_frames).Uint(kSaiPortIfInOctets.name, c.rx_bytes);
+    w.Uint(kSaiPortIfInUcastPkts.name, c.rx_frames()).Uint(kSaiPortIfInOctets.name, c.rx_bytes());
     w.Uint(kSaiPortIfOutUcastPkts.name, c.tx_frames).Uint(kSaiPortIfOutOctets.name, c.tx_bytes);
     w.Uint(kSaiPortIfInErrors.name, c.crc_errors).Uint(kSaiPortIfInDiscards.name, c.rx_discards);
     if (const PortFaults* pf = s.port(i).faults.get()) {

@@ -14,8 +14,8 @@ namespace rocelab {
 
 // One side of a link: a switch port or a NIC port.
 struct PortCounters {
-  // Every frame sent or received updates these, so they share a cache line.
-  uint64_t tx_frames = 0, tx_bytes = 0, rx_frames = 0, rx_bytes = 0;
+  // Every frame sent updates these, so they share a cache line.
+  uint64_t tx_frames = 0, tx_bytes = 0;
   Time busy = 0;        // wire time of everything sent
   Time first_tx = -1;   // start of the first frame sent
   Time last_tx_end = 0; // end of the last frame sent
@@ -24,6 +24,20 @@ struct PortCounters {
     uint64_t packets = 0, bytes = 0;
   };
   PriorityTraffic tx_prio[kNumPriorities], rx_prio[kNumPriorities];
+  // Frames received that no priority counts: PFC frames, frames with a bad FCS, frames over the
+  // port's MTU. A good frame counts in its priority alone, so that a frame's arrival writes one
+  // line of the counters; the port's totals add the two up.
+  PriorityTraffic rx_other;
+  uint64_t rx_frames() const {
+    uint64_t n = rx_other.packets;
+    for (const PriorityTraffic& t : rx_prio) n += t.packets;
+    return n;
+  }
+  uint64_t rx_bytes() const {
+    uint64_t n = rx_other.bytes;
+    for (const PriorityTraffic& t : rx_prio) n += t.bytes;
+    return n;
+  }
   uint64_t tx_pause[kNumPriorities] = {};            // PFC frames sent (XOFF and XON)
   uint64_t rx_pause[kNumPriorities] = {};            // PFC frames received
   uint64_t rx_pause_transitions[kNumPriorities] = {};  // paused -> running
