@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "file_util.h"
+#include "test_util.h"
 
 namespace rocelab {
 namespace {
@@ -316,12 +317,6 @@ uint64_t HugePagesKbOf(const std::string& summary) {
   return at == std::string::npos ? 0 : std::stoull(summary.substr(at + 17));
 }
 
-// The summary without its engine figures (the wall-clock ones, RSS and huge pages among them).
-std::string WithoutEngineFigures(const std::string& summary) {
-  const size_t a = summary.find("\"engine\": {"), b = summary.find('}', a);
-  return a == std::string::npos || b == std::string::npos ? summary : summary.substr(0, a) + summary.substr(b);
-}
-
 bool KernelOffersHugePages() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string modes;
@@ -352,8 +347,8 @@ TEST(CommandLine, RunsOnHugePagesUnlessTold) {
   EXPECT_GE(HugePagesKbOf(huge), 2048u);
   EXPECT_EQ(HugePagesKbOf(off), 0u);
   EXPECT_EQ(HugePagesKbOf(users), 0u);  // the user's own setting of the tunable stands
-  EXPECT_EQ(WithoutEngineFigures(huge), WithoutEngineFigures(off));
-  EXPECT_EQ(WithoutEngineFigures(huge), WithoutEngineFigures(users));
+  EXPECT_EQ(WithoutEngine(huge), WithoutEngine(off));
+  EXPECT_EQ(WithoutEngine(huge), WithoutEngine(users));
 }
 
 }  // namespace rocelab
