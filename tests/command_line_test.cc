@@ -317,13 +317,6 @@ uint64_t HugePagesKbOf(const std::string& summary) {
   return at == std::string::npos ? 0 : std::stoull(summary.substr(at + 17));
 }
 
-bool KernelOffersHugePages() {
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string modes;
-  std::getline(in, modes);
-  return modes.find("[always]") != std::string::npos || modes.find("[madvise]") != std::string::npos;
-}
-
 }  // namespace
 
 // A run's heap is on transparent huge pages (src/cli/huge_pages.h) unless the user says

@@ -4,8 +4,9 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
+
+#include "report/summary.h"
 
 namespace rocelab {
 namespace {
@@ -26,14 +27,6 @@ bool Sanitized() {
 #else
   return false;
 #endif
-}
-
-// The kernel gives huge pages to memory that asks for them: "always" or "madvise" is chosen.
-bool KernelOffersHugePages() {
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string modes;
-  std::getline(in, modes);
-  return modes.find("[always]") != std::string::npos || modes.find("[madvise]") != std::string::npos;
 }
 
 }  // namespace

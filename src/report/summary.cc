@@ -102,6 +102,13 @@ uint64_t PeakRssKb() { return ProcKb("/proc/self/status", "VmHWM:"); }
 
 uint64_t HugePagesKb() { return ProcKb("/proc/self/smaps_rollup", "AnonHugePages:"); }
 
+bool KernelOffersHugePages() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(in, modes);
+  return modes.find("[always]") != std::string::npos || modes.find("[madvise]") != std::string::npos;
+}
+
 namespace {
 
 uint64_t Us(Time t) { return static_cast<uint64_t>(t / kMicrosecond); }
