@@ -317,7 +317,32 @@ uint64_t HugePagesKbOf(const std::string& summary) {
   return at == std::string::npos ? 0 : std::stoull(summary.substr(at + 17));
 }
 
+bool LookaheadOf(const std::string& summary) {
+  EXPECT_NE(summary.find("\"lookahead\": "), std::string::npos);
+  return summary.find("\"lookahead\": true") != std::string::npos;
+}
+
 }  // namespace
+
+// The event loop looks ahead only where the devices' state is larger than the caches, and
+// looking ahead changes nothing the run computes: the same summary on or off.
+TEST(CommandLine, LookaheadChangesNothingTheRunComputes) {
+  const std::string dir = TempDir("cmd");
+  const std::string scenario = std::string(ROCELAB_SOURCE_DIR) + "/scenarios/fat-tree-k8-permutation.yaml";
+  auto run = [&](const std::string& env, const std::string& out) {
+    EXPECT_EQ(Shell(env + " " + ROCELAB_BINARY + " run " + scenario + " --quiet --counters all --out " + dir + "/" + out).status, 0)
+        << env;
+    return ReadFile(dir + "/" + out + "/summary.json");
+  };
+  const std::string chosen = run("", "auto");
+  const std::string on = run("ROCELAB_LOOKAHEAD=1", "on");
+  const std::string off = run("ROCELAB_LOOKAHEAD=0", "off");
+  EXPECT_FALSE(LookaheadOf(chosen)) << "a k=8 fabric's devices fit the caches";
+  EXPECT_TRUE(LookaheadOf(on));
+  EXPECT_FALSE(LookaheadOf(off));
+  EXPECT_EQ(WithoutEngine(on), WithoutEngine(off));
+  EXPECT_EQ(WithoutEngine(on), WithoutEngine(chosen));
+}
 
 // A run's heap is on transparent huge pages (src/cli/huge_pages.h) unless the user says
 // otherwise, and the pages change nothing the run computes.

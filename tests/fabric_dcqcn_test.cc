@@ -129,7 +129,7 @@ TEST(FabricDcqcn, IncastSendsFewerPausesWithDcqcnThanWithout) {
     EXPECT_GE(slowdown, 1.0) << name;
     EXPECT_LE(slowdown, cc ? 1.05 : 1.01) << name << ": last flow done at " << ToMicroseconds(last) << " us";
     const PortCounters& down = f->sw("leaf0").port(0).counters;
-    const double busy = static_cast<double>(down.busy) / static_cast<double>(down.last_tx_end - down.first_tx);
+    const double busy = static_cast<double>(down.Sent().busy) / static_cast<double>(down.Sent().last_end - down.first_tx);
     EXPECT_GE(busy, cc ? 0.95 : 0.99) << name << ": receiver link busy " << busy;
   }
 }

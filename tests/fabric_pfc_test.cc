@@ -32,7 +32,7 @@ TEST(FabricPfc, IncastWithPfcIsLosslessAndKeepsTheReceiverBusy) {
   EXPECT_EQ(f->nic("h0").rdma().out_of_sequence, 0u);
   // The port toward the receiver is busy (wire time) while it is backlogged.
   const PortCounters& down = f->sw("leaf0").port(0).counters;
-  const double busy = static_cast<double>(down.busy) / static_cast<double>(down.last_tx_end - down.first_tx);
+  const double busy = static_cast<double>(down.Sent().busy) / static_cast<double>(down.Sent().last_end - down.first_tx);
   EXPECT_GE(busy, 0.95) << "receiver link busy " << busy;
   // PFC reached the senders: some were paused.
   uint64_t paused_senders = 0;
@@ -85,7 +85,7 @@ TEST(FabricPfc, FastIntoSlowUnderPfcKeepsTheSlowPortBusy) {
       EXPECT_EQ(t.drops_lossless, 0u) << where;
       EXPECT_GT(t.pause_frames_tx, 10u) << where;  // PFC did the work
       const PortCounters& slow = f->sw("leaf0").port(1).counters;
-      const double busy = static_cast<double>(slow.busy) / static_cast<double>(slow.last_tx_end - slow.first_tx);
+      const double busy = static_cast<double>(slow.Sent().busy) / static_cast<double>(slow.Sent().last_end - slow.first_tx);
       EXPECT_GE(busy, 0.99) << where << ": 100G port busy " << busy;
       RecordProperty(where, std::to_string(busy));
     }
@@ -248,7 +248,7 @@ TEST(FabricPfc, StaticXonIsAFloorUnderTheResumePoint) {
   EXPECT_EQ(th.drops_lossless, 0u);
   ASSERT_TRUE(high->qps()[0].done);
   const PortCounters& slow = high->sw("leaf0").port(1).counters;
-  EXPECT_GE(static_cast<double>(slow.busy) / static_cast<double>(slow.last_tx_end - slow.first_tx), 0.99);
+  EXPECT_GE(static_cast<double>(slow.Sent().busy) / static_cast<double>(slow.Sent().last_end - slow.first_tx), 0.99);
 }
 
 }  // namespace rocelab

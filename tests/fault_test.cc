@@ -73,11 +73,11 @@ TEST(FaultLink, DownPrunesLocallyThenConvergesAndTheFlowsFinishOnTheOtherPaths) 
   const int remote = 4, local = 0;  // h4 sits under leaf1, h0 under leaf0
 
   f->RunUntil(100 * kMicrosecond - 1);
-  const uint64_t frames_before = f->sw("leaf0").port(leaf0_up1).counters.tx_frames;
+  const uint64_t frames_before = f->sw("leaf0").port(leaf0_up1).counters.Sent().packets;
   ASSERT_GT(frames_before, 0u) << "the link carried traffic before it failed";
   f->RunUntil(100 * kMicrosecond);
-  const uint64_t tx_at_failure = f->sw("leaf0").port(leaf0_up1).counters.tx_frames;
-  const uint64_t rx_at_failure = f->sw("spine1").port(spine1_down0).counters.rx_frames();
+  const uint64_t tx_at_failure = f->sw("leaf0").port(leaf0_up1).counters.Sent().packets;
+  const uint64_t rx_at_failure = f->sw("spine1").port(spine1_down0).counters.Received().packets;
 
   // The local prune, to the event: still in the ECMP group 1 ps before, gone at 150 us.
   f->RunUntil(150 * kMicrosecond - 1);
@@ -104,8 +104,8 @@ TEST(FaultLink, DownPrunesLocallyThenConvergesAndTheFlowsFinishOnTheOtherPaths) 
 
   f.run->Run();
   // Nothing crossed the link after it failed, in either direction of counting.
-  EXPECT_EQ(f->sw("leaf0").port(leaf0_up1).counters.tx_frames, tx_at_failure);
-  EXPECT_EQ(f->sw("spine1").port(spine1_down0).counters.rx_frames(), rx_at_failure);
+  EXPECT_EQ(f->sw("leaf0").port(leaf0_up1).counters.Sent().packets, tx_at_failure);
+  EXPECT_EQ(f->sw("spine1").port(spine1_down0).counters.Received().packets, rx_at_failure);
   // No loss once the routes converged and the queues built before drained; every flow
   // finished with every byte.
   EXPECT_EQ(FramesLost(*f), lost_after_drain);
@@ -269,8 +269,8 @@ TEST(FaultGrayDrop, NothingCountsItWhereItHappensButTheEndsShowTheLoss) {
     for (int q = 0; q < kNumPriorities; ++q) EXPECT_EQ(leaf0.queue_counters(p, q).dropped_packets, 0u);
   }
   EXPECT_EQ(leaf0.lossless_drops() + leaf0.lossy_drops(), 0u);
-  const uint64_t sent = leaf0.port(PortToward(*f, "leaf0", "spine0")).counters.tx_frames;
-  const uint64_t got = f->sw("spine0").port(PortToward(*f, "spine0", "leaf0")).counters.rx_frames();
+  const uint64_t sent = leaf0.port(PortToward(*f, "leaf0", "spine0")).counters.Sent().packets;
+  const uint64_t got = f->sw("spine0").port(PortToward(*f, "spine0", "leaf0")).counters.Received().packets;
   EXPECT_NEAR(static_cast<double>(sent - got) / static_cast<double>(sent), 0.01, 0.006);
   uint64_t seq = 0;
   for (int h = 4; h < 8; ++h) seq += f->nic("h" + std::to_string(h)).rdma().out_of_sequence;
@@ -439,7 +439,7 @@ TEST(FaultConfig, RouteChangeInstallsAndRemovesStaticRoutes) {
   const PortCounters& back_down = f->sw("spine0").port(PortToward(*f, "spine0", "leaf1")).counters;
   f->RunUntil(100 * kMicrosecond - 1);
   EXPECT_EQ(f->topology().Exception(spine0, 0), nullptr);
-  EXPECT_LT(back_down.tx_bytes, 64u * 1024) << "only h8's ACKs go that way";
+  EXPECT_LT(back_down.Sent().bytes, 64u * 1024) << "only h8's ACKs go that way";
   f->RunUntil(100 * kMicrosecond);
   ASSERT_NE(f->topology().Exception(spine0, 0), nullptr);
   EXPECT_EQ((*f->topology().Exception(spine0, 0))[0], PortToward(*f, "spine0", "leaf1"));
@@ -447,7 +447,7 @@ TEST(FaultConfig, RouteChangeInstallsAndRemovesStaticRoutes) {
   const uint64_t delivered = f->qps()[0].delivered;
   f->RunUntil(200 * kMicrosecond - 1);
   EXPECT_EQ(f->qps()[0].delivered, delivered) << "nothing reaches h0 while the loop stands";
-  EXPECT_GT(back_down.tx_bytes, 1u << 20) << "h8's data circles back down to leaf1";
+  EXPECT_GT(back_down.Sent().bytes, 1u << 20) << "h8's data circles back down to leaf1";
   f->RunUntil(200 * kMicrosecond);
   EXPECT_EQ(f->topology().Exception(spine0, 0), nullptr);
   f.run->Run();

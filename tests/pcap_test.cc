@@ -442,7 +442,7 @@ TEST_F(PcapIncast, ReceiverPortDecodesToWhatTheSimulationSent) {
                                              "ip.dsfield.ecn", "ip.dsfield.dscp", "ip.ttl", "udp.dstport",
                                              "infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn",
                                              "infiniband.bth.a", "infiniband.reth.dmalen", "infiniband.aeth.msn"});
-  ASSERT_EQ(rows.size(), port.tx_frames + port.rx_frames());
+  ASSERT_EQ(rows.size(), port.Sent().packets + port.Received().packets);
   uint64_t bytes = 0, ce = 0, cnps = 0, acks = 0;
   std::map<uint32_t, std::vector<uint32_t>> psns;  // by QP index, in capture order
   std::map<uint32_t, uint64_t> last_msn;
@@ -480,7 +480,7 @@ TEST_F(PcapIncast, ReceiverPortDecodesToWhatTheSimulationSent) {
       ++acks;
     }
   }
-  EXPECT_EQ(bytes, port.tx_bytes + port.rx_bytes());
+  EXPECT_EQ(bytes, port.Sent().bytes + port.Received().bytes);
   // Lossless: each queue pair's PSNs 0, 1, 2, ... once each, in order; its last ACK completes
   // its one message.
   ASSERT_EQ(psns.size(), f.qps().size());
@@ -507,7 +507,7 @@ TEST_F(PcapIncast, PfcFramesDecodeWithTheQuantaSent) {
   const Rows rows = Fields(sender_->file, {"eth.type", "eth.src", "eth.dst", "macc.opcode", "macc.cbfc.enbv",
                                            "macc.cbfc.pause_time.c3", "macc.cbfc.pause_time.c0", "infiniband.bth.opcode",
                                            "frame.len"});
-  ASSERT_EQ(rows.size(), port.tx_frames + port.rx_frames());
+  ASSERT_EQ(rows.size(), port.Sent().packets + port.Received().packets);
   std::vector<uint64_t> quanta;
   uint64_t cnps = 0;
   for (const auto& r : rows) {
@@ -544,7 +544,7 @@ TEST_F(PcapIncast, PfcFramesDecodeWithTheQuantaSent) {
 // A host's port in a window: the frames it counted between FROM and TO, no others.
 TEST_F(PcapIncast, WindowTakesWhatThePortCountedInIt) {
   const Rows rows = Fields(window_->file, {"frame.time_epoch", "frame.len"});
-  const uint64_t counted = (at_to_.tx_frames + at_to_.rx_frames()) - (at_from_.tx_frames + at_from_.rx_frames());
+  const uint64_t counted = (at_to_.Sent().packets + at_to_.Received().packets) - (at_from_.Sent().packets + at_from_.Received().packets);
   ASSERT_GT(counted, 0u);
   ASSERT_EQ(rows.size(), counted);
   uint64_t bytes = 0;
@@ -557,7 +557,7 @@ TEST_F(PcapIncast, WindowTakesWhatThePortCountedInIt) {
     prev = ns;
     bytes += U(r[1]);
   }
-  EXPECT_EQ(bytes, (at_to_.tx_bytes + at_to_.rx_bytes()) - (at_from_.tx_bytes + at_from_.rx_bytes()));
+  EXPECT_EQ(bytes, (at_to_.Sent().bytes + at_to_.Received().bytes) - (at_from_.Sent().bytes + at_from_.Received().bytes));
   std::printf("h2 in [100us, 200us): %zu frames\n", rows.size());
 }
 
@@ -565,7 +565,7 @@ TEST_F(PcapIncast, WindowTakesWhatThePortCountedInIt) {
 TEST_F(PcapIncast, SnaplenTruncatesAndKeepsTheLength) {
   const PortCounters& port = (*run_)->sw("leaf0").port(3).counters;
   const Rows rows = Fields(snapped_->file, {"frame.cap_len", "frame.len", "eth.type", "infiniband.bth.destqp"});
-  ASSERT_EQ(rows.size(), port.tx_frames + port.rx_frames());
+  ASSERT_EQ(rows.size(), port.Sent().packets + port.Received().packets);
   uint64_t bytes = 0, cut = 0;
   for (const auto& r : rows) {
     const uint64_t cap = U(r[0]), len = U(r[1]);
@@ -577,7 +577,7 @@ TEST_F(PcapIncast, SnaplenTruncatesAndKeepsTheLength) {
     }
   }
   EXPECT_GT(cut, 0u);
-  EXPECT_EQ(bytes, port.tx_bytes + port.rx_bytes());
+  EXPECT_EQ(bytes, port.Sent().bytes + port.Received().bytes);
   // The file header says the snap length too.
   std::ifstream in(snapped_->file, std::ios::binary);
   uint8_t header[24];

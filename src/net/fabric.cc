@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <utility>
 
 #include "plan/headroom.h"
@@ -25,6 +26,17 @@ Topology BuildTopology(const Scenario& sc) {
 }
 
 }  // namespace
+
+bool Fabric::WantLookahead() const {
+  if (const char* force = std::getenv("ROCELAB_LOOKAHEAD"); force && *force) return std::string(force) != "0";
+  // The state a frame's hop reads is a port's, its PGs' and its queues'. Past what the caches
+  // hold (a few MB of this machine's L3 in the measurements of docs/performance.md), most of
+  // those reads go to memory, and looking ahead pays; below it, it costs.
+  size_t ports = 0;
+  for (const auto& s : switches_) ports += static_cast<size_t>(s->num_ports());
+  const size_t bytes = (ports + nics_.size()) * sizeof(Port) + ports * 2 * kNumPriorities * 64;
+  return bytes > kLookaheadBytes;
+}
 
 Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
   ctx_.seed = sc.seed;
@@ -57,6 +69,7 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
       dev->Connect(static_cast<int>(p), by_node_[tp.peer_node], tp.peer_port, tp.link.rate_bps, tp.link.delay, tp.link.ber);
     }
   }
+  ctx_.sim.SetLookahead(WantLookahead());
   // Headroom, pause response and receive thresholds follow each port's speed and cable.
   for (auto& s : switches_) {
     const SwitchSpec& spec = s->spec();

@@ -64,6 +64,8 @@ class Fabric {
   Switch& sw(const std::string& name);
   const Switch& sw(const std::string& name) const;
   const EngineStats& engine() const { return engine_; }
+  // Whether the event loop looks ahead for this fabric (Simulator::SetLookahead).
+  bool lookahead() const { return ctx_.sim.Lookahead(); }
   void SetProgressListener(ProgressListener* listener) { ctx_.sim.SetProgressListener(listener); }
   uint64_t packets_in_flight() const { return ctx_.pool.InUse(); }
 
@@ -101,6 +103,10 @@ class Fabric {
   uint64_t ConfiguredHeadroom(int node, int port) const;
 
  private:
+  // The devices' state beyond which the event loop looks ahead (Simulator::SetLookahead).
+  static constexpr size_t kLookaheadBytes = size_t{8} << 20;
+  // Whether to, by the devices' size; ROCELAB_LOOKAHEAD=0 or 1 decides instead.
+  bool WantLookahead() const;
 
   Scenario sc_;
   Topology topo_;

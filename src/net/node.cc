@@ -6,7 +6,7 @@
 namespace rocelab {
 
 Node::Node(SimContext* ctx, std::string name, int num_ports)
-    : ctx_(ctx), ports_(num_ports), name_(std::move(name)), ber_rng_(ctx->seed, NameHash(name_) ^ 0xBE4) {}
+    : ctx_(ctx), ports_(num_ports), out_wires_(num_ports, nullptr), name_(std::move(name)), ber_rng_(ctx->seed, NameHash(name_) ^ 0xBE4) {}
 
 void Node::Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time delay, double ber) {
   Port& p = ports_[port];
@@ -19,6 +19,7 @@ void Node::Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time 
   p.ps_per_byte = (8000000000000ull % rate_bps == 0) ? static_cast<Time>(8000000000000ull / rate_bps) : 0;
   p.in.Connect(&ctx_->sim, this, kArrive, static_cast<uint32_t>(port));
   p.out = &peer->ports_[peer_port].in;
+  out_wires_[port] = p.out;
 }
 
 inline void Node::Arrive(int port, Packet* pkt) {
@@ -204,15 +205,12 @@ void Node::Transmit(int port, Packet* pkt) {
     return;
   }
   PortCounters& c = p.counters;
-  c.tx_frames++;
-  c.tx_bytes += pkt->frame_bytes;
-  if (pkt->type != PacketType::kPause) {
-    c.tx_prio[pkt->priority].packets++;
-    c.tx_prio[pkt->priority].bytes += pkt->frame_bytes;
-  }
-  c.busy += ser;
-  if (c.first_tx < 0) c.first_tx = now;
-  c.last_tx_end = now + ser;
+  PortCounters::SentTraffic& t = pkt->type != PacketType::kPause ? c.tx_prio[pkt->priority] : c.tx_other;
+  if (t.packets == 0 && c.first_tx < 0) c.first_tx = now;  // read once per priority, not per frame
+  t.packets++;
+  t.bytes += pkt->frame_bytes;
+  t.busy += ser;
+  t.last_end = now + ser;
   if (p.watched && p.tap) p.tap->Sent(*pkt, now);  // before a bit error can hit it: it leaves intact
   if (p.bit_errors) {
     // P(frame hit) = 1 - (1 - ber)^bits

@@ -86,7 +86,7 @@ struct alignas(64) Port {
   double ber = 0;
   Time pause_response = 0;  // from a PFC frame's arrival to the priority stopping
   bool xoff_sent[kNumPriorities] = {};  // sent PFC state, per priority
-  alignas(64) PortCounters counters;  // its first line is what every frame sent or received counts
+  alignas(64) PortCounters counters;  // a frame sent, or received, counts in one line of them
   // Received PFC, per priority.
   Time paused_until[kNumPriorities] = {};
   Timer pause_expiry[kNumPriorities];
@@ -124,6 +124,9 @@ class Node : public EventSource {
   void set_pause_expiry(bool e) { pause_expiry_ = e; }
 
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) final;
+  void Prefetch(uint32_t kind, uint32_t arg, const Packet* pkt) const final {
+    if (kind == kArrive) PrefetchFrame(static_cast<int>(arg), pkt);
+  }
 
   // Closes open pause intervals so durations are complete at the end of a run.
   void FinishCounters(Time now);
@@ -160,6 +163,8 @@ class Node : public EventSource {
   // A good frame (not PFC, not corrupted) has arrived. It is counted in the port's rx_prio for
   // the priority the node classifies it to: that count is part of the port's received frames.
   virtual void OnFrame(int port, Packet* pkt) = 0;
+  // Brings into cache what OnFrame(port, pkt) will read first (EventSource::Prefetch).
+  virtual void PrefetchFrame(int /*port*/, const Packet* /*pkt*/) const {}
   virtual void OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) = 0;
 
   // Starts the port if it is idle and has something to send.
@@ -172,6 +177,9 @@ class Node : public EventSource {
   Time Now() const { return ctx_->sim.Now(); }
   SimContext* ctx_;
   std::vector<Port> ports_;
+  // Each port's `out` again, side by side: a prefetch reads the peer's wire from here without
+  // waiting for the port's own line (a few lines for a whole switch, which stay in cache).
+  std::vector<const Wire*> out_wires_;
 
  private:
   void Transmit(int port, Packet* pkt);

@@ -11,6 +11,7 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
                const SwitchSpec& spec)
     : Node(ctx, name, num_ports),
       port_state_(num_ports),
+      ingress_(num_ports),
       pgs_(num_ports),
       queues_(num_ports),
       topo_(topo),
@@ -61,7 +62,7 @@ void Switch::SetStormDrop(int port, int prio, bool drop) {
 }
 
 void Switch::SetHeadroom(int port, uint64_t bytes) {
-  port_state_[port].headroom = (bytes + spec_.cell - 1) / spec_.cell * spec_.cell;
+  ingress_[port].headroom = (bytes + spec_.cell - 1) / spec_.cell * spec_.cell;
 }
 
 void Switch::FinishSetup() {
@@ -69,18 +70,18 @@ void Switch::FinishSetup() {
   int lossless_pgs = 0;
   for (int p = 0; p < kNumPriorities; ++p)
     if (Lossless(p)) ++lossless_pgs;
-  for (const PortState& p : port_state_) reserved += p.headroom * lossless_pgs;
+  for (const PortIngress& p : ingress_) reserved += p.headroom * lossless_pgs;
   shared_size_ = reserved < buffer_cells_bytes_ ? buffer_cells_bytes_ - reserved : 0;
   if (spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc) {
     // third.cc: headroom once per port, one reserve per port, and alpha 1/8 at the NIC rate
     // doubling with each doubling of the port's rate (its pfc_a_shift).
     uint64_t headroom = 0;
-    for (const PortState& p : port_state_) headroom += p.headroom;
+    for (const PortIngress& p : ingress_) headroom += p.headroom;
     const uint64_t reserves = ports_.size() * kNs3Reserve;
     ns3_free_base_ = spec_.buffer > headroom + reserves ? spec_.buffer - headroom - reserves : 0;
     for (size_t p = 0; p < ports_.size(); ++p) {
       uint64_t rate = ports_[p].rate_bps;
-      uint8_t& shift = port_state_[p].ns3_shift;
+      uint8_t& shift = ingress_[p].ns3_shift;
       for (shift = 3; rate > spec_.mmu_nic_rate_bps && shift > 0; rate /= 2) --shift;
     }
   }
@@ -93,6 +94,21 @@ void Switch::SetEcnFrom(const SwitchSpec& spec) {
   for (size_t p = 0; p < ports_.size(); ++p)
     for (const EcnSpec& e : spec.ecn_by_rate)
       if (e.rate_bps == ports_[p].rate_bps) port_ecn_[p] = e;
+  for (size_t p = 0; p < ports_.size(); ++p) SyncEcn(static_cast<int>(p));
+}
+
+void Switch::SetPortEcn(int port, const EcnSpec& e) {
+  port_ecn_[port] = e;
+  SyncEcn(port);
+}
+
+void Switch::SyncEcn(int port) {
+  const EcnSpec& e = port_ecn_[port];
+  PortState& s = port_state_[port];
+  s.ecn = e.enabled;
+  s.kmin = e.kmin;
+  s.kmax = e.kmax;
+  s.pmax = e.pmax;
 }
 
 namespace {
@@ -194,7 +210,7 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
       q.counters.dropped_bytes += pkt->frame_bytes;
     }
     ctx_->pool.Put(pkt);
-    if (Lossless(prio) && spec_.mmu == SwitchSpec::Mmu::kSharedBuffer) AssertPause(in_port, prio);
+    if (Lossless(prio) && spec_.mmu == SwitchSpec::Mmu::kSharedBuffer) Xoff(in_port, prio);
     return;
   }
   pkt->in_port = static_cast<uint16_t>(in_port);
@@ -209,9 +225,26 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   Kick(out);
 }
 
+void Switch::PrefetchFrame(int in_port, const Packet* pkt) const {
+  // The lines OnFrame reads or writes for a frame that is forwarded: the in-port's counters and
+  // PG, and, where the packet carries its path, the out-port, its state, its queue, its counters
+  // and the wire it sends on.
+  const int prio = spec_.trust_dscp ? spec_.dscp_to_priority[pkt->dscp & 63] : pkt->priority & 7;
+  __builtin_prefetch(&ports_[in_port].counters.rx_prio[prio], 1);
+  __builtin_prefetch(&pgs_[in_port][prio], 1);
+  const unsigned hop = kSendTtl - pkt->ttl;
+  if (hop >= pkt->path_hops || pkt->path[hop] >= ports_.size()) return;
+  const int out = pkt->path[hop];
+  __builtin_prefetch(&ports_[out].out, 1);
+  __builtin_prefetch(&port_state_[out], 1);
+  __builtin_prefetch(&queues_[out][prio], 1);
+  __builtin_prefetch(&ports_[out].counters.tx_prio[prio], 1);
+  __builtin_prefetch(out_wires_[out], 1);  // where the frame goes next: the peer port's wire
+}
+
 void Switch::MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool departing) {
-  const EcnSpec& e = port_ecn_[port];
-  if (!e.enabled || !(spec_.lossless_mask & (1u << prio)) || pkt->ecn == kNotEct || pkt->ecn == kCe) return;
+  const PortState& e = port_state_[port];
+  if (!e.ecn || !(spec_.lossless_mask & (1u << prio)) || pkt->ecn == kNotEct || pkt->ecn == kCe) return;
   // RED on the instantaneous queue length (DCQCN's marking profile). The HPCC code measures
   // the queue behind a departing packet; rocelab counts the packet itself.
   uint64_t len = q.fifo.bytes();
@@ -240,7 +273,7 @@ bool Switch::AdmitShared(int in_port, int prio, int out, uint64_t bytes) {
   if (!lossless && queues_[out][prio].fifo.bytes() + bytes > DynamicLimit(spec_.egress_lossy_alpha)) return false;
   const uint64_t limit = DynamicLimit(lossless ? spec_.pfc.alpha : spec_.lossy_alpha);
   const bool fits_shared = pg.shared + bytes <= limit && shared_used_ + bytes <= shared_size_;
-  const bool in_headroom = !fits_shared && lossless && pg.headroom + bytes <= port_state_[in_port].headroom;
+  const bool in_headroom = !fits_shared && lossless && pg.headroom + bytes <= ingress_[in_port].headroom;
   if (!fits_shared && !in_headroom) return false;
   if (in_headroom) {
     pg.headroom += bytes;
@@ -251,7 +284,7 @@ bool Switch::AdmitShared(int in_port, int prio, int out, uint64_t bytes) {
     shared_watermark_ = std::max(shared_watermark_, shared_used_);
     pg.counters.shared_watermark_bytes = std::max(pg.counters.shared_watermark_bytes, pg.shared);
   }
-  if (lossless && (in_headroom || pg.shared >= DynamicLimit(spec_.pfc.alpha))) AssertPause(in_port, prio);
+  if (lossless && (in_headroom || pg.shared >= DynamicLimit(spec_.pfc.alpha))) Xoff(in_port, prio);
   return true;
 }
 
@@ -267,10 +300,10 @@ void Switch::ReleaseShared(int in, int prio, uint64_t bytes) {
   // the static XON if that is higher: SAI resumes at usage <= max(XON_TH, limit - XON_OFFSET_TH)
   // (saibuffer.h, SAI_BUFFER_PROFILE_ATTR_XON_TH and _XON_OFFSET_TH; SONiC's `xon` and
   // `xon_offset`). The headroom is empty then, so the next pause round trip finds all of it free.
-  if (ports_[in].xoff_sent[prio] && pg.headroom == 0) {
+  if (pg.xoff && pg.headroom == 0) {
     const uint64_t limit = DynamicLimit(spec_.pfc.alpha);
     const uint64_t resume = std::max(spec_.pfc.xon, limit > spec_.pfc.xon_offset ? limit - spec_.pfc.xon_offset : 0);
-    if (pg.shared == 0 || pg.shared <= resume) ReleasePause(in, prio);
+    if (pg.shared == 0 || pg.shared <= resume) Xon(in, prio);
   }
 }
 
@@ -282,7 +315,7 @@ bool Switch::AdmitNs3(int in_port, int prio, uint64_t bytes) {
   if (!Lossless(prio)) return true;
   PriorityGroup& pg = pgs_[in_port][prio];
   const uint64_t threshold = Ns3Threshold(in_port);
-  if (bytes + pg.headroom > port_state_[in_port].headroom && bytes + Ns3SharedPart(pg) > threshold) return false;
+  if (bytes + pg.headroom > ingress_[in_port].headroom && bytes + Ns3SharedPart(pg) > threshold) return false;
   const uint64_t after = pg.shared + bytes;
   if (after > kNs3Reserve && after - kNs3Reserve > threshold) {
     pg.headroom += bytes;
@@ -293,7 +326,7 @@ bool Switch::AdmitNs3(int in_port, int prio, uint64_t bytes) {
     shared_watermark_ = std::max(shared_watermark_, shared_used_);
     pg.counters.shared_watermark_bytes = std::max(pg.counters.shared_watermark_bytes, pg.shared);
   }
-  if (pg.headroom > 0 || Ns3SharedPart(pg) >= Ns3Threshold(in_port)) AssertPause(in_port, prio);
+  if (pg.headroom > 0 || Ns3SharedPart(pg) >= Ns3Threshold(in_port)) Xoff(in_port, prio);
   return true;
 }
 
@@ -309,9 +342,9 @@ void Switch::ReleaseNs3(int in, int prio, uint64_t bytes) {
   pg.shared -= bytes - from_headroom;
   shared_used_ -= from_shared;
   const uint64_t shared_part = Ns3SharedPart(pg);
-  if (ports_[in].xoff_sent[prio] && pg.headroom == 0 &&
+  if (pg.xoff && pg.headroom == 0 &&
       (shared_part == 0 || shared_part + spec_.pfc.xon_offset <= Ns3Threshold(in)))
-    ReleasePause(in, prio);
+    Xon(in, prio);
 }
 
 Packet* Switch::NextFrame(int port) {

@@ -40,7 +40,7 @@ class Switch : public Node {
   // The marking profile of egress port `port`; with `switch_wide`, also what the switch
   // reports as its ECN setting.
   const EcnSpec& port_ecn(int port) const { return port_ecn_[port]; }
-  void SetPortEcn(int port, const EcnSpec& e) { port_ecn_[port] = e; }
+  void SetPortEcn(int port, const EcnSpec& e);
   void SetConfiguredEcn(const EcnSpec& e) { spec_.ecn = e; }
   // Every port's marking as `spec` configures it (a rollback to a known configuration).
   void SetEcnFrom(const SwitchSpec& spec);
@@ -72,7 +72,7 @@ class Switch : public Node {
   }
   const QueueCounters& queue_counters(int port, int q) const { return queues_[port][q].counters; }
   const PriorityGroupCounters& pg_counters(int port, int pg) const { return pgs_[port][pg].counters; }
-  uint64_t headroom(int port) const { return port_state_[port].headroom; }
+  uint64_t headroom(int port) const { return ingress_[port].headroom; }
   uint64_t shared_pool() const { return shared_size_; }
   uint64_t shared_used() const { return shared_used_; }
   uint64_t shared_watermark() const { return shared_watermark_; }
@@ -87,14 +87,18 @@ class Switch : public Node {
   Packet* NextFrame(int port) override;
   bool HasBacklog(int port) const override { return port_state_[port].queued > 0; }
   void OnFrame(int port, Packet* pkt) override;
+  void PrefetchFrame(int port, const Packet* pkt) const override;
   void OnNodeEvent(uint32_t, uint32_t, Packet*) override {}
 
  private:
-  // A line each, so that a frame's admission reads one line of its PG.
+  // A line each, so that a frame's admission, and its departure later, read one line of its PG.
   struct alignas(64) PriorityGroup {
     uint64_t shared = 0;    // bytes charged to the shared pool
     uint64_t headroom = 0;  // bytes in the reserved headroom
     PriorityGroupCounters counters;
+    // The PG has asked for XOFF (Xoff) and not released it since: the port's xoff_sent for this
+    // priority, kept here as well so that a departure need not read the port's PFC state.
+    bool xoff = false;
   };
   // Aligned, so that the queue and the counters every frame through it updates share a line.
   struct alignas(64) EgressQueue {
@@ -119,7 +123,7 @@ class Switch : public Node {
   }
   // The HPCC code's threshold: the free shared space shifted by the port's alpha shift.
   uint64_t Ns3Threshold(int port) const {
-    return ns3_free_base_ > shared_used_ ? (ns3_free_base_ - shared_used_) >> port_state_[port].ns3_shift : 0;
+    return ns3_free_base_ > shared_used_ ? (ns3_free_base_ - shared_used_) >> ingress_[port].ns3_shift : 0;
   }
   uint64_t Ns3SharedPart(const PriorityGroup& pg) const { return pg.shared > kNs3Reserve ? pg.shared - kNs3Reserve : 0; }
   uint64_t Cells(uint32_t frame_bytes) const {
@@ -130,17 +134,37 @@ class Switch : public Node {
     return static_cast<uint64_t>(alpha * static_cast<double>(shared_size_ - shared_used_));
   }
   void MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool departing);
+  // The PG (in_port, prio) asks its peer for XOFF, or releases it.
+  void Xoff(int in_port, int prio) {
+    pgs_[in_port][prio].xoff = true;
+    AssertPause(in_port, prio);
+  }
+  void Xon(int in_port, int prio) {
+    pgs_[in_port][prio].xoff = false;
+    ReleasePause(in_port, prio);
+  }
+  // Copies the port's marking profile into its PortState.
+  void SyncEcn(int port);
 
-  // A port's own figures that every frame through it reads or writes, in one cache line: where
-  // they were in arrays of their own, a frame touched a line of each.
+  // An egress port's own figures that every frame through it reads or writes, in one cache line:
+  // where they were in arrays of their own, a frame touched a line of each.
   struct alignas(64) PortState {
-    uint64_t headroom = 0;   // reserved headroom for each lossless PG of the port (ingress)
     uint32_t queued = 0;     // packets waiting in the port's egress queues
     uint8_t backlogged = 0;  // a bit for each egress queue holding a frame
     uint8_t rr = 0;          // DWRR position
     uint8_t rr_fresh = 1;    // the DWRR position was just reached
-    uint8_t ns3_shift = 3;   // kNs3Hpcc: the ingress threshold's alpha = 2^-shift
+    bool ecn = false;        // the port marks ECN (its profile below is port_ecn_'s)
     int32_t deficit[kNumPriorities] = {};  // DWRR deficit per queue, bytes (under quantum + a frame)
+    // The marking profile's thresholds, as port_ecn_ holds them, where marking reads them.
+    uint64_t kmin = 0, kmax = 0;
+    double pmax = 0;
+  };
+  static_assert(sizeof(PortState) == 64, "a port's egress state fills one cache line");
+  // An ingress port's figures, read when a PG goes into its headroom (and, under kNs3Hpcc, on
+  // every admission).
+  struct PortIngress {
+    uint64_t headroom = 0;  // reserved headroom for each lossless PG of the port
+    uint8_t ns3_shift = 3;  // kNs3Hpcc: the ingress threshold's alpha = 2^-shift
   };
   // The watchdog's drop action: per port, the priorities dropped and what was dropped.
   struct StormDrops {
@@ -152,6 +176,7 @@ class Switch : public Node {
   // What every frame reads comes first, after the node's ports: the per-port state, the shared
   // pool's figures, routing, and the configuration's per-frame fields at the head of spec_.
   std::vector<PortState> port_state_;
+  std::vector<PortIngress> ingress_;
   std::vector<std::array<PriorityGroup, kNumPriorities>> pgs_;
   std::vector<std::array<EgressQueue, kNumPriorities>> queues_;
   std::vector<EcnSpec> port_ecn_;  // the marking profile of each egress port (by its speed)

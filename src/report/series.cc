@@ -41,7 +41,7 @@ void SeriesSampler::Sample() {
     if (port_index == busy_.size()) busy_.push_back(0);
     // A frame's serialization is counted when it starts; the part still to go on the wire is
     // the next interval's, so no interval is more than fully busy. Never below the last sample.
-    const Time on_wire = std::max<Time>(busy_[port_index], pt.counters.busy - std::max<Time>(0, pt.busy_until - t_));
+    const Time on_wire = std::max<Time>(busy_[port_index], pt.counters.Sent().busy - std::max<Time>(0, pt.busy_until - t_));
     if (spec_.series & TelemetrySpec::kLinkUtil) {
       Row(dev.name(), port, -1, "link_util", static_cast<double>(on_wire - busy_[port_index]) / interval, last());
     }

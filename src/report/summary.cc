@@ -140,12 +140,14 @@ void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::ar
 
 void WriteNic(JsonWriter& w, const Nic& n, Time now) {
   const PortCounters& c = n.port(0).counters;
+  const PortCounters::PriorityTraffic rx = c.Received();
+  const PortCounters::SentTraffic tx = c.Sent();
   const RdmaCounters& r = n.rdma();
   w.BeginObject(n.name().c_str());
   w.String("rdma_device", "mlx5_0").String("netdev", "eth0");
   w.BeginObject(kEthtoolBlock);
-  w.Uint(kRxPacketsPhy.name, c.rx_frames()).Uint(kRxBytesPhy.name, c.rx_bytes());
-  w.Uint(kTxPacketsPhy.name, c.tx_frames).Uint(kTxBytesPhy.name, c.tx_bytes);
+  w.Uint(kRxPacketsPhy.name, rx.packets).Uint(kRxBytesPhy.name, rx.bytes);
+  w.Uint(kTxPacketsPhy.name, tx.packets).Uint(kTxBytesPhy.name, tx.bytes);
   w.Uint(kRxCrcErrorsPhy.name, c.crc_errors).Uint(kRxDiscardsPhy.name, c.rx_discards);
   w.Uint(kTxPauseStormWarningEvents.name, n.pause_storm_warning_events());
   w.Uint(kTxPauseStormErrorEvents.name, n.pause_storm_error_events());
@@ -199,7 +201,7 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
   }
   w.BeginObject(kRocelabBlock);
   w.Uint(kRetransmittedPackets.name, r.retransmitted_packets).Uint(kBytesDelivered.name, r.bytes_delivered);
-  w.Uint(kTxBusyNs.name, static_cast<uint64_t>(c.busy / kNanosecond));
+  w.Uint(kTxBusyNs.name, static_cast<uint64_t>(tx.busy / kNanosecond));
   w.Uint(kRxXoffBytes.name, n.rx_xoff()).Uint(kRxXonBytes.name, n.rx_xon());
   if (pf) w.Uint(kTxLinkDownDrops.name, pf->counters.tx_link_down_drops);
   w.EndObject();
@@ -210,7 +212,7 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
 bool SawTraffic(const Port& port) {
   if (port.faults) return true;
   const PortCounters& c = port.counters;
-  if (c.rx_frames() || c.tx_frames || c.rx_discards || c.crc_errors) return true;
+  if (c.Received().packets || c.Sent().packets || c.rx_discards || c.crc_errors) return true;
   for (int p = 0; p < kNumPriorities; ++p)
     if (c.rx_pause[p] || c.tx_pause[p]) return true;
   return false;
@@ -256,8 +258,10 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
     w.BeginObject(SwitchPortAlias(i).c_str());
     w.String("peer", topo.nodes()[tn.ports[i].peer_node].name);
     w.Uint(kHeadroomBytes.name, s.headroom(i));
-    w.Uint(kSaiPortIfInUcastPkts.name, c.rx_frames()).Uint(kSaiPortIfInOctets.name, c.rx_bytes());
-    w.Uint(kSaiPortIfOutUcastPkts.name, c.tx_frames).Uint(kSaiPortIfOutOctets.name, c.tx_bytes);
+    const PortCounters::PriorityTraffic rx = c.Received();
+    const PortCounters::SentTraffic tx = c.Sent();
+    w.Uint(kSaiPortIfInUcastPkts.name, rx.packets).Uint(kSaiPortIfInOctets.name, rx.bytes);
+    w.Uint(kSaiPortIfOutUcastPkts.name, tx.packets).Uint(kSaiPortIfOutOctets.name, tx.bytes);
     w.Uint(kSaiPortIfInErrors.name, c.crc_errors).Uint(kSaiPortIfInDiscards.name, c.rx_discards);
     if (const PortFaults* pf = s.port(i).faults.get()) {
       w.String("oper_status", pf->carrier ? "up" : "down");
@@ -277,7 +281,7 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
       w.Uint(kSaiPortPfcRxPauseDurationUs.Name(p), Us(s.port(i).RxPauseTime(p, now)));
       w.Uint(kSaiPortPfcTxPauseDurationUs.Name(p), Us(s.port(i).TxPauseTime(p, now)));
     }
-    w.Uint(kRocelabTxBusyNs.name, static_cast<uint64_t>(c.busy / kNanosecond));
+    w.Uint(kRocelabTxBusyNs.name, static_cast<uint64_t>(tx.busy / kNanosecond));
     w.BeginObject(kQueuesBlock);
     for (int q = 0; q < kNumPriorities; ++q) {
       const QueueCounters& qc = s.queue_counters(i, q);
@@ -371,6 +375,7 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   w.Double("bytes_per_in_flight_packet", e.bytes_per_packet, 1);
   w.Uint("peak_rss_kb", PeakRssKb());
   w.Uint("huge_pages_kb", HugePagesKb());  // of the memory now held (src/cli/huge_pages.h)
+  w.Bool("lookahead", f.lookahead());      // the loop prefetched events ahead (sim/event_queue.h)
   // The faults' lifecycle, once the run is over (the monitor reads summaries mid-run: not then).
   const std::vector<FaultLifecycle> lifecycle = ComputeLifecycle(x);
   if (const Counterfactual* cf = lifecycle.empty() ? nullptr : x.counterfactual()) w.Double("counterfactual_wall_s", cf->wall_s);

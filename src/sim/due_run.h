@@ -18,6 +18,8 @@ class DueRun {
   bool Empty() const { return head_ == events_.size(); }
   size_t Size() const { return events_.size() - head_; }
   const Event& Front() const { return events_[head_]; }
+  // The event `k` places after the front, if the run holds it.
+  const Event* Ahead(size_t k) const { return head_ + k < events_.size() ? &events_[head_ + k] : nullptr; }
   const Event& Back() const { return events_.back(); }
   Event PopFront() { return events_[head_++]; }
   size_t CapacityBytes() const { return events_.capacity() * sizeof(Event); }

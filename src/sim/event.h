@@ -18,6 +18,10 @@ class EventSource {
  public:
   virtual ~EventSource() = default;
   virtual void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) = 0;
+  // Brings into cache what HandleEvent(kind, arg, pkt) will read first, and changes nothing. On
+  // a fabric too large for the caches the event loop calls it a few events ahead (Simulator::
+  // SetLookahead), so that the device state an event needs is on its way while others run.
+  virtual void Prefetch(uint32_t /*kind*/, uint32_t /*arg*/, const Packet* /*pkt*/) const {}
 };
 
 struct Event {

@@ -50,6 +50,8 @@ class Wire final : public EventSource {
     }
   }
 
+  void Prefetch(uint32_t, uint32_t, const Packet* frame) const override { receiver_->Prefetch(kind_, arg_, frame); }
+
   void HandleEvent(uint32_t, uint32_t, Packet* frame) override {
     if (Packet* next = frame->next) {
       sim_->ScheduleInOrder(frame->wire_next_arrival, frame->wire_next_seq, this, 0, 0, next);

@@ -14,29 +14,45 @@ namespace rocelab {
 
 // One side of a link: a switch port or a NIC port.
 struct PortCounters {
-  // Every frame sent updates these, so they share a cache line.
-  uint64_t tx_frames = 0, tx_bytes = 0;
-  Time busy = 0;        // wire time of everything sent
-  Time first_tx = -1;   // start of the first frame sent
-  Time last_tx_end = 0; // end of the last frame sent
-  // Frames of one priority sent or received: a frame adds to one line, not to two arrays.
+  // Frames of one priority received: a frame adds to one line, not to two arrays.
   struct PriorityTraffic {
     uint64_t packets = 0, bytes = 0;
   };
-  PriorityTraffic tx_prio[kNumPriorities], rx_prio[kNumPriorities];
+  // Frames of one priority sent, with their wire time: everything a frame sent counts is in one
+  // line (the entries are 32-byte aligned), so that sending writes no line of totals.
+  struct alignas(32) SentTraffic {
+    uint64_t packets = 0, bytes = 0;
+    Time busy = 0;      // wire time of these frames
+    Time last_end = 0;  // the end of the last of them on the wire
+  };
+  SentTraffic tx_prio[kNumPriorities];
+  SentTraffic tx_other;  // PFC frames, which no priority counts
+  PriorityTraffic rx_prio[kNumPriorities];
   // Frames received that no priority counts: PFC frames, frames with a bad FCS, frames over the
   // port's MTU. A good frame counts in its priority alone, so that a frame's arrival writes one
-  // line of the counters; the port's totals add the two up.
+  // line of the counters.
   PriorityTraffic rx_other;
-  uint64_t rx_frames() const {
-    uint64_t n = rx_other.packets;
-    for (const PriorityTraffic& t : rx_prio) n += t.packets;
-    return n;
+  Time first_tx = -1;  // the start of the first frame sent
+
+  // The port's totals, added up when they are read: every frame received, and every frame sent
+  // (busy: the wire time of them all; last_end: the end of the last).
+  PriorityTraffic Received() const {
+    PriorityTraffic all = rx_other;
+    for (const PriorityTraffic& t : rx_prio) {
+      all.packets += t.packets;
+      all.bytes += t.bytes;
+    }
+    return all;
   }
-  uint64_t rx_bytes() const {
-    uint64_t n = rx_other.bytes;
-    for (const PriorityTraffic& t : rx_prio) n += t.bytes;
-    return n;
+  SentTraffic Sent() const {
+    SentTraffic all = tx_other;
+    for (const SentTraffic& t : tx_prio) {
+      all.packets += t.packets;
+      all.bytes += t.bytes;
+      all.busy += t.busy;
+      all.last_end = t.last_end > all.last_end ? t.last_end : all.last_end;
+    }
+    return all;
   }
   uint64_t tx_pause[kNumPriorities] = {};            // PFC frames sent (XOFF and XON)
   uint64_t rx_pause[kNumPriorities] = {};            // PFC frames received
