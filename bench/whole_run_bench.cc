@@ -7,7 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include "run/experiment.h"
-#include "report/summary.h"
+#include "util/process_memory.h"
 #include "scenario/scenario.h"
 
 namespace rocelab {

@@ -19,6 +19,7 @@
 
 #include "file_util.h"
 #include "test_util.h"
+#include "util/process_memory.h"
 
 namespace rocelab {
 namespace {

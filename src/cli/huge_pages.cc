@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "report/summary.h"
+#include "util/process_memory.h"
 
 namespace rocelab {
 namespace {

@@ -163,8 +163,8 @@ void PrintReport(const Experiment& x) {
   std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
               "(%llu KiB in huge pages)  %.0f B per in-flight packet\n",
               e.wall_s, e.wall_s > 0 ? e.packet_hops / e.wall_s / 1e6 : 0.0, e.wall_s > 0 ? e.events / e.wall_s / 1e6 : 0.0,
-              e.wall_s > 0 ? sim_s / e.wall_s : 0.0, (unsigned long long)PeakRssKb(),
-              (unsigned long long)HugePagesKb(), e.bytes_per_packet);
+              e.wall_s > 0 ? sim_s / e.wall_s : 0.0, (unsigned long long)e.peak_rss_kb,
+              (unsigned long long)e.huge_pages_kb, e.bytes_per_packet);
 }
 
 // The demo ends the way an operator would: by diagnosing what it just produced.

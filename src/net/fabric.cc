@@ -9,6 +9,7 @@
 #include "topo/ideal_fct.h"
 #include "topo/naming.h"
 #include "util/config_error.h"
+#include "util/process_memory.h"
 
 namespace rocelab {
 
@@ -29,9 +30,9 @@ Topology BuildTopology(const Scenario& sc) {
 
 bool Fabric::WantLookahead() const {
   if (const char* force = std::getenv("ROCELAB_LOOKAHEAD"); force && *force) return std::string(force) != "0";
-  // The state a frame's hop reads is a port's, its PGs' and its queues'. Past what the caches
-  // hold (a few MB of this machine's L3 in the measurements of docs/performance.md), most of
-  // those reads go to memory, and looking ahead pays; below it, it costs.
+  // The state a frame's hop reads is a port's, its PGs' and its queues'. Far past what the
+  // caches hold (8 MB on the reference machine: docs/performance.md), most of those reads go to
+  // memory and looking ahead pays; below, the hints cost more than they save.
   size_t ports = 0;
   for (const auto& s : switches_) ports += static_cast<size_t>(s->num_ports());
   const size_t bytes = (ports + nics_.size()) * sizeof(Port) + ports * 2 * kNumPriorities * 64;
@@ -217,6 +218,8 @@ void Fabric::Finish() {
           ? static_cast<double>(ctx_.pool.AllocatedBytes() + ctx_.sim.QueueBytes()) /
                 static_cast<double>(engine_.peak_packets)
           : 0.0;
+  engine_.peak_rss_kb = PeakRssKb();
+  engine_.huge_pages_kb = HugePagesKb();
 }
 
 std::vector<std::pair<int, int>> Fabric::PathOf(const Packet& headers) const {

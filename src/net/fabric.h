@@ -26,6 +26,8 @@ struct EngineStats {
   double wall_s = 0;
   size_t peak_packets = 0;
   double bytes_per_packet = 0;
+  uint64_t peak_rss_kb = 0;    // of the whole process, when the run finished
+  uint64_t huge_pages_kb = 0;  // of the memory it held then (src/cli/huge_pages.h)
 };
 
 class Fabric {
@@ -103,8 +105,10 @@ class Fabric {
   uint64_t ConfiguredHeadroom(int node, int port) const;
 
  private:
-  // The devices' state beyond which the event loop looks ahead (Simulator::SetLookahead).
-  static constexpr size_t kLookaheadBytes = size_t{8} << 20;
+  // The devices' state beyond which the event loop looks ahead (Simulator::SetLookahead). On
+  // this project's reference machine it cost 3 % at k=16 (15 MB by WantLookahead's count) and
+  // gained 10-20 % at k=24 (50 MB): docs/performance.md.
+  static constexpr size_t kLookaheadBytes = size_t{32} << 20;
   // Whether to, by the devices' size; ROCELAB_LOOKAHEAD=0 or 1 decides instead.
   bool WantLookahead() const;
 

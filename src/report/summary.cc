@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "report/lifecycle_json.h"
 #include "telemetry/counter_names.h"
@@ -77,36 +75,6 @@ std::vector<SlowdownRow> SlowdownTable(const Fabric& f) {
     rows.push_back({b.name, v.size(), Percentile(v, 0.50), Percentile(v, 0.95), Percentile(v, 0.99)});
   }
   return rows;
-}
-
-namespace {
-
-// The figure in KB on the line of `file` that starts with `key` (0: no such line).
-uint64_t ProcKb(const char* file, const std::string& key) {
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.compare(0, key.size(), key) == 0) {
-      std::istringstream ss(line.substr(key.size()));
-      uint64_t kb = 0;
-      ss >> kb;
-      return kb;
-    }
-  }
-  return 0;
-}
-
-}  // namespace
-
-uint64_t PeakRssKb() { return ProcKb("/proc/self/status", "VmHWM:"); }
-
-uint64_t HugePagesKb() { return ProcKb("/proc/self/smaps_rollup", "AnonHugePages:"); }
-
-bool KernelOffersHugePages() {
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string modes;
-  std::getline(in, modes);
-  return modes.find("[always]") != std::string::npos || modes.find("[madvise]") != std::string::npos;
 }
 
 namespace {
@@ -373,9 +341,9 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   w.Double("sim_to_wall_ratio", e.wall_s > 0 ? sim_s / e.wall_s : 0);
   w.Uint("peak_packets_in_flight", e.peak_packets);
   w.Double("bytes_per_in_flight_packet", e.bytes_per_packet, 1);
-  w.Uint("peak_rss_kb", PeakRssKb());
-  w.Uint("huge_pages_kb", HugePagesKb());  // of the memory now held (src/cli/huge_pages.h)
-  w.Bool("lookahead", f.lookahead());      // the loop prefetched events ahead (sim/event_queue.h)
+  w.Uint("peak_rss_kb", e.peak_rss_kb);
+  w.Uint("huge_pages_kb", e.huge_pages_kb);  // of the memory held at the end (src/cli/huge_pages.h)
+  w.Bool("lookahead", f.lookahead());        // the loop prefetched events ahead (sim/event_queue.h)
   // The faults' lifecycle, once the run is over (the monitor reads summaries mid-run: not then).
   const std::vector<FaultLifecycle> lifecycle = ComputeLifecycle(x);
   if (const Counterfactual* cf = lifecycle.empty() ? nullptr : x.counterfactual()) w.Double("counterfactual_wall_s", cf->wall_s);

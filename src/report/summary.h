@@ -32,14 +32,6 @@ struct SlowdownRow {
 };
 std::vector<SlowdownRow> SlowdownTable(const Fabric& fabric);
 
-// Peak resident set size of this process, in KiB (0 where unknown).
-uint64_t PeakRssKb();
-// The process's anonymous memory now in transparent huge pages, in KiB (0 where the kernel does not say).
-uint64_t HugePagesKb();
-// Whether the kernel gives transparent huge pages to memory that asks for them (its setting is
-// "always" or "madvise").
-bool KernelOffersHugePages();
-
 // How much of each device summary.json carries: every host and switch port, only those that
 // saw traffic (a large fabric with a few flows), or none (the flows and totals only). The
 // "device_counters" key says which, so a reader knows a missing device counted nothing.
