@@ -318,9 +318,22 @@ uint64_t HugePagesKbOf(const std::string& summary) {
   return at == std::string::npos ? 0 : std::stoull(summary.substr(at + 17));
 }
 
+// summary.json's engine.lookahead.
 bool LookaheadOf(const std::string& summary) {
   EXPECT_NE(summary.find("\"lookahead\": "), std::string::npos);
   return summary.find("\"lookahead\": true") != std::string::npos;
+}
+
+// The summary of the k=8 permutation run in `dir`/`out` with `env` before the command.
+std::string K8PermutationSummary(const std::string& dir, const std::string& env, const std::string& out,
+                                 const std::string& counters) {
+  const std::string scenario = std::string(ROCELAB_SOURCE_DIR) + "/scenarios/fat-tree-k8-permutation.yaml";
+  EXPECT_EQ(Shell(env + " " + ROCELAB_BINARY + " run " + scenario + " --quiet --counters " + counters + " --out " + dir +
+                  "/" + out)
+                .status,
+            0)
+      << env;
+  return ReadFile(dir + "/" + out + "/summary.json");
 }
 
 }  // namespace
@@ -329,12 +342,7 @@ bool LookaheadOf(const std::string& summary) {
 // looking ahead changes nothing the run computes: the same summary on or off.
 TEST(CommandLine, LookaheadChangesNothingTheRunComputes) {
   const std::string dir = TempDir("cmd");
-  const std::string scenario = std::string(ROCELAB_SOURCE_DIR) + "/scenarios/fat-tree-k8-permutation.yaml";
-  auto run = [&](const std::string& env, const std::string& out) {
-    EXPECT_EQ(Shell(env + " " + ROCELAB_BINARY + " run " + scenario + " --quiet --counters all --out " + dir + "/" + out).status, 0)
-        << env;
-    return ReadFile(dir + "/" + out + "/summary.json");
-  };
+  auto run = [&](const std::string& env, const std::string& out) { return K8PermutationSummary(dir, env, out, "all"); };
   const std::string chosen = run("", "auto");
   const std::string on = run("ROCELAB_LOOKAHEAD=1", "on");
   const std::string off = run("ROCELAB_LOOKAHEAD=0", "off");
@@ -353,12 +361,7 @@ TEST(CommandLine, RunsOnHugePagesUnlessTold) {
 #endif
   if (!KernelOffersHugePages()) GTEST_SKIP() << "the kernel has transparent huge pages off";
   const std::string dir = TempDir("cmd");
-  const std::string scenario = std::string(ROCELAB_SOURCE_DIR) + "/scenarios/fat-tree-k8-permutation.yaml";
-  auto run = [&](const std::string& env, const std::string& out) {
-    EXPECT_EQ(Shell(env + " " + ROCELAB_BINARY + " run " + scenario + " --quiet --counters none --out " + dir + "/" + out).status, 0)
-        << env;
-    return ReadFile(dir + "/" + out + "/summary.json");
-  };
+  auto run = [&](const std::string& env, const std::string& out) { return K8PermutationSummary(dir, env, out, "none"); };
   const std::string huge = run("", "huge");
   const std::string off = run("ROCELAB_HUGE_PAGES=0", "off");
   const std::string users = run("GLIBC_TUNABLES=glibc.malloc.hugetlb=0", "users");

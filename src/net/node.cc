@@ -6,7 +6,11 @@
 namespace rocelab {
 
 Node::Node(SimContext* ctx, std::string name, int num_ports)
-    : ctx_(ctx), ports_(num_ports), out_wires_(num_ports, nullptr), name_(std::move(name)), ber_rng_(ctx->seed, NameHash(name_) ^ 0xBE4) {}
+    : ctx_(ctx),
+      ports_(num_ports),
+      out_wires_(num_ports, nullptr),
+      name_(std::move(name)),
+      ber_rng_(ctx->seed, NameHash(name_) ^ 0xBE4) {}
 
 void Node::Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time delay, double ber) {
   Port& p = ports_[port];
