@@ -327,12 +327,9 @@ bool LookaheadOf(const std::string& summary) {
 // The summary of the k=8 permutation run in `dir`/`out` with `env` before the command.
 std::string K8PermutationSummary(const std::string& dir, const std::string& env, const std::string& out,
                                  const std::string& counters) {
-  const std::string scenario = std::string(ROCELAB_SOURCE_DIR) + "/scenarios/fat-tree-k8-permutation.yaml";
-  EXPECT_EQ(Shell(env + " " + ROCELAB_BINARY + " run " + scenario + " --quiet --counters " + counters + " --out " + dir +
-                  "/" + out)
-                .status,
-            0)
-      << env;
+  const std::string command = env + " " + ROCELAB_BINARY + " run " + ROCELAB_SOURCE_DIR +
+                              "/scenarios/fat-tree-k8-permutation.yaml --quiet --counters " + counters + " --out " + dir + "/" + out;
+  EXPECT_EQ(Shell(command).status, 0) << command;
   return ReadFile(dir + "/" + out + "/summary.json");
 }
 

@@ -30,12 +30,11 @@ Topology BuildTopology(const Scenario& sc) {
 
 bool Fabric::WantLookahead() const {
   if (const char* force = std::getenv("ROCELAB_LOOKAHEAD"); force && *force) return std::string(force) != "0";
-  // The state a frame's hop reads is a port's, its PGs' and its queues'. Far past what the
-  // caches hold (8 MB on the reference machine: docs/performance.md), most of those reads go to
-  // memory and looking ahead pays; below, the hints cost more than they save.
-  size_t ports = 0;
-  for (const auto& s : switches_) ports += static_cast<size_t>(s->num_ports());
-  const size_t bytes = (ports + nics_.size()) * sizeof(Port) + ports * 2 * kNumPriorities * 64;
+  // Far past what the caches hold (8 MB on the reference machine: docs/performance.md), most of
+  // the reads of a hop go to memory and looking ahead pays; below, the hints cost more than they
+  // save.
+  size_t bytes = 0;
+  for (const Node* dev : by_node_) bytes += dev->StateBytes();
   return bytes > kLookaheadBytes;
 }
 

@@ -128,6 +128,10 @@ class Node : public EventSource {
     if (kind == kArrive) PrefetchFrame(static_cast<int>(arg), pkt);
   }
 
+  // The bytes of state a frame's hop through this node may read: its ports, and what a
+  // subclass keeps per port (Fabric::WantLookahead weighs them against the caches).
+  virtual size_t StateBytes() const { return ports_.size() * sizeof(Port); }
+
   // Closes open pause intervals so durations are complete at the end of a run.
   void FinishCounters(Time now);
 

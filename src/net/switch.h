@@ -34,6 +34,9 @@ class Switch : public Node {
   void FinishSetup();
 
   const SwitchSpec& spec() const { return spec_; }
+  size_t StateBytes() const override {
+    return Node::StateBytes() + ports_.size() * (sizeof(PortState) + sizeof(pgs_[0]) + sizeof(queues_[0]));
+  }
 
   // Configuration changed while running (fault/fault_injector.h). Packets already buffered
   // stay charged where they are; the buffer pools keep their sizes.
