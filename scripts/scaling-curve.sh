@@ -5,9 +5,10 @@
 # run, DCQCN, PFC and ECN as in scenarios/fat-tree-k8-websearch50.yaml. Prints a Markdown
 # table: wall time, events/s, packet-hops/s, peak RSS, and events/s as a share of the bare
 # event loop (build/bench/event_queue_bench at 10k pending events) measured in the same run,
-# so figures from a busy machine can still be compared. Each fabric runs --runs times and the
-# table gives the median run (a k=4 run lasts about 10 ms, so one run alone swings widely); the
-# last line gives the events/s of the smallest fabric over that of the largest.
+# so figures from a busy machine can still be compared. The fabrics run in --runs rounds of one
+# run each, and the table gives each fabric's median run (a k=4 run lasts about 10 ms, so one run
+# alone swings widely). The last lines give the events/s of the smallest fabric over that of the
+# largest: from the medians, and round by round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/rocelab
@@ -36,8 +37,6 @@ if [[ -x "$bench" ]]; then
              awk -F, '/BM_EventHold/ {for (i = 1; i <= NF; ++i) if ($i ~ /^[0-9.e+]+$/) v = $i} END {print v}')
 fi
 
-echo "| k | hosts | flows | events | wall s | M events/s | M packet-hops/s | peak RSS MB | share of bare loop |"
-echo "|---|---|---|---|---|---|---|---|---|"
 for k in $ks; do
   cat > "$work/k$k.yaml" <<YAML
 name: scaling-k$k
@@ -52,22 +51,40 @@ nic: {mtu: 4096, cc: dcqcn}
 workload:
   - {type: trace, cdf: $cdf, load: 0.3, duration: $duration}
 YAML
-  for ((r = 1; r <= runs; ++r)); do
+done
+# Rounds: each runs every fabric once, smallest first. A large fabric's speed follows the memory
+# the machine's other tenants leave it, which can move by half within minutes, so the fabrics of
+# one round are compared with each other, not with runs made minutes apart.
+for ((r = 1; r <= runs; ++r)); do
+  for k in $ks; do
     rm -rf "$work/out$k"
     "$bin" run "$work/k$k.yaml" --out "$work/out$k" --quiet --counters none
     cp "$work/out$k/summary.json" "$work/k$k.run$r.json"
   done
-  python3 - "$k" "$loop_eps" "$work"/k"$k".run*.json <<'PY' | tee -a "$work/rows"
-import json, sys
-k, loop = int(sys.argv[1]), sys.argv[2]
-runs = sorted((json.load(open(f)) for f in sys.argv[3:]), key=lambda s: s["engine"]["wall_s"])
-s = runs[(len(runs) - 1) // 2]  # the median run (the faster of the middle two)
-e = s["engine"]
-share = f'{e["events_per_s"] / float(loop):.2f}' if loop else "n/a"
-print(f'| {k} | {k**3 // 4} | {len(s["flows"])} | {e["events"]} | {e["wall_s"]:.2f} | {e["events_per_s"] / 1e6:.2f} | '
-      f'{e["packet_hops_per_s"] / 1e6:.2f} | {e["peak_rss_kb"] / 1024:.0f} | {share} |')
-PY
 done
-awk -F'|' 'NR == 1 {first = $7; k1 = $2} {last = $7; k2 = $2}
-           END {if (NR > 1) printf "(events/s at k=%d over k=%d: %.2fx)\n", k1, k2, first / last}' "$work/rows"
-[[ -n "$loop_eps" ]] && echo "(bare event loop, 10k pending: $(python3 -c "print(f'{$loop_eps / 1e6:.1f}')") M events/s)"
+
+python3 - "$loop_eps" "$runs" "$work" $ks <<'PY'
+import json, statistics, sys
+loop, runs, work, ks = sys.argv[1], int(sys.argv[2]), sys.argv[3], [int(k) for k in sys.argv[4:]]
+print("| k | hosts | flows | events | wall s | M events/s | M packet-hops/s | peak RSS MB | share of bare loop |")
+print("|---|---|---|---|---|---|---|---|---|")
+eps = {}
+for k in ks:
+    rs = [json.load(open(f"{work}/k{k}.run{r}.json")) for r in range(1, runs + 1)]
+    if len({s["engine"]["events"] for s in rs}) > 1:
+        sys.exit(f"scaling-curve: the runs of k={k} processed different numbers of events: "
+                 f"{[s['engine']['events'] for s in rs]} (a run must replay exactly)")
+    eps[k] = [s["engine"]["events_per_s"] for s in rs]
+    s = sorted(rs, key=lambda s: s["engine"]["wall_s"])[(runs - 1) // 2]  # the median run (the faster of the middle two)
+    e = s["engine"]
+    share = f'{e["events_per_s"] / float(loop):.2f}' if loop else "n/a"
+    print(f'| {k} | {k**3 // 4} | {len(s["flows"])} | {e["events"]} | {e["wall_s"]:.2f} | {e["events_per_s"] / 1e6:.2f} | '
+          f'{e["packet_hops_per_s"] / 1e6:.2f} | {e["peak_rss_kb"] / 1024:.0f} | {share} |')
+if len(ks) > 1:
+    lo, hi = ks[0], ks[-1]
+    per_round = sorted(a / b for a, b in zip(eps[lo], eps[hi]))
+    print(f"(events/s at k={lo} over k={hi}: {statistics.median(eps[lo]) / statistics.median(eps[hi]):.2f}x from the medians; "
+          f"round by round {', '.join(f'{x:.2f}x' for x in per_round)}, median {statistics.median(per_round):.2f}x)")
+if loop:
+    print(f"(bare event loop, 10k pending: {float(loop) / 1e6:.1f} M events/s)")
+PY
