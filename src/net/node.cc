@@ -173,8 +173,7 @@ void Node::Kick(int port) {
   if (p.txdone_pending || p.choosing || p.out == nullptr) return;
   if (Now() < p.busy_until) {
     // Mid-frame: come back when it ends.
-    p.txdone_pending = true;
-    ctx_->sim.Schedule(p.busy_until, this, kTxDone, static_cast<uint32_t>(port));
+    ScheduleTxDone(port, p);
     return;
   }
   // Choosing, so that a Kick from inside NextFrame (an XON it triggers on this same port)
@@ -203,8 +202,7 @@ void Node::Transmit(int port, Packet* pkt) {
     if (p.tap) p.tap->Lost(*pkt, now);
     ctx_->pool.Put(pkt);
     if (!p.control.empty() || HasBacklog(port)) {
-      p.txdone_pending = true;
-      ctx_->sim.Schedule(p.busy_until, this, kTxDone, static_cast<uint32_t>(port));
+      ScheduleTxDone(port, p);
     }
     return;
   }
@@ -232,8 +230,7 @@ void Node::Transmit(int port, Packet* pkt) {
     p.out->Send(now + ser + p.delay, pkt);
   }
   if (!p.control.empty() || HasBacklog(port)) {
-    p.txdone_pending = true;
-    ctx_->sim.Schedule(p.busy_until, this, kTxDone, static_cast<uint32_t>(port));
+    ScheduleTxDone(port, p);
   }
 }
 

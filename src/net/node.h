@@ -126,6 +126,7 @@ class Node : public EventSource {
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) final;
   void Prefetch(uint32_t kind, uint32_t arg, const Packet* pkt) const final {
     if (kind == kArrive) PrefetchFrame(static_cast<int>(arg), pkt);
+    else if (kind == kTxDone) PrefetchSend(static_cast<int>(arg), pkt);
   }
 
   // The bytes of state a frame's hop through this node may read: its ports, and what a
@@ -152,7 +153,7 @@ class Node : public EventSource {
  protected:
   enum : uint32_t {
     kArrive = 0,      // arg: port, pkt: the frame
-    kTxDone,          // arg: port
+    kTxDone,          // arg: port, pkt: a hint only (LikelyNext), never read
     kPauseApply,      // arg: port, pkt: the PFC frame, after the response delay
     kPauseExpire,     // arg: port * 8 + priority
     kPauseRefresh,    // arg: port * 8 + priority
@@ -169,6 +170,13 @@ class Node : public EventSource {
   virtual void OnFrame(int port, Packet* pkt) = 0;
   // Brings into cache what OnFrame(port, pkt) will read first (EventSource::Prefetch).
   virtual void PrefetchFrame(int /*port*/, const Packet* /*pkt*/) const {}
+  // The frame the port will most likely send at its next end of frame (null: no guess). The
+  // end-of-frame event carries it, so that the loop brings it into cache a few events ahead and
+  // PrefetchSend can name the lines that sending it reads. A guess only: the choice is made
+  // when the event runs, and the frame may by then be gone.
+  virtual const Packet* LikelyNext(int /*port*/) const { return nullptr; }
+  // Brings into cache what sending `likely` (LikelyNext, or null) from `port` will read.
+  virtual void PrefetchSend(int /*port*/, const Packet* /*likely*/) const {}
   virtual void OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) = 0;
 
   // Starts the port if it is idle and has something to send.
@@ -187,6 +195,12 @@ class Node : public EventSource {
 
  private:
   void Transmit(int port, Packet* pkt);
+  // Schedules the port's end-of-frame event, at busy_until.
+  void ScheduleTxDone(int port, Port& p) {
+    p.txdone_pending = true;
+    Packet* likely = ctx_->sim.Lookahead() ? const_cast<Packet*>(LikelyNext(port)) : nullptr;
+    ctx_->sim.Schedule(p.busy_until, this, kTxDone, static_cast<uint32_t>(port), likely);
+  }
   void SendPauseFrame(int port, int prio, uint16_t quanta);
   void ApplyPause(int port, Packet* pfc);
   void Resume(int port, int prio);

@@ -242,6 +242,33 @@ void Switch::PrefetchFrame(int in_port, const Packet* pkt) const {
   __builtin_prefetch(out_wires_[out], 1);  // where the frame goes next: the peer port's wire
 }
 
+const Packet* Switch::LikelyNext(int port) const {
+  // The highest strict-priority queue with a frame, else the queue at the round-robin position
+  // if it has one, else the first that has.
+  const PortState& ps = port_state_[port];
+  const uint32_t backlogged = ps.backlogged;
+  if (!backlogged) return nullptr;
+  const uint32_t strict = backlogged & spec_.strict_mask;
+  const int q = strict                          ? 31 - __builtin_clz(strict)
+                : backlogged & (1u << ps.rr) ? ps.rr
+                                              : __builtin_ctz(backlogged);
+  return queues_[port][q].fifo.front();
+}
+
+void Switch::PrefetchSend(int port, const Packet* likely) const {
+  // The lines Kick, NextFrame and Transmit read for the port: its sending line, its state and
+  // the wire it sends on; and for the frame it will likely send, that frame's queue, the port's
+  // counters for its priority and the PG it leaves.
+  __builtin_prefetch(&ports_[port].out, 1);
+  __builtin_prefetch(&port_state_[port], 1);
+  __builtin_prefetch(out_wires_[port], 1);
+  if (!likely) return;
+  const int prio = likely->priority & 7;
+  __builtin_prefetch(&queues_[port][prio], 1);
+  __builtin_prefetch(&ports_[port].counters.tx_prio[prio], 1);
+  if (likely->in_port < ports_.size()) __builtin_prefetch(&pgs_[likely->in_port][prio], 1);
+}
+
 void Switch::MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool departing) {
   const PortState& e = port_state_[port];
   if (!e.ecn || !(spec_.lossless_mask & (1u << prio)) || pkt->ecn == kNotEct || pkt->ecn == kCe) return;
