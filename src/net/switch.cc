@@ -248,10 +248,9 @@ const Packet* Switch::LikelyNext(int port) const {
   const PortState& ps = port_state_[port];
   const uint32_t backlogged = ps.backlogged;
   if (!backlogged) return nullptr;
-  const uint32_t strict = backlogged & spec_.strict_mask;
-  const int q = strict                          ? 31 - __builtin_clz(strict)
-                : backlogged & (1u << ps.rr) ? ps.rr
-                                              : __builtin_ctz(backlogged);
+  int q = __builtin_ctz(backlogged);
+  if (const uint32_t strict = backlogged & spec_.strict_mask) q = 31 - __builtin_clz(strict);
+  else if (backlogged & (1u << ps.rr)) q = ps.rr;
   return queues_[port][q].fifo.front();
 }
 
