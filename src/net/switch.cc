@@ -235,11 +235,19 @@ void Switch::PrefetchFrame(int in_port, const Packet* pkt) const {
   const unsigned hop = kSendTtl - pkt->ttl;
   if (hop >= pkt->path_hops || pkt->path[hop] >= ports_.size()) return;
   const int out = pkt->path[hop];
-  __builtin_prefetch(&ports_[out].out, 1);
-  __builtin_prefetch(&port_state_[out], 1);
-  __builtin_prefetch(&queues_[out][prio], 1);
-  __builtin_prefetch(&ports_[out].counters.tx_prio[prio], 1);
-  __builtin_prefetch(out_wires_[out], 1);  // where the frame goes next: the peer port's wire
+  PrefetchSendingPort(out);
+  PrefetchSendingQueue(out, prio);
+}
+
+void Switch::PrefetchSendingPort(int port) const {
+  __builtin_prefetch(&ports_[port].out, 1);
+  __builtin_prefetch(&port_state_[port], 1);
+  __builtin_prefetch(out_wires_[port], 1);  // where the frame goes next: the peer port's wire
+}
+
+void Switch::PrefetchSendingQueue(int port, int prio) const {
+  __builtin_prefetch(&queues_[port][prio], 1);
+  __builtin_prefetch(&ports_[port].counters.tx_prio[prio], 1);
 }
 
 const Packet* Switch::LikelyNext(int port) const {
@@ -258,13 +266,10 @@ void Switch::PrefetchSend(int port, const Packet* likely) const {
   // The lines Kick, NextFrame and Transmit read for the port: its sending line, its state and
   // the wire it sends on; and for the frame it will likely send, that frame's queue, the port's
   // counters for its priority and the PG it leaves.
-  __builtin_prefetch(&ports_[port].out, 1);
-  __builtin_prefetch(&port_state_[port], 1);
-  __builtin_prefetch(out_wires_[port], 1);
+  PrefetchSendingPort(port);
   if (!likely) return;
   const int prio = likely->priority & 7;
-  __builtin_prefetch(&queues_[port][prio], 1);
-  __builtin_prefetch(&ports_[port].counters.tx_prio[prio], 1);
+  PrefetchSendingQueue(port, prio);
   if (likely->in_port < ports_.size()) __builtin_prefetch(&pgs_[likely->in_port][prio], 1);
 }
 

@@ -139,6 +139,11 @@ class Switch : public Node {
     return static_cast<uint64_t>(alpha * static_cast<double>(shared_size_ - shared_used_));
   }
   void MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool departing);
+  // Hints for sending on `port`: the lines any frame sent there reads (its sending line, its
+  // state, the wire it sends on), and those a frame of priority `prio` adds (its queue and the
+  // port's sent counters for that priority).
+  void PrefetchSendingPort(int port) const;
+  void PrefetchSendingQueue(int port, int prio) const;
   // The PG (in_port, prio) asks its peer for XOFF, or releases it.
   void Xoff(int in_port, int prio) {
     pgs_[in_port][prio].xoff = true;
