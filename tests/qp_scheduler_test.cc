@@ -45,8 +45,10 @@ struct ScanEveryQp {
 // Random activations, ACKs that open and close the window, rate changes, pauses, completions
 // and the passing of time, with the NIC's part of the contract kept (Touch before the
 // transport changes a QP): every choice, and the wake-up time when there is none, must be
-// the scan's.
-TEST(QpScheduler, ChoosesWhatAScanOfEveryQpWould) {
+// the scan's. Of every 1,000 steps, 20 start a QP (while there are QPs left to start) and
+// `finish_per_mille` complete one. `finished` counts the QPs that finished, over all seeds.
+void CompareWithScan(uint64_t finish_per_mille, size_t* finished) {
+  *finished = 0;
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     std::vector<QueuePair> qps(5000);
     Rng rng(seed, 0x5C4ED);
@@ -62,14 +64,14 @@ TEST(QpScheduler, ChoosesWhatAScanOfEveryQpWould) {
     uint8_t paused = 0;
     size_t served = 0, idle_choices = 0;
     for (int step = 0; step < 200000; ++step) {
-      const uint64_t op = rng.Below(100);
-      if (op < 2 && next_new < qps.size()) {  // a QP becomes active
+      const uint64_t op = rng.Below(1000);
+      if (op < 20 && next_new < qps.size()) {  // a QP becomes active
         QueuePair& q = qps[next_new++];
         q.started = true;
         q.next_send = now + static_cast<Time>(rng.Below(3)) * 100;
         scan.active.push_back(q.id);
         sched.Add(q.id);
-      } else if (op < 30 && !scan.active.empty()) {  // the transport acts on one
+      } else if (op < 300 && !scan.active.empty()) {  // the transport acts on one
         QueuePair& q = qps[scan.active[rng.Below(scan.active.size())]];
         sched.Touch(q.id);
         switch (rng.Below(3)) {
@@ -83,15 +85,16 @@ TEST(QpScheduler, ChoosesWhatAScanOfEveryQpWould) {
             q.next_send = now + static_cast<Time>(rng.Below(5)) * 100 - 100;
             break;
         }
-      } else if (op < 31 && rng.Below(2) == 0 && !scan.active.empty()) {  // one finishes
+      } else if (op < 300 + finish_per_mille && !scan.active.empty()) {  // one finishes
         QueuePair& q = qps[scan.active[rng.Below(scan.active.size())]];
+        ++*finished;
         sched.Touch(q.id);
         q.done = true;
         scan.Remove(q.id);
         sched.Remove(q.id);
-      } else if (op < 36) {  // a PFC frame pauses or resumes a priority
+      } else if (op < 350 + finish_per_mille) {  // a PFC frame pauses or resumes a priority
         paused ^= static_cast<uint8_t>(1u << (rng.Below(2) == 0 ? 3 : 5));
-      } else if (op < 60) {
+      } else if (op < 600 + finish_per_mille) {
         now += static_cast<Time>(rng.Below(4)) * 50;
       } else {  // the port asks for a frame
         Time want_earliest = 0, got_earliest = 0;
@@ -113,6 +116,51 @@ TEST(QpScheduler, ChoosesWhatAScanOfEveryQpWould) {
     EXPECT_GT(served, 5000u);
     EXPECT_GT(idle_choices, 500u);
   }
+}
+
+TEST(QpScheduler, ChoosesWhatAScanOfEveryQpWould) {
+  size_t finished = 0;
+  CompareWithScan(5, &finished);
+  EXPECT_GT(finished, 3000u);
+}
+
+// Short flows, as in a web-search mix: QPs finish nearly as fast as they start, so most of
+// the rotation's slots fall vacant, and are taken back, again and again.
+TEST(QpScheduler, ChoosesWhatAScanWouldWhileQpsComeAndGo) {
+  size_t finished = 0;
+  CompareWithScan(19, &finished);
+  EXPECT_GT(finished, 14000u);
+}
+
+// A QP leaving the rotation moves no other QP: a NIC with thousands of active QPs pays for a
+// completion what it pays with one.
+TEST(QpScheduler, ARemovalLeavesTheOtherQpsInPlace) {
+  std::vector<QueuePair> qps(1000);
+  QpScheduler sched(&qps);
+  for (uint32_t i = 0; i < qps.size(); ++i) {
+    qps[i].id = i;
+    qps[i].started = true;
+    qps[i].num_packets = 10;
+    sched.Add(i);
+  }
+  for (uint32_t i = 0; i < 400; ++i) {
+    sched.Remove(i * 2);
+    for (uint32_t j = 1; j < qps.size(); j += 2) ASSERT_EQ(qps[j].sched_slot, j) << "after " << i + 1 << " removals";
+  }
+  // Past half vacant, the slots are taken back: the QPs left close up, in order.
+  for (uint32_t i = 400; i < 500; ++i) sched.Remove(i * 2);
+  EXPECT_EQ(qps[999].sched_slot, 999u);
+  sched.Remove(1);
+  std::vector<uint32_t> order;
+  sched.ForEachActive([&](uint32_t id) { order.push_back(id); });
+  ASSERT_EQ(order.size(), 499u);
+  for (uint32_t k = 0; k < order.size(); ++k) {
+    EXPECT_EQ(order[k], 2 * k + 3);
+    EXPECT_EQ(qps[order[k]].sched_slot, k);
+  }
+  Time earliest = 0;
+  EXPECT_EQ(sched.Next(0, 0, &earliest), &qps[3]);
+  EXPECT_EQ(sched.Next(0, 0, &earliest), &qps[5]);
 }
 
 // A QP the scheduler found with nothing to send stays out of the rotation until it is

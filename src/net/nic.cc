@@ -31,7 +31,7 @@ void Nic::SetReactionPoint(bool on) {
   rc_.set_reaction_point(on);
   scheduler_.TouchAll();
   if (!on) {
-    for (uint32_t id : scheduler_.active()) (*qps_)[id].next_send = std::min((*qps_)[id].next_send, Now());
+    scheduler_.ForEachActive([&](uint32_t id) { (*qps_)[id].next_send = std::min((*qps_)[id].next_send, Now()); });
     for (uint32_t id : responding_) (*qps_)[id].response_next_send = std::min((*qps_)[id].response_next_send, Now());
   }
   Kick(0);

@@ -8,6 +8,7 @@ void QpScheduler::Add(uint32_t qp) {
   QueuePair& q = (*qps_)[qp];
   q.sched_slot = static_cast<uint32_t>(active_.size());
   active_.push_back(qp);
+  ++live_;
   if (lane_of_[q.priority] < 0) {
     lane_of_[q.priority] = static_cast<int8_t>(lanes_.size());
     lanes_.push_back(Lane{q.priority, {}, {}});
@@ -20,28 +21,43 @@ void QpScheduler::Add(uint32_t qp) {
 void QpScheduler::Remove(uint32_t qp) {
   if (!Mine(qp)) return;
   QueuePair& q = (*qps_)[qp];
-  const size_t idx = q.sched_slot;
-  // The slots after it move down one, bits and all; the bits below it in its word stay.
-  const uint64_t below = (uint64_t{1} << (idx & 63)) - 1;
-  for (Lane& lane : lanes_) {
-    Bits& b = lane.candidates;
-    for (size_t w = idx >> 6; w < b.size(); ++w) {
-      const uint64_t carry = w + 1 < b.size() ? b[w + 1] & 1 : 0;
-      const uint64_t shifted = (b[w] >> 1) | (carry << 63);
-      b[w] = w == idx >> 6 ? (b[w] & below) | (shifted & ~below) : shifted;
-    }
-  }
-  active_.erase(active_.begin() + static_cast<long>(idx));
-  for (size_t i = idx; i < active_.size(); ++i) (*qps_)[active_[i]].sched_slot = static_cast<uint32_t>(i);
+  // Its slot is left vacant, so that the others keep theirs: a removal touches no other QP.
+  // The rotation keeps its place, at the removed slot if it was to start there, which a search
+  // passes on to the QP after it.
+  Drop(q);
+  active_[q.sched_slot] = kVacant;
   q.sched_slot = UINT32_MAX;
   q.sched_state = QueuePair::kSchedIdle;
-  // The rotation keeps its place: the QP it was to start from, or the one after the removed.
-  if (rr_ > idx) --rr_;
+  --live_;
+  // Vacant slots at the end go at once: the rotation wraps after its last QP, before any added
+  // later.
+  while (!active_.empty() && active_.back() == kVacant) active_.pop_back();
   if (rr_ >= active_.size()) rr_ = 0;
+  if (active_.size() >= kCompactAt && live_ < active_.size() / 2) Compact();
+}
+
+void QpScheduler::Compact() {
+  // The QPs move down over the vacant slots in order, their candidate bits with them; each
+  // compaction follows at least as many removals as the QPs it moves.
+  std::vector<Bits> bits(lanes_.size(), Bits((live_ + 63) / 64, 0));
+  size_t to = 0, rr = 0;
+  for (size_t from = 0; from < active_.size(); ++from) {
+    if (from == rr_) rr = to;
+    const uint32_t id = active_[from];
+    if (id == kVacant) continue;
+    for (size_t l = 0; l < lanes_.size(); ++l)
+      if (lanes_[l].candidates[from >> 6] >> (from & 63) & 1) bits[l][to >> 6] |= uint64_t{1} << (to & 63);
+    (*qps_)[id].sched_slot = static_cast<uint32_t>(to);
+    active_[to++] = id;
+  }
+  active_.resize(to);
+  for (size_t l = 0; l < lanes_.size(); ++l) lanes_[l].candidates.swap(bits[l]);
+  rr_ = rr < to ? rr : 0;
 }
 
 void QpScheduler::TouchAll() {
-  for (uint32_t id : active_) Candidate((*qps_)[id]);
+  for (uint32_t id : active_)
+    if (id != kVacant) Candidate((*qps_)[id]);
 }
 
 QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t paused, Time now) {
@@ -76,7 +92,7 @@ QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t paused, Time now)
 
 QueuePair* QpScheduler::Next(Time now, uint8_t paused, Time* earliest) {
   *earliest = kTimeNever;
-  if (active_.empty()) return nullptr;
+  if (live_ == 0) return nullptr;
   for (Lane& lane : lanes_) {
     while (!lane.paced.empty() && lane.paced.front().at <= now) {
       const Paced due = lane.paced.front();

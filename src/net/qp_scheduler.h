@@ -30,7 +30,8 @@ class QpScheduler {
 
   // `qp` (whose requester is this NIC) became active: it joins the rotation, last.
   void Add(uint32_t qp);
-  // `qp` finished or failed: it leaves the rotation.
+  // `qp` finished or failed: it leaves the rotation. Its slot stays empty until the vacant ones
+  // are half the rotation, so that a removal costs the same however many QPs are active.
   void Remove(uint32_t qp);
   // The transport is about to act on `qp`, or a message was posted on it: what was known
   // about it may change, so the next choice looks at it again. Any QP may be named; one
@@ -46,8 +47,13 @@ class QpScheduler {
   // if none).
   QueuePair* Next(Time now, uint8_t paused, Time* earliest);
 
-  bool empty() const { return active_.empty(); }
-  const std::vector<uint32_t>& active() const { return active_; }
+  bool empty() const { return live_ == 0; }
+  // Calls f(qp) for each QP in the rotation, in its order.
+  template <typename F>
+  void ForEachActive(F&& f) const {
+    for (uint32_t id : active_)
+      if (id != kVacant) f(id);
+  }
 
  private:
   using Bits = std::vector<uint64_t>;  // bit i: active_[i] may be ready
@@ -67,7 +73,7 @@ class QpScheduler {
   bool Mine(uint32_t qp) const {
     if (qp >= qps_->size()) return false;
     const uint32_t slot = (*qps_)[qp].sched_slot;
-    return slot < active_.size() && active_[slot] == qp;
+    return slot < active_.size() && active_[slot] == qp;  // a vacant slot holds no QP's id
   }
   Lane& LaneOf(const QueuePair& q) { return lanes_[static_cast<size_t>(lane_of_[q.priority])]; }
   void Candidate(QueuePair& q) {
@@ -88,8 +94,15 @@ class QpScheduler {
     return q.sched_state == QueuePair::kSchedPaced && q.next_send == p.at;
   }
 
+  // Slots emptied by Remove are taken back (Compact) once they are half the rotation, and
+  // it has this many: below that, vacant slots cost a search less than moving the QPs.
+  static constexpr size_t kCompactAt = 64;
+  static constexpr uint32_t kVacant = UINT32_MAX;  // a slot whose QP was removed
+  void Compact();
+
   std::vector<QueuePair>* qps_;
-  std::vector<uint32_t> active_;  // in the order they became active
+  std::vector<uint32_t> active_;  // in the order they became active; kVacant where removed
+  size_t live_ = 0;               // the QPs in active_
   size_t rr_ = 0;                 // the slot the next search starts from
   std::vector<Lane> lanes_;       // one per priority some QP has sent on (one or two, usually)
   int8_t lane_of_[kNumPriorities] = {-1, -1, -1, -1, -1, -1, -1, -1};
