@@ -58,7 +58,7 @@ void BM_IncastQueuePairsPerSender(benchmark::State& state) {
       ", size: " + std::to_string(64 * 1024 / qps) + "KB, priority: 3}\n";
   RunBench(state, ParseScenarioText(yaml, "incast-qps.yaml"));
 }
-BENCHMARK(BM_IncastQueuePairsPerSender)->Arg(1)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_IncastQueuePairsPerSender)->Arg(1)->Arg(64)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace rocelab
