@@ -30,7 +30,7 @@ class QpScheduler {
 
   // `qp` (whose requester is this NIC) became active: it joins the rotation, last.
   void Add(uint32_t qp);
-  // `qp` finished or failed: it leaves the rotation. Its slot stays empty until the vacant ones
+  // `qp` finished or failed: it leaves the rotation. Its slot stays vacant until the vacant ones
   // are half the rotation, so that a removal costs the same however many QPs are active.
   void Remove(uint32_t qp);
   // The transport is about to act on `qp`, or a message was posted on it: what was known
