@@ -316,6 +316,39 @@ TEST(HtmlReport, BadSummariesAreRefusedWithTheKey) {
   }
 }
 
+// The flows table: the flows that did not finish first, in the summary's order, then the
+// finished ones slowest first, equal slowdowns in the summary's order; 50 rows, and a note of
+// the rest.
+TEST(HtmlReport, FlowsTableListsUnfinishedThenSlowest) {
+  std::string flows = "[";
+  std::vector<int> want_unfinished, want_finished;
+  std::vector<std::pair<double, int>> finished;
+  for (int id = 0; id < 130; ++id) {
+    const bool done = id % 7 != 3;
+    const double slowdown = 1 + (id * 37 % 11);  // ten flows or more share each value
+    if (id) flows += ", ";
+    flows += "{\"id\": " + std::to_string(id) + ", \"src\": \"h1\", \"dst\": \"h2\", \"state\": \"" +
+             (done ? "finished" : "running") + "\", \"slowdown\": " + std::to_string(done ? slowdown : 0) + "}";
+    if (done) finished.push_back({slowdown, id});
+    else want_unfinished.push_back(id);
+  }
+  flows += "]";
+  std::stable_sort(finished.begin(), finished.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  std::vector<int> want = want_unfinished;
+  for (const auto& f : finished) want.push_back(f.second);
+  want.resize(50);
+
+  const std::string html = Page(Summary(1e6, flows), nullptr);
+  const size_t at = html.find("<h3>Flows</h3>");
+  ASSERT_NE(at, std::string::npos);
+  const std::string table = html.substr(at, html.find("</table>", at) - at);
+  std::vector<int> got;
+  static const std::regex kRow(R"re(<tr><td class="n">([0-9]+)</td>)re");
+  for (std::sregex_iterator it(table.begin(), table.end(), kRow), end; it != end; ++it) got.push_back(std::stoi((*it)[1]));
+  EXPECT_EQ(got, want);
+  EXPECT_NE(html.find("80 more flows in summary.json."), std::string::npos);
+}
+
 TEST(HtmlReport, TimeAxisTicksInTheRunsUnit) {
   const auto ticks = TimeTicks(610617194.846);  // 610 ms
   ASSERT_EQ(ticks.size(), 7u);

@@ -567,17 +567,31 @@ HtmlSection WorkloadSection(const Run& run) {
                           "note") +
             slow.Html();
   // The flows: the ones that did not finish, then the slowest.
-  std::vector<Node> flows = r["flows"].Items();
+  const std::vector<Node> flows = r["flows"].Items();
   if (!flows.empty()) {
-    auto rank = [](const Node& f) { return f["state"].String() == "finished" ? 1 : 0; };
-    std::stable_sort(flows.begin(), flows.end(), [&](const Node& a, const Node& b) {
-      if (rank(a) != rank(b)) return rank(a) < rank(b);
-      return a["slowdown"].Number() > b["slowdown"].Number();
-    });
+    // The table's rows: each flow's place read once, and only the rows shown put in order (an
+    // all-to-all has hundreds of thousands of flows). The index keeps the order of the summary
+    // among equals.
+    struct Place {
+      bool finished;
+      double slowdown;
+      size_t index;
+      bool operator<(const Place& o) const {
+        if (finished != o.finished) return !finished;
+        if (slowdown != o.slowdown) return slowdown > o.slowdown;
+        return index < o.index;
+      }
+    };
+    std::vector<Place> order;
+    order.reserve(flows.size());
+    for (size_t i = 0; i < flows.size(); ++i)
+      order.push_back({flows[i]["state"].String() == "finished", flows[i]["slowdown"].Number(), i});
+    const size_t shown = std::min(flows.size(), kTableRows);
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown), order.end());
     HtmlTable t({"flow", "from → to", "priority", "size", "state", "start", "FCT", "ideal FCT", "slowdown", "goodput",
                  "delivered"});
-    for (size_t i = 0; i < flows.size() && i < kTableRows; ++i) {
-      const Node& f = flows[i];
+    for (size_t i = 0; i < shown; ++i) {
+      const Node& f = flows[order[i].index];
       const bool done = f["fct_ns"].present();
       t.AddRow({f["id"].Text(), f["src"].String() + " → " + f["dst"].String(), f["priority"].Text(), Bytes(f["bytes"].Number()),
                 f["state"].String(), FormatTimeNs(f["start_ns"].Number()), done ? FormatTimeNs(f["fct_ns"].Number()) : "—",
@@ -588,7 +602,7 @@ HtmlSection WorkloadSection(const Run& run) {
             HtmlParagraph(flows.size() > kTableRows ? "The flows that did not finish, then the slowest finished ones."
                                                     : "The flows that did not finish, then the finished ones, slowest first.",
                           "note") +
-            t.Html() + MoreRows(std::min(flows.size(), kTableRows), flows.size(), "flows");
+            t.Html() + MoreRows(shown, flows.size(), "flows");
   }
   // The workload drivers: AllReduce, storage, and whatever else a summary carries.
   for (const Node& w : r["workloads"].Items()) {

@@ -11,7 +11,7 @@ namespace rocelab {
 JsonDocument ParseJsonDocument(const std::string& text, const std::string& file, JsonErrorThrower fail,
                                const std::string& context) {
   try {
-    return JsonDocument::parse(WellFormedUtf8(text));
+    return IsWellFormedUtf8(text) ? JsonDocument::parse(text) : JsonDocument::parse(WellFormedUtf8(text));
   } catch (const nlohmann::json::exception& e) {
     // nlohmann's words without its "[json.exception.parse_error.101] parse error at line 3,
     // column 5: " prefix: the line is the error's to say.

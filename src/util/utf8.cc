@@ -23,6 +23,15 @@ size_t Utf8SequenceAt(const std::string& s, size_t i) {
 
 }  // namespace
 
+bool IsWellFormedUtf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = Utf8SequenceAt(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
 std::string WellFormedUtf8(const std::string& s) {
   std::string out = s;
   for (size_t i = 0; i < out.size();) {

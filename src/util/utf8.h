@@ -13,6 +13,9 @@ namespace rocelab {
 
 // `s` with each byte that starts no well-formed sequence replaced by '?'.
 std::string WellFormedUtf8(const std::string& s);
+// Whether `s` is well-formed as it is: a reader then need not copy it (a summary.json can be
+// tens of megabytes).
+bool IsWellFormedUtf8(const std::string& s);
 
 }  // namespace rocelab
 
