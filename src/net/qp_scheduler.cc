@@ -56,8 +56,7 @@ void QpScheduler::Compact() {
 }
 
 void QpScheduler::TouchAll() {
-  for (uint32_t id : active_)
-    if (id != kVacant) Candidate((*qps_)[id]);
+  ForEachActive([this](uint32_t id) { Candidate((*qps_)[id]); });
 }
 
 QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t paused, Time now) {

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 namespace rocelab {
 
@@ -33,9 +34,7 @@ bool ReadTextFile(const std::string& path, std::string* text, std::string* error
   in.read(text->data(), static_cast<std::streamsize>(text->size()));
   text->resize(static_cast<size_t>(in.gcount()));
   // What the file grew by while it was read (a /proc file, whose size reads 0, is all of that).
-  char more[1 << 16];
-  while (text->size() <= max_bytes && (in.read(more, sizeof more) || in.gcount() > 0))
-    text->append(more, static_cast<size_t>(in.gcount()));
+  text->append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (text->size() > max_bytes) {  // grew while we read it
     *error = "larger than " + std::to_string(max_bytes >> 20) + " MB";
     return false;
