@@ -103,6 +103,25 @@ std::vector<pid_t> ProcessesWith(const std::string& text, const std::string& env
   return found;
 }
 
+// Waits until each of `pids` has exited (gone, or a zombie nobody reaps); false after ten seconds.
+// A process killed in a system call finishes that call first: rank 0 killed while it appends a
+// commit to the results' log still appends it, and the run is recorded.
+bool AllExited(const std::vector<pid_t>& pids) {
+  for (int i = 0; i < 1000; ++i) {
+    bool running = false;
+    for (pid_t pid : pids) {
+      const std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+      const size_t name_end = stat.rfind(')');
+      if (name_end != std::string::npos && stat.size() > name_end + 2 && stat[name_end + 2] != 'Z' &&
+          stat[name_end + 2] != 'X')
+        running = true;
+    }
+    if (!running) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
 // The runs that wrote their summary.json in a sweep's folder, recorded or not.
 size_t SummariesWritten(const std::string& out) {
   return static_cast<size_t>(std::stoul("0" + RunCommand("ls " + out + "/runs/*/summary.json 2>/dev/null | wc -l")));
@@ -123,9 +142,12 @@ void ExpectNoneLeft(const std::string& out) {
 // returns how many it had then.
 size_t KillAfter(const std::string& dir, size_t n, Job& job, pid_t victim = 0) {
   EXPECT_TRUE(WaitForRuns(dir, n, job)) << "the sweep ended before " << n << " runs";
+  const std::vector<pid_t> processes = ProcessesWith(dir);  // the sweep and its children, or mpirun and its ranks
   kill(victim ? victim : job.pid(), SIGKILL);
   const int status = job.Wait();
   EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the job ended well although killed";
+  // The count is taken once no process of the job can finish a commit it had begun.
+  EXPECT_TRUE(AllExited(processes)) << "a process of the killed job still runs";
   const size_t recorded = RecordedRuns(dir);
   ExpectNoneLeft(dir);
   EXPECT_EQ(RecordedRuns(dir), recorded) << "runs recorded after the kill";
@@ -234,7 +256,7 @@ TEST(Sweep, KilledAndResumedRecordsEveryRunOnce) {
   const std::string sweep = kBinary + " sweep " + dir + "/camp.yaml --out " + out;
   Job job(sweep + " -j 2 > " + dir + "/log 2>&1");
   const size_t recorded = KillAfter(out, 3, job);
-  EXPECT_LT(recorded, 12u);
+  EXPECT_LT(recorded, 12u) << "the killed sweep made every run";
   const CommandResult r = Shell(sweep + " -j 2 --resume");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("12 runs, " + std::to_string(12 - recorded) + " to make"), std::string::npos) << r.output;
@@ -254,14 +276,14 @@ TEST(Sweep, KilledMpiJobAndDeadRankResumeRecordingEveryRunOnce) {
   // The whole job, mpirun itself, killed: its ranks die with it.
   Job whole(sweep + " > " + dir + "/log1 2>&1");
   const size_t first = KillAfter(out, 3, whole);
-  EXPECT_LT(first, 12u);
+  EXPECT_LT(first, 12u) << "the killed job made every run";
   // Resumed, and this time one worker rank dies: MPI ends the job.
   Job resumed(sweep + " --resume > " + dir + "/log2 2>&1");
   ASSERT_TRUE(WaitForRuns(out, first + 1, resumed));
   const std::vector<pid_t> rank1 = ProcessesWith(out, "OMPI_COMM_WORLD_RANK=1");
   ASSERT_EQ(rank1.size(), 1u);
   const size_t second = KillAfter(out, first + 1, resumed, rank1[0]);
-  EXPECT_LT(second, 12u);
+  EXPECT_LT(second, 12u) << "the killed job made every run";
   // And resumed to the end.
   const CommandResult r = Shell(sweep + " --resume");
   ASSERT_EQ(r.status, 0) << r.output << ReadFile(dir + "/log2");
