@@ -10,8 +10,58 @@
 namespace rocelab {
 namespace {
 
+// What the transport does to a QP, and what it tells of it, on the side a scheduler serves,
+// from the QP's own fields: the scan below reads them here, not through the scheduler's Side.
+template <typename Side>
+struct Transport;
+
+template <>
+struct Transport<Requests> {
+  static constexpr bool kComesBack = false;  // a finished QP sends no more
+  static void Init(QueuePair& q, int priority) {
+    q.priority = static_cast<uint8_t>(priority);
+    q.num_packets = 1000;
+  }
+  static void Start(QueuePair& q, Time next_send) {
+    q.started = true;
+    q.next_send = next_send;
+  }
+  // An ACK opens the window or a go-back rewinds (true), or everything is sent (false).
+  static void SetWork(QueuePair& q, bool more, Rng& rng) {
+    q.snd_nxt = more ? static_cast<uint32_t>(rng.Below(q.num_packets)) : q.num_packets;
+  }
+  static void SetNextSend(QueuePair& q, Time t) { q.next_send = t; }
+  static void Finish(QueuePair& q) { q.done = true; }
+  static void Sent(QueuePair& q) { ++q.snd_nxt; }
+  static bool HasWork(const QueuePair& q) { return q.HasDataToSend(); }
+  static int Priority(const QueuePair& q) { return q.priority; }
+  static Time NextSend(const QueuePair& q) { return q.next_send; }
+};
+
+template <>
+struct Transport<ReadResponses> {
+  static constexpr bool kComesBack = true;  // a QP with no responses owed gets a READ again
+  static void Init(QueuePair& q, int priority) { q.response_priority = static_cast<uint8_t>(priority); }
+  static void Start(QueuePair& q, Time next_send) {
+    q.read_jobs.push_back({0, 4, 4 * 4096});
+    q.response_next_send = next_send;
+  }
+  // A READ request arrives (true), or the responses owed are gone (false).
+  static void SetWork(QueuePair& q, bool more, Rng&) {
+    if (more) q.read_jobs.push_back({0, 4, 4 * 4096});
+    else q.read_jobs.clear();
+  }
+  static void SetNextSend(QueuePair& q, Time t) { q.response_next_send = t; }
+  static void Finish(QueuePair& q) { q.read_jobs.clear(); }
+  static void Sent(QueuePair&) {}
+  static bool HasWork(const QueuePair& q) { return !q.read_jobs.empty(); }
+  static int Priority(const QueuePair& q) { return q.response_priority; }
+  static Time NextSend(const QueuePair& q) { return q.response_next_send; }
+};
+
 // The scan the scheduler stands in for: every active QP from the round-robin position on,
 // the first with something to send, its priority not paused and its rate limiter open.
+template <typename Side>
 struct ScanEveryQp {
   std::vector<QueuePair>* qps;
   std::vector<uint32_t> active;
@@ -23,9 +73,10 @@ struct ScanEveryQp {
     for (size_t i = 0; i < n; ++i) {
       const size_t idx = (rr + i) % n;
       QueuePair& q = (*qps)[active[idx]];
-      if (!q.HasDataToSend() || (paused & (1u << q.priority))) continue;
-      if (q.next_send > now) {
-        *earliest = std::min(*earliest, q.next_send);
+      using T = Transport<Side>;
+      if (!T::HasWork(q) || (paused & (1u << T::Priority(q)))) continue;
+      if (T::NextSend(q) > now) {
+        *earliest = std::min(*earliest, T::NextSend(q));
         continue;
       }
       rr = (idx + 1) % n;
@@ -42,56 +93,68 @@ struct ScanEveryQp {
   }
 };
 
-// Random activations, ACKs that open and close the window, rate changes, pauses, completions
-// and the passing of time, with the NIC's part of the contract kept (Touch before the
-// transport changes a QP): every choice, and the wake-up time when there is none, must be
-// the scan's. Of every 1,000 steps, 20 start a QP (while there are QPs left to start) and
+// Random activations, transport actions that give a QP something to send or leave it with
+// nothing, rate changes, pauses, completions and the passing of time, with the NIC's part of
+// the contract kept (Touch before the transport changes a QP): every choice, and the wake-up
+// time when there is none, must be the scan's. Of every 1,000 steps, 20 start a QP (while
+// there are QPs left to start; where finished QPs come back, one of those half the time) and
 // `finish_per_mille` complete one. `finished` counts the QPs that finished, over all seeds.
+template <typename Side>
 void CompareWithScan(uint64_t finish_per_mille, size_t* finished) {
+  using T = Transport<Side>;
   *finished = 0;
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     std::vector<QueuePair> qps(5000);
     Rng rng(seed, 0x5C4ED);
     for (uint32_t i = 0; i < qps.size(); ++i) {
       qps[i].id = i;
-      qps[i].priority = rng.Below(4) == 0 ? 5 : 3;
-      qps[i].num_packets = 1000;
+      T::Init(qps[i], rng.Below(4) == 0 ? 5 : 3);
     }
-    QpScheduler sched(&qps);
-    ScanEveryQp scan{&qps, {}, 0};
+    QpScheduler<Side> sched(&qps);
+    ScanEveryQp<Side> scan{&qps, {}, 0};
     uint32_t next_new = 0;
+    std::vector<uint32_t> gone;  // finished QPs, out of the rotation
     Time now = 0;
     uint8_t paused = 0;
     size_t served = 0, idle_choices = 0;
     for (int step = 0; step < 200000; ++step) {
       const uint64_t op = rng.Below(1000);
-      if (op < 20 && next_new < qps.size()) {  // a QP becomes active
-        QueuePair& q = qps[next_new++];
-        q.started = true;
-        q.next_send = now + static_cast<Time>(rng.Below(3)) * 100;
+      if (op < 20 && (next_new < qps.size() || !gone.empty())) {  // a QP becomes active
+        uint32_t id = next_new;
+        if (!gone.empty() && (next_new == qps.size() || rng.Below(2) == 0)) {
+          const size_t i = rng.Below(gone.size());
+          id = gone[i];
+          gone[i] = gone.back();
+          gone.pop_back();
+        } else {
+          ++next_new;
+        }
+        QueuePair& q = qps[id];
+        T::Start(q, now + static_cast<Time>(rng.Below(3)) * 100);
         scan.active.push_back(q.id);
         sched.Add(q.id);
       } else if (op < 300 && !scan.active.empty()) {  // the transport acts on one
         QueuePair& q = qps[scan.active[rng.Below(scan.active.size())]];
         sched.Touch(q.id);
         switch (rng.Below(3)) {
-          case 0:  // an ACK opens the window, or a go-back rewinds
-            q.snd_nxt = static_cast<uint32_t>(rng.Below(q.num_packets));
+          case 0:
+            T::SetWork(q, true, rng);
             break;
-          case 1:  // everything sent and waiting for ACKs
-            q.snd_nxt = q.num_packets;
+          case 1:
+            T::SetWork(q, false, rng);
             break;
           default:  // a CNP cuts the rate, or a timer raises it
-            q.next_send = now + static_cast<Time>(rng.Below(5)) * 100 - 100;
+            T::SetNextSend(q, now + static_cast<Time>(rng.Below(5)) * 100 - 100);
             break;
         }
       } else if (op < 300 + finish_per_mille && !scan.active.empty()) {  // one finishes
         QueuePair& q = qps[scan.active[rng.Below(scan.active.size())]];
         ++*finished;
         sched.Touch(q.id);
-        q.done = true;
+        T::Finish(q);
         scan.Remove(q.id);
         sched.Remove(q.id);
+        if (T::kComesBack) gone.push_back(q.id);
       } else if (op < 350 + finish_per_mille) {  // a PFC frame pauses or resumes a priority
         paused ^= static_cast<uint8_t>(1u << (rng.Below(2) == 0 ? 3 : 5));
       } else if (op < 600 + finish_per_mille) {
@@ -108,9 +171,9 @@ void CompareWithScan(uint64_t finish_per_mille, size_t* finished) {
           continue;
         }
         ++served;
-        // What sending a packet does to the QP, untold: the next PSN and the pacing gap.
-        ++want->snd_nxt;
-        want->next_send = now + static_cast<Time>(rng.Below(3)) * 100;
+        // What sending a packet does to the QP, untold: its progress and the pacing gap.
+        T::Sent(*want);
+        T::SetNextSend(*want, now + static_cast<Time>(rng.Below(3)) * 100);
       }
     }
     EXPECT_GT(served, 5000u);
@@ -120,7 +183,7 @@ void CompareWithScan(uint64_t finish_per_mille, size_t* finished) {
 
 TEST(QpScheduler, ChoosesWhatAScanOfEveryQpWould) {
   size_t finished = 0;
-  CompareWithScan(5, &finished);
+  CompareWithScan<Requests>(5, &finished);
   EXPECT_GT(finished, 3000u);
 }
 
@@ -128,7 +191,15 @@ TEST(QpScheduler, ChoosesWhatAScanOfEveryQpWould) {
 // the rotation's slots fall vacant, and are taken back, again and again.
 TEST(QpScheduler, ChoosesWhatAScanWouldWhileQpsComeAndGo) {
   size_t finished = 0;
-  CompareWithScan(19, &finished);
+  CompareWithScan<Requests>(19, &finished);
+  EXPECT_GT(finished, 14000u);
+}
+
+// The READ responses a NIC owes: the same rotation over the fields of the responder's side,
+// each QP leaving it with its last response and joining again, last, with its next READ.
+TEST(QpScheduler, ChoosesTheReadResponseAScanWould) {
+  size_t finished = 0;
+  CompareWithScan<ReadResponses>(19, &finished);
   EXPECT_GT(finished, 14000u);
 }
 
@@ -136,7 +207,7 @@ TEST(QpScheduler, ChoosesWhatAScanWouldWhileQpsComeAndGo) {
 // completion what it pays with one.
 TEST(QpScheduler, ARemovalLeavesTheOtherQpsInPlace) {
   std::vector<QueuePair> qps(1000);
-  QpScheduler sched(&qps);
+  QpScheduler<Requests> sched(&qps);
   for (uint32_t i = 0; i < qps.size(); ++i) {
     qps[i].id = i;
     qps[i].started = true;
@@ -172,7 +243,7 @@ TEST(QpScheduler, AnIdleQpComesBackWhenTouched) {
     qps[i].started = true;
     qps[i].num_packets = 10;
   }
-  QpScheduler sched(&qps);
+  QpScheduler<Requests> sched(&qps);
   sched.Add(0);
   sched.Add(1);
   qps[0].snd_nxt = 10;  // all sent

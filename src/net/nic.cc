@@ -14,6 +14,7 @@ Nic::Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vec
       qps_(qps),
       tracker_(tracker),
       scheduler_(qps),
+      responders_(qps),
       rc_(&ctx->sim, &ctx->pool, &spec_, ctx->wire_overhead, qps, &rdma_, this) {
   set_pfc_mask(spec_.pfc_enabled ? spec_.lossless_mask : 0);
   set_pause_expiry(spec_.pause_expiry);
@@ -30,9 +31,11 @@ void Nic::SetRxThresholds(uint64_t headroom_bytes) {
 void Nic::SetReactionPoint(bool on) {
   rc_.set_reaction_point(on);
   scheduler_.TouchAll();
+  responders_.TouchAll();
   if (!on) {
     scheduler_.ForEachActive([&](uint32_t id) { (*qps_)[id].next_send = std::min((*qps_)[id].next_send, Now()); });
-    for (uint32_t id : responding_) (*qps_)[id].response_next_send = std::min((*qps_)[id].response_next_send, Now());
+    responders_.ForEachActive(
+        [&](uint32_t id) { (*qps_)[id].response_next_send = std::min((*qps_)[id].response_next_send, Now()); });
   }
   Kick(0);
 }
@@ -89,7 +92,10 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
       }
       return;
     case kResponseCcTimer:
-      if ((*qps_)[arg].response_cc_timer.Fire(&ctx_->sim, this, kind, arg)) rc_.OnResponseCcTimer((*qps_)[arg]);
+      if ((*qps_)[arg].response_cc_timer.Fire(&ctx_->sim, this, kind, arg)) {
+        responders_.Touch(arg);
+        rc_.OnResponseCcTimer((*qps_)[arg]);
+      }
       return;
     case kStormGuard:
       if (guard_timer_.Fire(&ctx_->sim, this, kind, arg)) CheckStall();
@@ -102,7 +108,7 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
 bool Nic::HasBacklog(int) const {
   for (const PacketFifo& c : control_)
     if (!c.empty()) return true;
-  return !scheduler_.empty() || !responding_.empty() || !probes_.empty();
+  return !scheduler_.empty() || !responders_.empty() || !probes_.empty();
 }
 
 Packet* Nic::NextFrame(int) {
@@ -122,29 +128,17 @@ Packet* Nic::ChooseFrame() {
     p->int_hops[p->type == PacketType::kProbe ? Packet::kProbeSent : Packet::kReplySent] = static_cast<uint64_t>(now);
     return p;
   }
-  Time earliest = kTimeNever;
-  // READ responses this NIC owes, round robin over the queue pairs asking, each paced by its
-  // response stream's DCQCN rate.
-  for (size_t i = 0; i < responding_.size(); ++i) {
-    const size_t idx = (respond_rr_ + i) % responding_.size();
-    QueuePair& qp = (*qps_)[responding_[idx]];
-    if (Paused(0, spec_.dscp_to_priority[qp.dscp & 63])) continue;
-    if (qp.response_next_send > now) {
-      earliest = std::min(earliest, qp.response_next_send);
-      continue;
-    }
-    Packet* p = rc_.NextReadResponse(qp);
-    if (qp.read_jobs.empty()) {
-      responding_.erase(responding_.begin() + static_cast<long>(idx));
-      respond_rr_ = responding_.empty() ? 0 : idx % responding_.size();
-    } else {
-      respond_rr_ = (idx + 1) % responding_.size();
-    }
-    return p;
-  }
   uint8_t paused = 0;
   for (int prio = 0; prio < kNumPriorities; ++prio)
     if (Paused(0, prio)) paused |= static_cast<uint8_t>(1u << prio);
+  // READ responses this NIC owes, round robin over the queue pairs asking, each paced by its
+  // response stream's DCQCN rate; a queue pair leaves the rotation with its last response.
+  Time earliest = kTimeNever;
+  if (QueuePair* qp = responders_.Next(now, paused, &earliest)) {
+    Packet* p = rc_.NextReadResponse(*qp);
+    if (qp->read_jobs.empty()) responders_.Remove(qp->id);
+    return p;
+  }
   Time paced = kTimeNever;
   if (QueuePair* qp = scheduler_.Next(now, paused, &paced)) return rc_.NextRequest(*qp);
   earliest = std::min(earliest, paced);
@@ -274,6 +268,7 @@ void Nic::Process(Packet* pkt) {
     if (probe_listener_) probe_listener_->OnProbeReply(*pkt);
   } else {
     scheduler_.Touch(pkt->qp);  // before the transport acts: it may wake the port at once
+    responders_.Touch(pkt->qp);
     rc_.Receive(pkt);
   }
   ctx_->pool.Put(pkt);
@@ -323,7 +318,13 @@ void Nic::ArmTimer(Timer timer, Time at, uint32_t qp) {
 }
 
 void Nic::Responding(uint32_t qp) {
-  if (std::find(responding_.begin(), responding_.end(), qp) == responding_.end()) responding_.push_back(qp);
+  QueuePair& q = (*qps_)[qp];
+  if (!responders_.Has(qp)) {  // owing no responses until now: it joins the rotation, last
+    q.response_priority = spec_.dscp_to_priority[q.dscp & 63];
+    responders_.Add(qp);
+  } else {
+    responders_.Touch(qp);
+  }
   Kick(0);
 }
 

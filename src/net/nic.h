@@ -106,9 +106,8 @@ class Nic : public Node, private RcCarrier {
   NicSpec spec_;
   std::vector<QueuePair>* qps_;
   FlowTracker* tracker_;
-  QpScheduler scheduler_;  // the queue pairs this NIC sends from
-  std::vector<uint32_t> responding_;  // queue pairs this NIC owes READ responses
-  size_t respond_rr_ = 0;
+  QpScheduler<Requests> scheduler_;        // the queue pairs this NIC sends requests from
+  QpScheduler<ReadResponses> responders_;  // the queue pairs this NIC owes READ responses
   PacketFifo control_[kNumPriorities];
   PacketFifo probes_;  // probes and replies waiting for the wire
   ProbeListener* probe_listener_ = nullptr;

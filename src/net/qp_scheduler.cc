@@ -4,30 +4,33 @@
 
 namespace rocelab {
 
-void QpScheduler::Add(uint32_t qp) {
+template <typename Side>
+void QpScheduler<Side>::Add(uint32_t qp) {
   QueuePair& q = (*qps_)[qp];
-  q.sched_slot = static_cast<uint32_t>(active_.size());
+  Side::Slot(q) = static_cast<uint32_t>(active_.size());
   active_.push_back(qp);
   ++live_;
-  if (lane_of_[q.priority] < 0) {
-    lane_of_[q.priority] = static_cast<int8_t>(lanes_.size());
-    lanes_.push_back(Lane{q.priority, {}, {}});
+  const int prio = Side::Priority(q);
+  if (lane_of_[prio] < 0) {
+    lane_of_[prio] = static_cast<int8_t>(lanes_.size());
+    lanes_.push_back(Lane{prio, {}, {}});
   }
   const size_t words = (active_.size() + 63) / 64;
   for (Lane& lane : lanes_) lane.candidates.resize(words, 0);
   Candidate(q);
 }
 
-void QpScheduler::Remove(uint32_t qp) {
-  if (!Mine(qp)) return;
+template <typename Side>
+void QpScheduler<Side>::Remove(uint32_t qp) {
+  if (!Has(qp)) return;
   QueuePair& q = (*qps_)[qp];
   // Its slot is left vacant, so that the others keep theirs: a removal touches no other QP.
   // The rotation keeps its place, at the removed slot if it was to start there, which a search
   // passes on to the QP after it.
   Drop(q);
-  active_[q.sched_slot] = kVacant;
-  q.sched_slot = UINT32_MAX;
-  q.sched_state = QueuePair::kSchedIdle;
+  active_[Side::Slot(q)] = kVacant;
+  Side::Slot(q) = UINT32_MAX;
+  Side::State(q) = QueuePair::kSchedIdle;
   --live_;
   // Vacant slots at the end go at once: the rotation wraps after its last QP, before any added
   // later.
@@ -36,7 +39,8 @@ void QpScheduler::Remove(uint32_t qp) {
   if (active_.size() >= kCompactAt && live_ < active_.size() / 2) Compact();
 }
 
-void QpScheduler::Compact() {
+template <typename Side>
+void QpScheduler<Side>::Compact() {
   // The QPs move down over the vacant slots in order, their candidate bits with them; each
   // compaction follows at least as many removals as the QPs it moves.
   std::vector<Bits> bits(lanes_.size(), Bits((live_ + 63) / 64, 0));
@@ -47,7 +51,7 @@ void QpScheduler::Compact() {
     if (id == kVacant) continue;
     for (size_t l = 0; l < lanes_.size(); ++l)
       if (lanes_[l].candidates[from >> 6] >> (from & 63) & 1) bits[l][to >> 6] |= uint64_t{1} << (to & 63);
-    (*qps_)[id].sched_slot = static_cast<uint32_t>(to);
+    Side::Slot((*qps_)[id]) = static_cast<uint32_t>(to);
     active_[to++] = id;
   }
   active_.resize(to);
@@ -55,11 +59,13 @@ void QpScheduler::Compact() {
   rr_ = rr < to ? rr : 0;
 }
 
-void QpScheduler::TouchAll() {
+template <typename Side>
+void QpScheduler<Side>::TouchAll() {
   ForEachActive([this](uint32_t id) { Candidate((*qps_)[id]); });
 }
 
-QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t paused, Time now) {
+template <typename Side>
+QueuePair* QpScheduler<Side>::Search(size_t from, size_t to, uint8_t paused, Time now) {
   for (size_t w = from >> 6; w << 6 < to; ++w) {
     uint64_t bits = 0;
     for (const Lane& lane : lanes_)
@@ -69,16 +75,17 @@ QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t paused, Time now)
     for (; bits; bits &= bits - 1) {
       const size_t slot = (w << 6) + static_cast<size_t>(__builtin_ctzll(bits));
       QueuePair& q = (*qps_)[active_[slot]];
-      if (!q.HasDataToSend()) {  // back when the transport next acts on it
+      if (!Side::HasWork(q)) {  // back when the transport next acts on it
         Drop(q);
-        q.sched_state = QueuePair::kSchedIdle;
+        Side::State(q) = QueuePair::kSchedIdle;
         continue;
       }
-      if (q.next_send > now) {  // back when its rate limiter lets it send
+      const Time next_send = Side::NextSend(q);
+      if (next_send > now) {  // back when its rate limiter lets it send
         Drop(q);
-        q.sched_state = QueuePair::kSchedPaced;
+        Side::State(q) = QueuePair::kSchedPaced;
         std::vector<Paced>& h = LaneOf(q).paced;
-        h.push_back({q.next_send, q.id});
+        h.push_back({next_send, q.id});
         std::push_heap(h.begin(), h.end(), Later);
         continue;
       }
@@ -89,7 +96,8 @@ QueuePair* QpScheduler::Search(size_t from, size_t to, uint8_t paused, Time now)
   return nullptr;
 }
 
-QueuePair* QpScheduler::Next(Time now, uint8_t paused, Time* earliest) {
+template <typename Side>
+QueuePair* QpScheduler<Side>::Next(Time now, uint8_t paused, Time* earliest) {
   *earliest = kTimeNever;
   if (live_ == 0) return nullptr;
   for (Lane& lane : lanes_) {
@@ -108,5 +116,8 @@ QueuePair* QpScheduler::Next(Time now, uint8_t paused, Time* earliest) {
   }
   return nullptr;
 }
+
+template class QpScheduler<Requests>;
+template class QpScheduler<ReadResponses>;
 
 }  // namespace rocelab

@@ -1,6 +1,9 @@
 // Which queue pair a NIC sends from next: round robin over its active queue
 // pairs in the order they became active, passing over those with nothing to
 // send, those whose priority is paused and those their rate limiter holds back.
+// A NIC keeps two: one for the requests it sends (the QPs whose requester it
+// is) and one for the READ responses it owes (those whose responder it is);
+// `Side` names the fields of a QueuePair each of them reads and keeps.
 //
 // The choice is exactly the one a scan of every QP from the round-robin
 // position makes, without the scan, so a frame costs about the same with one
@@ -24,20 +27,50 @@
 
 namespace rocelab {
 
+// The requests a QP's requester sends: its data, WRITE and SEND packets and READ requests.
+struct Requests {
+  static uint32_t& Slot(QueuePair& q) { return q.sched_slot; }
+  static uint32_t Slot(const QueuePair& q) { return q.sched_slot; }
+  static uint8_t& State(QueuePair& q) { return q.sched_state; }
+  static uint8_t State(const QueuePair& q) { return q.sched_state; }
+  static int Priority(const QueuePair& q) { return q.priority; }
+  static Time NextSend(const QueuePair& q) { return q.next_send; }
+  static bool HasWork(const QueuePair& q) { return q.HasDataToSend(); }
+};
+
+// The READ responses a QP's responder owes, paced by the response stream's own rate.
+struct ReadResponses {
+  static uint32_t& Slot(QueuePair& q) { return q.response_slot; }
+  static uint32_t Slot(const QueuePair& q) { return q.response_slot; }
+  static uint8_t& State(QueuePair& q) { return q.response_state; }
+  static uint8_t State(const QueuePair& q) { return q.response_state; }
+  static int Priority(const QueuePair& q) { return q.response_priority; }
+  static Time NextSend(const QueuePair& q) { return q.response_next_send; }
+  static bool HasWork(const QueuePair& q) { return !q.read_jobs.empty(); }
+};
+
+template <typename Side>
 class QpScheduler {
  public:
   explicit QpScheduler(std::vector<QueuePair>* qps) : qps_(qps) {}
 
-  // `qp` (whose requester is this NIC) became active: it joins the rotation, last.
+  // `qp` (whose requester, or responder, is this NIC) became active: it joins the rotation,
+  // last.
   void Add(uint32_t qp);
   // `qp` finished or failed: it leaves the rotation. Its slot stays vacant until the vacant ones
   // are half the rotation, so that a removal costs the same however many QPs are active.
   void Remove(uint32_t qp);
+  // Whether `qp` is in the rotation (its slot is this scheduler's only while it is).
+  bool Has(uint32_t qp) const {
+    if (qp >= qps_->size()) return false;
+    const uint32_t slot = Side::Slot((*qps_)[qp]);
+    return slot < active_.size() && active_[slot] == qp;  // a vacant slot holds no QP's id
+  }
   // The transport is about to act on `qp`, or a message was posted on it: what was known
   // about it may change, so the next choice looks at it again. Any QP may be named; one
   // this NIC does not send from is ignored.
   void Touch(uint32_t qp) {
-    if (Mine(qp)) Candidate((*qps_)[qp]);
+    if (Has(qp)) Candidate((*qps_)[qp]);
   }
   void TouchAll();
 
@@ -69,18 +102,16 @@ class QpScheduler {
     Bits candidates;
     std::vector<Paced> paced;  // a min-heap by time
   };
-  // Whether `qp` is in this rotation (its slot is this scheduler's only while it is).
-  bool Mine(uint32_t qp) const {
-    if (qp >= qps_->size()) return false;
-    const uint32_t slot = (*qps_)[qp].sched_slot;
-    return slot < active_.size() && active_[slot] == qp;  // a vacant slot holds no QP's id
-  }
-  Lane& LaneOf(const QueuePair& q) { return lanes_[static_cast<size_t>(lane_of_[q.priority])]; }
+  Lane& LaneOf(const QueuePair& q) { return lanes_[static_cast<size_t>(lane_of_[Side::Priority(q)])]; }
   void Candidate(QueuePair& q) {
-    q.sched_state = QueuePair::kSchedCandidate;
-    LaneOf(q).candidates[q.sched_slot >> 6] |= uint64_t{1} << (q.sched_slot & 63);
+    Side::State(q) = QueuePair::kSchedCandidate;
+    const uint32_t slot = Side::Slot(q);
+    LaneOf(q).candidates[slot >> 6] |= uint64_t{1} << (slot & 63);
   }
-  void Drop(const QueuePair& q) { LaneOf(q).candidates[q.sched_slot >> 6] &= ~(uint64_t{1} << (q.sched_slot & 63)); }
+  void Drop(const QueuePair& q) {
+    const uint32_t slot = Side::Slot(q);
+    LaneOf(q).candidates[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
+  }
   // Serves the first ready QP among the candidate slots in [from, to) of the priorities not
   // paused, classifying the others it passes; nullptr if none is ready.
   QueuePair* Search(size_t from, size_t to, uint8_t paused, Time now);
@@ -91,7 +122,7 @@ class QpScheduler {
   // A paced entry still stands for its QP (it was not touched or re-paced since).
   bool Current(const Paced& p) const {
     const QueuePair& q = (*qps_)[p.qp];
-    return q.sched_state == QueuePair::kSchedPaced && q.next_send == p.at;
+    return Side::State(q) == QueuePair::kSchedPaced && Side::NextSend(q) == p.at;
   }
 
   // Slots emptied by Remove are taken back (Compact) once they are half the rotation, and
@@ -107,6 +138,9 @@ class QpScheduler {
   std::vector<Lane> lanes_;       // one per priority some QP has sent on (one or two, usually)
   int8_t lane_of_[kNumPriorities] = {-1, -1, -1, -1, -1, -1, -1, -1};
 };
+
+extern template class QpScheduler<Requests>;
+extern template class QpScheduler<ReadResponses>;
 
 }  // namespace rocelab
 

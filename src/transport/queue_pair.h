@@ -99,6 +99,11 @@ struct QueuePair {
   uint32_t response_last_wire = 0;
   Time response_cc_timer_at = kTimeNever;
   Timer response_cc_timer;
+  // The responder NIC's rotation of READ responses owed (net/qp_scheduler.h), as for the
+  // requester's above, and the priority the responses go on at that NIC.
+  uint32_t response_slot = UINT32_MAX;
+  uint8_t response_state = kSchedIdle;
+  uint8_t response_priority = 3;
   uint32_t expected_psn = 0;
   bool nak_outstanding = false;
   uint32_t last_nak_psn = UINT32_MAX;  // with nic.nak_interval: the PSN last NAKed and when
