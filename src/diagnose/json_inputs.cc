@@ -75,7 +75,10 @@ void CompleteGroups(PortEvidence* p, std::initializer_list<const PriorityCounter
 }  // namespace
 
 void ParseSummaryJson(const std::string& text, const std::string& file, Evidence* ev) {
-  const JsonDocument doc = ParseDocument(text, file);
+  ReadSummaryJson(ParseDocument(text, file), file, ev);
+}
+
+void ReadSummaryJson(const JsonDocument& doc, const std::string& file, Evidence* ev) {
   if (!doc.is_object() || !(doc.contains("sim_time_ns") || doc.contains("hosts") || doc.contains("switches")))
     throw ParseError(file, 0, "not a rocelab summary.json (no sim_time_ns, hosts or switches)");
   const Node root(&doc, file, "", ThrowParseError);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "diagnose/evidence.h"
+#include "util/json_value.h"
 
 namespace rocelab {
 
@@ -61,6 +62,8 @@ std::vector<PerftestRow> ParsePerftest(const std::string& text, const std::strin
 // section without counters (`rocelab run --counters none`) is noted in
 // Evidence::sections_without_counters.
 void ParseSummaryJson(const std::string& text, const std::string& file, Evidence* ev);
+// The same, from the summary parsed already (the report reads it for its page as well).
+void ReadSummaryJson(const JsonDocument& doc, const std::string& file, Evidence* ev);
 
 // A bundle's manifest.json (rocelab collect): what was sampled, and which files of the bundle
 // hold each device's counters and configuration. Absent names read as "host" and "?".

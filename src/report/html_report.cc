@@ -10,6 +10,7 @@
 #include <set>
 #include <utility>
 
+#include "diagnose/parsers.h"
 #include "report/fabric_drawing.h"
 #include "report/svg_chart.h"
 #include "run/memory_estimate.h"
@@ -621,12 +622,18 @@ HtmlSection WorkloadSection(const Run& run) {
   return {"workloads", "Workload results", body};
 }
 
-// The sections, and the page's title and subtitle, from one reading of the summary.
-std::vector<HtmlSection> Build(const RunReportInput& in, std::string* title, std::string* subtitle) {
-  const JsonDocument doc = ParseJsonDocument(in.summary_json, in.summary_file, ThrowConfigError,
-                                             "not a rocelab summary.json: ");
+// The summary, parsed; ConfigError for one that is not JSON, or not rocelab's.
+JsonDocument ParseSummary(const std::string& text, const std::string& file) {
+  JsonDocument doc = ParseJsonDocument(text, file, ThrowConfigError, "not a rocelab summary.json: ");
   if (!doc.is_object() || !(doc.contains("sim_time_ns") || doc.contains("hosts") || doc.contains("switches")))
-    throw ConfigError(in.summary_file, 0, "", "not a rocelab summary.json (no sim_time_ns, hosts or switches)");
+    throw ConfigError(file, 0, "", "not a rocelab summary.json (no sim_time_ns, hosts or switches)");
+  return doc;
+}
+
+// The sections, and the page's title and subtitle, from one reading of the summary (`doc`,
+// parsed from in.summary_json).
+std::vector<HtmlSection> Build(const JsonDocument& doc, const RunReportInput& in, std::string* title,
+                               std::string* subtitle) {
   const Node root(&doc, in.summary_file, "", ThrowConfigError);
   Run run{root, std::max(0.0, root["sim_time_ns"].Number()), {}, {}, {}};
   for (const Node& f : root["flows"].Items())
@@ -654,13 +661,23 @@ std::vector<HtmlSection> Build(const RunReportInput& in, std::string* title, std
 
 }  // namespace
 
-std::vector<HtmlSection> RunReportSections(const RunReportInput& in) { return Build(in, nullptr, nullptr); }
+std::vector<HtmlSection> RunReportSections(const RunReportInput& in) {
+  return Build(ParseSummary(in.summary_json, in.summary_file), in, nullptr, nullptr);
+}
 
-std::string RunReportHtml(const RunReportInput& in, const std::vector<HtmlSection>& more) {
+namespace {
+
+std::string Page(const JsonDocument& doc, const RunReportInput& in, const std::vector<HtmlSection>& more) {
   std::string title, subtitle;
-  std::vector<HtmlSection> sections = Build(in, &title, &subtitle);
+  std::vector<HtmlSection> sections = Build(doc, in, &title, &subtitle);
   sections.insert(sections.end(), more.begin(), more.end());
   return HtmlDocument(title, subtitle, sections);
+}
+
+}  // namespace
+
+std::string RunReportHtml(const RunReportInput& in, const std::vector<HtmlSection>& more) {
+  return Page(ParseSummary(in.summary_json, in.summary_file), in, more);
 }
 
 std::string RunReportOfFolder(const std::string& dir, const std::vector<HtmlSection>& more) {
@@ -678,8 +695,13 @@ std::string RunReportOfFolder(const std::string& dir, const std::vector<HtmlSect
     in.series = &series;
     in.series_file = series_file;
   }
+  // One parse serves the page and the diagnosis: a summary of a large run is tens of megabytes.
+  const JsonDocument doc = ParseSummary(in.summary_json, in.summary_file);
+  std::string().swap(in.summary_json);
   try {
-    in.findings = Diagnose(LoadEvidence({dir}));
+    Evidence evidence;
+    ReadSummaryJson(doc, in.summary_file, &evidence);
+    in.findings = Diagnose(evidence);
   } catch (const std::exception& e) {
     in.findings_error = e.what();
   }
@@ -689,7 +711,7 @@ std::string RunReportOfFolder(const std::string& dir, const std::vector<HtmlSect
   for (Diagnosis& d : in.findings)
     for (std::string* s : {&d.title, &d.location, &d.evidence, &d.action})
       for (size_t at; (at = s->find(prefix)) != std::string::npos;) s->erase(at, prefix.size());
-  return RunReportHtml(in, more);
+  return Page(doc, in, more);
 }
 
 }  // namespace rocelab
