@@ -267,8 +267,21 @@ void Nic::Process(Packet* pkt) {
   if (pkt->type == PacketType::kProbeReply) {
     if (probe_listener_) probe_listener_->OnProbeReply(*pkt);
   } else {
-    scheduler_.Touch(pkt->qp);  // before the transport acts: it may wake the port at once
-    responders_.Touch(pkt->qp);
+    // Before the transport acts, the rotation that sends for the queue pair looks at it again:
+    // what the packet brings may wake the port at once. Data and READ requests come to the
+    // responder, whose rotation of responses a READ request joins (Responding); the rest come
+    // to the requester, but for a CNP about READ responses, which comes to the responder.
+    switch (pkt->type) {
+      case PacketType::kData:
+      case PacketType::kReadRequest:
+        break;
+      case PacketType::kCnp:
+        scheduler_.Touch(pkt->qp);
+        responders_.Touch(pkt->qp);
+        break;
+      default:
+        scheduler_.Touch(pkt->qp);
+    }
     rc_.Receive(pkt);
   }
   ctx_->pool.Put(pkt);
