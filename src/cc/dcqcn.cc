@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 namespace rocelab {
 
@@ -57,6 +58,10 @@ void DcqcnRp::Cut(Time now) {
 }
 
 void DcqcnRp::OnBytesSent(uint64_t bytes) {
+  static_assert(offsetof(DcqcnRp, rc_) < kPerPacketBytes && offsetof(DcqcnRp, active_) < kPerPacketBytes &&
+                    offsetof(DcqcnRp, bytes_) < kPerPacketBytes &&
+                    offsetof(DcqcnRp, byte_stage_) + sizeof(byte_stage_) <= kPerPacketBytes,
+                "what a packet sent reads is the head of the reaction point");
   if (!active_ || p_->byte_counter == 0) return;
   bytes_ += bytes;
   if (bytes_ >= p_->byte_counter) {

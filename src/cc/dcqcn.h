@@ -9,6 +9,7 @@
 #define ROCELAB_CC_DCQCN_H_
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include "cc/dcqcn_params.h"
@@ -18,6 +19,11 @@ namespace rocelab {
 
 class DcqcnRp {
  public:
+  // What a packet sent reads (OnBytesSent, and rate_bps for the pacing gap) is in the first
+  // this many bytes: a QueuePair keeps them on one cache line with the requester's other
+  // per-packet fields.
+  static constexpr size_t kPerPacketBytes = 32;
+
   void Init(const DcqcnParams* params, uint64_t line_rate_bps) {
     p_ = params;
     line_rate_ = static_cast<double>(line_rate_bps);
@@ -44,19 +50,21 @@ class DcqcnRp {
   void Cut(Time now);
   void Increase();
 
+  // What each packet sent reads comes first, in kPerPacketBytes.
   const DcqcnParams* p_ = nullptr;
-  double line_rate_ = 0;
-  double rc_ = 0, rt_ = 0;
-  double alpha_ = 1.0;
+  double rc_ = 0;
+  uint64_t bytes_ = 0;
   bool active_ = false;   // rate-limited since a CNP
   bool seen_cnp_ = false;
   bool cnp_in_period_ = false;
+  int byte_stage_ = 0, timer_stage_ = 0;
+  double rt_ = 0;
+  double line_rate_ = 0;
+  double alpha_ = 1.0;
   Time alpha_period_start_ = 0;
   Time cut_anchor_ = 0;          // the first CNP: cut periods are counted from it
   Time cut_due_ = kTimeNever;    // the end of the period holding a latched CNP (none: kTimeNever)
   Time timer_due_ = kTimeNever;
-  int timer_stage_ = 0, byte_stage_ = 0;
-  uint64_t bytes_ = 0;
 };
 
 }  // namespace rocelab

@@ -10,12 +10,12 @@ namespace rocelab {
 Nic::Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vector<QueuePair>* qps,
          FlowTracker* tracker)
     : Node(ctx, name, 1),
-      spec_(spec),
-      qps_(qps),
-      tracker_(tracker),
       scheduler_(qps),
       responders_(qps),
-      rc_(&ctx->sim, &ctx->pool, &spec_, ctx->wire_overhead, qps, &rdma_, this) {
+      rc_(&ctx->sim, &ctx->pool, &spec_, ctx->wire_overhead, qps, &rdma_, this),
+      spec_(spec),
+      qps_(qps),
+      tracker_(tracker) {
   set_pfc_mask(spec_.pfc_enabled ? spec_.lossless_mask : 0);
   set_pause_expiry(spec_.pause_expiry);
   rc_.set_pacing_grain(ctx->serialization_grain);
@@ -106,9 +106,7 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
 }
 
 bool Nic::HasBacklog(int) const {
-  for (const PacketFifo& c : control_)
-    if (!c.empty()) return true;
-  return !scheduler_.empty() || !responders_.empty() || !probes_.empty();
+  return control_waiting_ != 0 || !scheduler_.empty() || !responders_.empty() || !probes_.empty();
 }
 
 Packet* Nic::NextFrame(int) {
@@ -120,8 +118,14 @@ Packet* Nic::NextFrame(int) {
 Packet* Nic::ChooseFrame() {
   // ns-3's ACK_HIGH_PRIO: its NIC sends ACKs and NAKs from a queue that no pause stops, though
   // they carry the data's priority (its switches queue them with the data).
-  for (int prio = kNumPriorities - 1; prio >= 0; --prio)
-    if (!control_[prio].empty() && (!Paused(0, prio) || spec_.ack_high_priority)) return control_[prio].pop();
+  for (unsigned waiting = control_waiting_; waiting != 0;) {
+    const int prio = 31 - __builtin_clz(waiting);  // the highest priority first
+    waiting &= ~(1u << prio);
+    if (Paused(0, prio) && !spec_.ack_high_priority) continue;
+    Packet* p = control_[prio].pop();
+    if (control_[prio].empty()) control_waiting_ &= static_cast<uint8_t>(~(1u << prio));
+    return p;
+  }
   const Time now = Now();
   if (!probes_.empty() && !Paused(0, probes_.front()->priority)) {
     Packet* p = probes_.pop();
@@ -313,6 +317,7 @@ void Nic::QueueProbe(Packet* pkt) {
 
 void Nic::SendControl(Packet* pkt) {
   control_[pkt->priority].push(pkt);
+  control_waiting_ |= static_cast<uint8_t>(1u << pkt->priority);
   Kick(0);
 }
 

@@ -29,7 +29,7 @@ class ProbeListener {
   virtual void OnProbeReply(const Packet& reply) = 0;
 };
 
-class Nic : public Node, private RcCarrier {
+class alignas(64) Nic : public Node, private RcCarrier {
  public:
   Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vector<QueuePair>* qps,
       FlowTracker* tracker);
@@ -103,19 +103,27 @@ class Nic : public Node, private RcCarrier {
   // The guard's check: how long the pipeline has been stalled while pausing, and what is due.
   void CheckStall();
 
-  NicSpec spec_;
-  std::vector<QueuePair>* qps_;
-  FlowTracker* tracker_;
+  // What a frame sent or received reads comes first, on a few lines: which priorities have
+  // control frames waiting (a bit each, so that choosing a frame does not read every
+  // priority's queue), the receive pipeline's state, the two rotations, the transport, and the
+  // spec, whose per-frame fields are its head (scenario/scenario.h). The rest is read when
+  // something happens: a control frame queued, a counter for the rarer cases, the storm guard.
+  uint8_t control_waiting_ = 0;  // bit p: control_[p] holds frames
+  bool draining_ = false;
+  bool rx_stalled_ = false;
+  Time wake_at_ = kTimeNever;
   QpScheduler<Requests> scheduler_;        // the queue pairs this NIC sends requests from
   QpScheduler<ReadResponses> responders_;  // the queue pairs this NIC owes READ responses
+  RcTransport rc_;
+  NicSpec spec_;
+  RdmaCounters rdma_;
   PacketFifo control_[kNumPriorities];
   PacketFifo probes_;  // probes and replies waiting for the wire
-  ProbeListener* probe_listener_ = nullptr;
-  Time wake_at_ = kTimeNever;
   PacketFifo rx_buf_;
-  bool draining_ = false;
+  std::vector<QueuePair>* qps_;
+  FlowTracker* tracker_;
+  ProbeListener* probe_listener_ = nullptr;
   uint64_t rx_xoff_ = 0, rx_xon_ = 0;
-  bool rx_stalled_ = false;
   // The pause-storm guard: the last time a frame drained, the stall it last warned about,
   // and whether it has stopped pausing.
   Time last_drain_ = 0;
@@ -124,8 +132,6 @@ class Nic : public Node, private RcCarrier {
   rocelab::Timer guard_timer_;
   uint64_t storm_warnings_ = 0, storm_errors_ = 0;
   uint64_t guard_discard_bytes_ = 0;
-  RdmaCounters rdma_;
-  RcTransport rc_;
 };
 
 }  // namespace rocelab

@@ -8,6 +8,7 @@
 #define ROCELAB_SCENARIO_SCENARIO_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -130,37 +131,43 @@ struct SwitchSpec {
 };
 
 struct NicSpec {
-  uint32_t mtu = opt::kNicMtu.def;  // RoCE path MTU (payload bytes per packet)
-  enum class Cc { kNone, kDcqcn } cc = opt::kNicCc.Is("dcqcn") ? Cc::kDcqcn : Cc::kNone;
-  DcqcnParams dcqcn = DcqcnMlx5Profile();  // opt::kNicDcqcnProfile
-  int ack_every = opt::kNicAckEvery.def;  // responder ACK coalescing (packets per ACK)
-  // 0: go-back-N; else go back to the start of this many packets' chunk
-  uint32_t back_to_chunk = opt::kNicBackToChunk.def;
+  // What a frame reads at the NIC comes first, 48 bytes and the DSCP map: a Nic keeps them on
+  // the lines its frames read (net/nic.h).
+  bool trust_dscp = opt::kNicTrust.Is("dscp");  // mlnx_qos --trust dscp (false: pcp)
   bool cnp_on_ack = false;     // echo CE on the ACK instead of sending CNPs (ns-3 profile)
   bool ack_high_priority = false;  // ACKs and NAKs leave the NIC even while paused (ns-3 ACK_HIGH_PRIO)
-  int timeout = opt::kNicTimeout.def;  // local ACK timeout exponent: 4.096 us * 2^timeout
-  Time nak_interval = 0;  // >0: NAK the same PSN again only after this (the ns-3 profile's 500 us)
-  int retry_count = opt::kNicRetryCount.def;
-  uint64_t rx_buffer = opt::kNicRxBuffer.def;
-  uint64_t rx_drain_rate = opt::kNicRxDrainRate.def;  // bps toward host memory; 0: as fast as the link fills it
-  uint64_t rx_xoff = opt::kNicRxXoff.def;             // 0: rx_buffer minus the port's headroom
-  uint64_t rx_xon = opt::kNicRxXon.def;               // 0: rx_xoff minus 2 frames
-  Time processing_delay = opt::kNicProcessingDelay.def;
-  bool pfc_enabled = opt::kNicPfc.def;
-  bool pause_expiry = true;  // false: a received pause lasts until XON (the ns-3 profile's PFC)
-  Time pause_response = -1;  // from a PFC frame's arrival to the priority stopping (-1: per-speed 802.1Qbb)
-  uint8_t lossless_mask = opt::kNicLosslessPriorities.def;
-  std::array<uint8_t, 64> dscp_to_priority{};  // a scenario starts from DefaultDscpMap()
   uint8_t cnp_dscp = opt::kNicCnpDscp.def;     // mlx5 cnp_dscp 48 (NVIDIA DCQCN parameters)
-  bool trust_dscp = opt::kNicTrust.Is("dscp");  // mlnx_qos --trust dscp (false: pcp)
-  Time pfc_prevention_tout = opt::kNicPfcPreventionTout.def;  // the pause-storm guard's timeout; 0: off
+  int ack_every = opt::kNicAckEvery.def;  // responder ACK coalescing (packets per ACK)
+  int timeout = opt::kNicTimeout.def;  // local ACK timeout exponent: 4.096 us * 2^timeout
   // Header accounting (bytes in the frame). The defaults are RoCEv2's; the ns-3 compatibility
   // profile replaces them with that simulator's own sizes.
   uint32_t data_header_bytes = 62;  // Ethernet + IPv4 + UDP + BTH + ICRC + FCS
   uint32_t reth_bytes = 16;
   uint32_t ack_bytes = 66;
   uint32_t cnp_bytes = 78;
+  uint64_t rx_drain_rate = opt::kNicRxDrainRate.def;  // bps toward host memory; 0: as fast as the link fills it
+  Time processing_delay = opt::kNicProcessingDelay.def;
+  std::array<uint8_t, 64> dscp_to_priority{};  // a scenario starts from DefaultDscpMap()
+
+  uint32_t mtu = opt::kNicMtu.def;  // RoCE path MTU (payload bytes per packet)
+  enum class Cc { kNone, kDcqcn } cc = opt::kNicCc.Is("dcqcn") ? Cc::kDcqcn : Cc::kNone;
+  // 0: go-back-N; else go back to the start of this many packets' chunk
+  uint32_t back_to_chunk = opt::kNicBackToChunk.def;
+  Time nak_interval = 0;  // >0: NAK the same PSN again only after this (the ns-3 profile's 500 us)
+  int retry_count = opt::kNicRetryCount.def;
+  uint64_t rx_buffer = opt::kNicRxBuffer.def;
+  uint64_t rx_xoff = opt::kNicRxXoff.def;             // 0: rx_buffer minus the port's headroom
+  uint64_t rx_xon = opt::kNicRxXon.def;               // 0: rx_xoff minus 2 frames
+  bool pfc_enabled = opt::kNicPfc.def;
+  bool pause_expiry = true;  // false: a received pause lasts until XON (the ns-3 profile's PFC)
+  Time pause_response = -1;  // from a PFC frame's arrival to the priority stopping (-1: per-speed 802.1Qbb)
+  uint8_t lossless_mask = opt::kNicLosslessPriorities.def;
+  Time pfc_prevention_tout = opt::kNicPfcPreventionTout.def;  // the pause-storm guard's timeout; 0: off
+  DcqcnParams dcqcn = DcqcnMlx5Profile();  // opt::kNicDcqcnProfile
 };
+static_assert(offsetof(NicSpec, processing_delay) + sizeof(Time) <= 48 &&
+                  offsetof(NicSpec, dscp_to_priority) == 48,
+              "a NIC's per-frame configuration is the spec's first 48 bytes, then the DSCP map");
 
 struct FlowSpec {
   NameRef src, dst;

@@ -8,6 +8,7 @@
 #define ROCELAB_TRANSPORT_QUEUE_PAIR_H_
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -48,43 +49,74 @@ class MessageListener {
   virtual void OnSendError(uint32_t qp, const Message& m, Error error, Time now) = 0;
 };
 
-struct QueuePair {
+// The fields are laid out by when they are read, so that a packet costs a QP few cache lines
+// on a large fabric, where its lines are seldom still in cache: the first line holds what names
+// the QP (both ends read it to build a packet) and what the responder reads for each data
+// packet; the next two hold what the requester reads for each packet it sends (its scheduler,
+// PSNs and rate limiter, the messages, the hot head of its DCQCN state); the rest is read on
+// ACKs, timers, completions and READs.
+struct alignas(64) QueuePair {
+  // The NIC schedulers' view of it (net/qp_scheduler.h).
+  enum SchedState : uint8_t { kSchedIdle, kSchedCandidate, kSchedPaced };
+
+  // ---- Identity, and the responder's per-packet state.
   uint32_t id = 0;
   uint32_t src = 0, dst = 0;  // host indices
   uint8_t dscp = kRoceDscp;
   uint8_t priority = 3;       // at the requester NIC
   uint16_t udp_sport = 0;
   uint16_t udp_dport = kRoceUdpPort;
-  uint64_t size = 0;
+  bool nak_outstanding = false;  // responder: a NAK for the current gap was sent
   uint32_t mtu = 4096;
-  uint32_t num_packets = 0;
-  Time start = 0;
-  Time ideal_fct = 0;  // the same message alone on an idle path
+  uint32_t expected_psn = 0;   // responder: the next PSN in order
+  uint32_t delivered_psn = 0;  // responder: one past the highest PSN whose payload was counted
+  uint32_t unacked = 0;        // responder: packets accepted since the last ACK
+  uint64_t delivered = 0;      // responder: payload bytes delivered in order
+  Time last_cnp = -1;          // responder: its last CNP for this QP
+  MessageListener* listener = nullptr;  // set when a driver keeps the QP open
 
-  // Requester.
+  // ---- Requester, per packet sent: its place in its NIC's rotation (and what the scheduler
+  // last found it to be), PSNs, ACK timer and rate limiter.
   bool started = false, done = false, failed = false;
+  bool windowed = false;  // see cwnd below
+  bool timer_pending = false;
+  uint8_t sched_state = kSchedIdle;
+  uint32_t sched_slot = UINT32_MAX;
   uint32_t snd_nxt = 0;   // next PSN to send
   uint32_t snd_una = 0;   // oldest unacknowledged PSN
+  uint32_t num_packets = 0;
   uint32_t max_sent = 0;  // one past the highest PSN ever sent
   int retries_left = 7;
-  Time last_progress = 0;
-  Time timer_deadline = kTimeNever;
-  bool timer_pending = false;
   Time next_send = 0;     // rate limiter: earliest time of the next packet
+  Time last_progress = 0;
   Time last_send = 0;     // when the last data packet left, and its size on the wire:
   uint32_t last_wire = 0; // the limiter re-derives next_send from them when the rate rises
-  Time finish = -1;
+
+  // Work requests in PSN order; the ones before `completed` have completed.
+  std::vector<Message> messages;
+  // A TCP-like window (NewReno-style AIMD in packets) for the lossy background class
+  // (`windowed`); RDMA QPs have none and are paced by their rate alone.
+  double cwnd = 10;
   DcqcnRp rp;
+
+  // ---- The rest of the requester.
+  uint64_t size = 0;
+  Time start = 0;
+  Time ideal_fct = 0;  // the same message alone on an idle path
+  Time timer_deadline = kTimeNever;
+  Time finish = -1;
   Time cc_timer_at = kTimeNever;  // when the pending rate-increase event fires
   Timer cc_timer;                  // ...and the event waiting for it
   bool read_rewound = false;       // a gap in READ responses was seen and the request re-issued
-  // The requester NIC's scheduler (net/qp_scheduler.h): the QP's place in its rotation, and
-  // what the scheduler last found it to be.
-  enum SchedState : uint8_t { kSchedIdle, kSchedCandidate, kSchedPaced };
-  uint32_t sched_slot = UINT32_MAX;
-  uint8_t sched_state = kSchedIdle;
+  bool open = false;  // driven by a listener: stays up when its messages complete
+  size_t completed = 0;
+  double ssthresh = 1e9;
+  Time rto = 0;  // retransmission timeout for a windowed flow (0: the NIC's ACK timeout)
+  Time last_response_cnp = -1;  // its last CNP about the READ responses
 
-  // Responder.
+  // ---- The rest of the responder.
+  uint32_t last_nak_psn = UINT32_MAX;  // with nic.nak_interval: the PSN last NAKed and when
+  Time next_nak = 0;                   // the same PSN may be NAKed again
   struct ReadJob {
     uint32_t psn, packets;
     uint64_t bytes;
@@ -92,39 +124,18 @@ struct QueuePair {
   std::vector<ReadJob> read_jobs;  // READ responses still to send, oldest first
   size_t read_head = 0;
   uint32_t read_sent = 0;          // packets of read_jobs[read_head] already sent
-  // The response stream is paced by its own DCQCN reaction point: CNPs for CE-marked responses
-  // come back to the responder.
-  DcqcnRp response_rp;
-  Time response_next_send = 0, response_last_send = 0;
-  uint32_t response_last_wire = 0;
-  Time response_cc_timer_at = kTimeNever;
-  Timer response_cc_timer;
   // The responder NIC's rotation of READ responses owed (net/qp_scheduler.h), as for the
   // requester's above, and the priority the responses go on at that NIC.
   uint32_t response_slot = UINT32_MAX;
   uint8_t response_state = kSchedIdle;
   uint8_t response_priority = 3;
-  uint32_t expected_psn = 0;
-  bool nak_outstanding = false;
-  uint32_t last_nak_psn = UINT32_MAX;  // with nic.nak_interval: the PSN last NAKed and when
-  Time next_nak = 0;                   // the same PSN may be NAKed again
-  uint32_t unacked = 0;
-  Time last_cnp = -1;
-  Time last_response_cnp = -1;  // at the requester: its last CNP about the READ responses
-  uint64_t delivered = 0;
-  uint32_t delivered_psn = 0;  // one past the highest PSN whose payload was counted
-
-  // Work requests in PSN order; the ones before `completed` have completed.
-  std::vector<Message> messages;
-  size_t completed = 0;
-  bool open = false;  // driven by a listener: stays up when its messages complete
-  MessageListener* listener = nullptr;
-
-  // A TCP-like window (NewReno-style AIMD in packets) for the lossy background class; RDMA QPs
-  // have none and are paced by their rate alone.
-  bool windowed = false;
-  double cwnd = 10, ssthresh = 1e9;
-  Time rto = 0;  // retransmission timeout for a windowed flow (0: the NIC's ACK timeout)
+  // The response stream is paced by its own DCQCN reaction point: CNPs for CE-marked responses
+  // come back to the responder.
+  Time response_next_send = 0, response_last_send = 0;
+  uint32_t response_last_wire = 0;
+  Time response_cc_timer_at = kTimeNever;
+  DcqcnRp response_rp;
+  Timer response_cc_timer;
 
   bool HasDataToSend() const {
     return started && !done && !failed && snd_nxt < num_packets &&
@@ -197,6 +208,15 @@ struct QueuePair {
     return psn + 1 == m.first_psn + m.packets;
   }
 };
+
+// The layout above, held: a data packet reads line 0 of its QP at the responder, and lines 0 to 2
+// at the requester.
+static_assert(offsetof(QueuePair, listener) + sizeof(MessageListener*) <= 64,
+              "the responder's per-packet fields are on line 0");
+static_assert(offsetof(QueuePair, started) >= 64 && offsetof(QueuePair, last_wire) + sizeof(uint32_t) <= 128,
+              "the requester's per-packet fields are on line 1");
+static_assert(offsetof(QueuePair, messages) >= 128 && offsetof(QueuePair, rp) + DcqcnRp::kPerPacketBytes <= 192,
+              "the messages and the head of the rate limiter are on line 2");
 
 }  // namespace rocelab
 
