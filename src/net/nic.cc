@@ -106,7 +106,7 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
 }
 
 bool Nic::HasBacklog(int) const {
-  return control_waiting_ != 0 || !scheduler_.empty() || !responders_.empty() || !probes_.empty();
+  return control_waiting_ != 0 || probes_waiting_ || !scheduler_.empty() || !responders_.empty();
 }
 
 Packet* Nic::NextFrame(int) {
@@ -127,8 +127,9 @@ Packet* Nic::ChooseFrame() {
     return p;
   }
   const Time now = Now();
-  if (!probes_.empty() && !Paused(0, probes_.front()->priority)) {
+  if (probes_waiting_ && !Paused(0, probes_.front()->priority)) {
     Packet* p = probes_.pop();
+    probes_waiting_ = !probes_.empty();
     p->int_hops[p->type == PacketType::kProbe ? Packet::kProbeSent : Packet::kReplySent] = static_cast<uint64_t>(now);
     return p;
   }
@@ -312,6 +313,7 @@ void Nic::QueueProbe(Packet* pkt) {
   pkt->ttl = kSendTtl;
   pkt->priority = spec_.dscp_to_priority[pkt->dscp & 63];
   probes_.push(pkt);
+  probes_waiting_ = true;
   Kick(0);
 }
 
