@@ -105,9 +105,10 @@ class alignas(64) Nic : public Node, private RcCarrier {
 
   // What a frame sent or received reads comes first, on a few lines: which priorities have
   // control frames waiting (a bit each, so that choosing a frame does not read every
-  // priority's queue) and whether probes are, the receive pipeline's state, the two rotations, the transport, and the
-  // spec, whose per-frame fields are its head (scenario/scenario.h). The rest is read when
-  // something happens: a control frame queued, a counter for the rarer cases, the storm guard.
+  // priority's queue) and whether probes are, the receive pipeline's state, the two
+  // rotations, the transport, and the spec, whose per-frame fields are its head
+  // (scenario/scenario.h). The rest is read when something happens: a control frame queued, a
+  // counter for the rarer cases, the storm guard.
   uint8_t control_waiting_ = 0;  // bit p: control_[p] holds frames
   bool probes_waiting_ = false;  // probes_ holds frames
   bool draining_ = false;
