@@ -16,7 +16,7 @@ namespace {
 // on that priority: what arrived there minus what the queue has sent.
 uint64_t QueuedBytes(const Switch& sw, int out, int prio, std::initializer_list<int> in) {
   uint64_t arrived = 0;
-  for (int p : in) arrived += sw.port(p).counters.rx_prio[prio].bytes;
+  for (int p : in) arrived += sw.received(p, prio).bytes;
   return arrived - sw.queue_counters(out, prio).bytes;
 }
 

@@ -77,7 +77,7 @@ TEST(FaultLink, DownPrunesLocallyThenConvergesAndTheFlowsFinishOnTheOtherPaths) 
   ASSERT_GT(frames_before, 0u) << "the link carried traffic before it failed";
   f->RunUntil(100 * kMicrosecond);
   const uint64_t tx_at_failure = f->sw("leaf0").port(leaf0_up1).counters.Sent().packets;
-  const uint64_t rx_at_failure = f->sw("spine1").port(spine1_down0).counters.Received().packets;
+  const uint64_t rx_at_failure = f->sw("spine1").port_counters(spine1_down0).Received().packets;
 
   // The local prune, to the event: still in the ECMP group 1 ps before, gone at 150 us.
   f->RunUntil(150 * kMicrosecond - 1);
@@ -105,7 +105,7 @@ TEST(FaultLink, DownPrunesLocallyThenConvergesAndTheFlowsFinishOnTheOtherPaths) 
   f.run->Run();
   // Nothing crossed the link after it failed, in either direction of counting.
   EXPECT_EQ(f->sw("leaf0").port(leaf0_up1).counters.Sent().packets, tx_at_failure);
-  EXPECT_EQ(f->sw("spine1").port(spine1_down0).counters.Received().packets, rx_at_failure);
+  EXPECT_EQ(f->sw("spine1").port_counters(spine1_down0).Received().packets, rx_at_failure);
   // No loss once the routes converged and the queues built before drained; every flow
   // finished with every byte.
   EXPECT_EQ(FramesLost(*f), lost_after_drain);
@@ -270,7 +270,7 @@ TEST(FaultGrayDrop, NothingCountsItWhereItHappensButTheEndsShowTheLoss) {
   }
   EXPECT_EQ(leaf0.lossless_drops() + leaf0.lossy_drops(), 0u);
   const uint64_t sent = leaf0.port(PortToward(*f, "leaf0", "spine0")).counters.Sent().packets;
-  const uint64_t got = f->sw("spine0").port(PortToward(*f, "spine0", "leaf0")).counters.Received().packets;
+  const uint64_t got = f->sw("spine0").port_counters(PortToward(*f, "spine0", "leaf0")).Received().packets;
   EXPECT_NEAR(static_cast<double>(sent - got) / static_cast<double>(sent), 0.01, 0.006);
   uint64_t seq = 0;
   for (int h = 4; h < 8; ++h) seq += f->nic("h" + std::to_string(h)).rdma().out_of_sequence;

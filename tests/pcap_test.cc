@@ -437,7 +437,7 @@ TEST_F(PcapIncast, TheRunDidWhatTheTestNeeds) {
 // CE marks this queue made, the ACKs and CNPs coming back.
 TEST_F(PcapIncast, ReceiverPortDecodesToWhatTheSimulationSent) {
   const Fabric& f = **run_;
-  const PortCounters& port = f.sw("leaf0").port(0).counters;
+  const PortCounters port = f.sw("leaf0").port_counters(0);
   const Rows rows = Fields(receiver_->file, {"frame.len", "eth.src", "eth.dst", "eth.fcs.status", "ip.checksum.status",
                                              "ip.dsfield.ecn", "ip.dsfield.dscp", "ip.ttl", "udp.dstport",
                                              "infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn",
@@ -503,7 +503,7 @@ TEST_F(PcapIncast, ReceiverPortDecodesToWhatTheSimulationSent) {
 // with zero, for priority 3 only; h1's data arriving; the CNPs leaf0 forwards to h1.
 TEST_F(PcapIncast, PfcFramesDecodeWithTheQuantaSent) {
   const Fabric& f = **run_;
-  const PortCounters& port = f.sw("leaf0").port(1).counters;
+  const PortCounters port = f.sw("leaf0").port_counters(1);
   const Rows rows = Fields(sender_->file, {"eth.type", "eth.src", "eth.dst", "macc.opcode", "macc.cbfc.enbv",
                                            "macc.cbfc.pause_time.c3", "macc.cbfc.pause_time.c0", "infiniband.bth.opcode",
                                            "frame.len"});
@@ -563,7 +563,7 @@ TEST_F(PcapIncast, WindowTakesWhatThePortCountedInIt) {
 
 // Snap length 100: each record keeps 100 bytes at most and the frame's full length.
 TEST_F(PcapIncast, SnaplenTruncatesAndKeepsTheLength) {
-  const PortCounters& port = (*run_)->sw("leaf0").port(3).counters;
+  const PortCounters port = (*run_)->sw("leaf0").port_counters(3);
   const Rows rows = Fields(snapped_->file, {"frame.cap_len", "frame.len", "eth.type", "infiniband.bth.destqp"});
   ASSERT_EQ(rows.size(), port.Sent().packets + port.Received().packets);
   uint64_t bytes = 0, cut = 0;

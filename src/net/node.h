@@ -165,8 +165,9 @@ class Node : public EventSource {
   // Whether the port may have another frame after the one just sent. When it has none the
   // port schedules no end-of-frame event: the next Kick finds it busy or idle by the clock.
   virtual bool HasBacklog(int port) const = 0;
-  // A good frame (not PFC, not corrupted) has arrived. It is counted in the port's rx_prio for
-  // the priority the node classifies it to: that count is part of the port's received frames.
+  // A good frame (not PFC, not corrupted) has arrived. The node counts it for the priority it
+  // classifies it to, as part of the port's received frames: a NIC in the port's rx_prio, a
+  // switch in the priority group it charges (Switch::port_counters).
   virtual void OnFrame(int port, Packet* pkt) = 0;
   // Brings into cache what OnFrame(port, pkt) will read first (EventSource::Prefetch).
   virtual void PrefetchFrame(int /*port*/, const Packet* /*pkt*/) const {}

@@ -83,7 +83,7 @@ void PfcWatchdog::Declare(int port, int prio, QueueState& q) {
   q.stats.storms_detected++;
   q.restore_left = spec_.restoration_time;
   q.at_tx = sw_->queue_counters(port, prio).packets;
-  q.at_rx = sw_->port(port).counters.rx_prio[prio].packets;
+  q.at_rx = sw_->received(port, prio).packets;
   q.at_tx_drop = sw_->storm_tx_drops(port, prio);
   q.at_rx_drop = sw_->storm_rx_drops(port, prio);
   if (action_ != Action::kAlert) sw_->SetPauseIgnored(port, prio, true);
@@ -113,7 +113,7 @@ void PfcWatchdog::Restore(int port, int prio, QueueState& q) {
 void PfcWatchdog::Current(int port, int prio, const QueueState& q, uint64_t* tx_ok, uint64_t* tx_drop, uint64_t* rx_ok,
                           uint64_t* rx_drop) const {
   *tx_ok = sw_->queue_counters(port, prio).packets - q.at_tx;
-  *rx_ok = sw_->port(port).counters.rx_prio[prio].packets - q.at_rx;
+  *rx_ok = sw_->received(port, prio).packets - q.at_rx;
   *tx_drop = sw_->storm_tx_drops(port, prio) - q.at_tx_drop;
   *rx_drop = sw_->storm_rx_drops(port, prio) - q.at_rx_drop;
   *rx_ok -= *rx_drop;  // counted on arrival, then dropped

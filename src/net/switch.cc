@@ -61,6 +61,12 @@ void Switch::SetStormDrop(int port, int prio, bool drop) {
   port_state_[port].backlogged &= static_cast<uint8_t>(~(1u << prio));
 }
 
+PortCounters Switch::port_counters(int port) const {
+  PortCounters c = ports_[port].counters;
+  for (int prio = 0; prio < kNumPriorities; ++prio) c.rx_prio[prio] = received(port, prio);
+  return c;
+}
+
 void Switch::SetHeadroom(int port, uint64_t bytes) {
   ingress_[port].headroom = (bytes + spec_.cell - 1) / spec_.cell * spec_.cell;
 }
@@ -146,8 +152,7 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   const int prio = spec_.trust_dscp ? spec_.dscp_to_priority[pkt->dscp & 63] : pkt->priority;
   pkt->priority = static_cast<uint8_t>(prio);
   Port& ip = ports_[in_port];
-  ip.counters.rx_prio[prio].packets++;
-  ip.counters.rx_prio[prio].bytes += pkt->frame_bytes;
+  // Received, counted once: in the PG's line, which admission writes anyway (port_counters).
   PriorityGroup& pg = pgs_[in_port][prio];
   pg.counters.packets++;
   pg.counters.bytes += pkt->frame_bytes;
@@ -226,11 +231,10 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
 }
 
 void Switch::PrefetchFrame(int in_port, const Packet* pkt) const {
-  // The lines OnFrame reads or writes for a frame that is forwarded: the in-port's counters and
-  // PG, and, where the packet carries its path, the out-port, its state, its queue, its counters
-  // and the wire it sends on.
+  // The lines OnFrame reads or writes for a frame that is forwarded: the in-port's PG, and,
+  // where the packet carries its path, the out-port, its state, its queue, its counters and the
+  // wire it sends on.
   const int prio = spec_.trust_dscp ? spec_.dscp_to_priority[pkt->dscp & 63] : pkt->priority & 7;
-  __builtin_prefetch(&ports_[in_port].counters.rx_prio[prio], 1);
   __builtin_prefetch(&pgs_[in_port][prio], 1);
   const unsigned hop = kSendTtl - pkt->ttl;
   if (hop >= pkt->path_hops || pkt->path[hop] >= ports_.size()) return;

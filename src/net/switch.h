@@ -73,6 +73,13 @@ class Switch : public Node {
     ns3_seed_ = seed;
     ns3_host_ipv4_ = host_ipv4;
   }
+  // The port's counters as the switch reports them. A switch counts the frames a port receives
+  // once, in the PG each is charged to (a frame's arrival then writes one line fewer), so the
+  // received counts of `port(i).counters` stay 0: read them here, or with `received`.
+  PortCounters port_counters(int port) const;
+  PortCounters::PriorityTraffic received(int port, int prio) const {
+    return {pgs_[port][prio].counters.packets, pgs_[port][prio].counters.bytes};
+  }
   const QueueCounters& queue_counters(int port, int q) const { return queues_[port][q].counters; }
   const PriorityGroupCounters& pg_counters(int port, int pg) const { return pgs_[port][pg].counters; }
   uint64_t headroom(int port) const { return ingress_[port].headroom; }

@@ -176,10 +176,10 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
   w.EndObject();
 }
 
-// Whether a port moved or lost a frame, or paused: what --counters nonzero keeps.
-bool SawTraffic(const Port& port) {
+// Whether a port moved or lost a frame, or paused: what --counters nonzero keeps. `c`: the
+// port's counters as its device reports them.
+bool SawTraffic(const Port& port, const PortCounters& c) {
   if (port.faults) return true;
-  const PortCounters& c = port.counters;
   if (c.Received().packets || c.Sent().packets || c.rx_discards || c.crc_errors) return true;
   for (int p = 0; p < kNumPriorities; ++p)
     if (c.rx_pause[p] || c.tx_pause[p]) return true;
@@ -208,7 +208,7 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
                  const PfcWatchdog* wd, Time now) {
   if (counters == DeviceCounters::kNonzero) {
     bool any = s.ttl_expired() > 0;
-    for (int i = 0; i < s.num_ports() && !any; ++i) any = SawTraffic(s.port(i));
+    for (int i = 0; i < s.num_ports() && !any; ++i) any = SawTraffic(s.port(i), s.port_counters(i));
     if (!any) return;
   }
   w.BeginObject(s.name().c_str());
@@ -221,8 +221,8 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
   w.BeginObject("ports");
   const TopoNode& tn = topo.nodes()[topo.FindNode(s.name())];
   for (int i = 0; i < s.num_ports(); ++i) {
-    const PortCounters& c = s.port(i).counters;
-    if (counters == DeviceCounters::kNonzero && !SawTraffic(s.port(i))) continue;
+    const PortCounters c = s.port_counters(i);
+    if (counters == DeviceCounters::kNonzero && !SawTraffic(s.port(i), c)) continue;
     w.BeginObject(SwitchPortAlias(i).c_str());
     w.String("peer", topo.nodes()[tn.ports[i].peer_node].name);
     w.Uint(kHeadroomBytes.name, s.headroom(i));
@@ -459,7 +459,7 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   if (counters != DeviceCounters::kNone) {
     w.BeginObject("hosts");
     for (const auto& n : f.nics())
-      if (counters == DeviceCounters::kAll || SawTraffic(n->port(0))) WriteNic(w, *n, f.now());
+      if (counters == DeviceCounters::kAll || SawTraffic(n->port(0), n->port(0).counters)) WriteNic(w, *n, f.now());
     w.EndObject();
     w.BeginObject("switches");
     for (size_t i = 0; i < f.switches().size(); ++i) WriteSwitch(w, *f.switches()[i], f.topology(), counters, x.watchdog(i), f.now());

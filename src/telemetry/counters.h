@@ -27,6 +27,8 @@ struct PortCounters {
   };
   SentTraffic tx_prio[kNumPriorities];
   SentTraffic tx_other;  // PFC frames, which no priority counts
+  // Good frames received, by the priority the device gave them. A switch keeps these in its
+  // priority groups instead, and fills them in when asked (Switch::port_counters).
   PriorityTraffic rx_prio[kNumPriorities];
   // Frames received that no priority counts: PFC frames, frames with a bad FCS, frames over the
   // port's MTU. A good frame counts in its priority alone, so that a frame's arrival writes one
