@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/rng.h"
+#include "util/inline_vec.h"
 
 namespace rocelab {
 namespace {
@@ -261,6 +262,48 @@ TEST(QpScheduler, AnIdleQpComesBackWhenTouched) {
   sched.Remove(0);
   sched.Touch(0);  // no longer this scheduler's: ignored
   EXPECT_EQ(sched.Next(500, 0, &earliest), &qps[1]);
+}
+
+// The rotation's small vector, against std::vector through the same operations: inline, on the
+// heap, copied and moved from either.
+TEST(InlineVec, HoldsWhatAVectorWouldInlineAndOnTheHeap) {
+  InlineVec<uint64_t, 2> v;
+  std::vector<uint64_t> want;
+  Rng rng(7, 0x1F);
+  for (int step = 0; step < 2000; ++step) {
+    const uint64_t op = rng.Below(10);
+    if (op < 6) {
+      v.push_back(step);
+      want.push_back(static_cast<uint64_t>(step));
+    } else if (op < 8 && !want.empty()) {
+      v.pop_back();
+      want.pop_back();
+    } else {
+      const uint32_t n = static_cast<uint32_t>(rng.Below(want.size() + 3));
+      v.resize(n, 99);
+      want.resize(n, 99);
+    }
+    ASSERT_EQ(v.size(), want.size());
+    ASSERT_TRUE(std::equal(v.begin(), v.end(), want.begin()));
+    if (step % 97 == 0) {
+      InlineVec<uint64_t, 2> copy(v);
+      InlineVec<uint64_t, 2> moved(std::move(copy));
+      EXPECT_TRUE(copy.empty()) << "moved from";
+      ASSERT_TRUE(std::equal(moved.begin(), moved.end(), want.begin(), want.end()));
+      copy = moved;
+      v = std::move(moved);
+      ASSERT_TRUE(std::equal(copy.begin(), copy.end(), want.begin(), want.end()));
+      ASSERT_TRUE(std::equal(v.begin(), v.end(), want.begin(), want.end()));
+    }
+  }
+  InlineVec<uint32_t, 2> small;
+  small.push_back(1);
+  small.push_back(2);
+  EXPECT_EQ(small.HeapBytes(), 0u) << "two fit inside";
+  small.push_back(3);
+  EXPECT_GT(small.HeapBytes(), 0u);
+  EXPECT_EQ(small.back(), 3u);
+  EXPECT_EQ(small.front(), 1u);
 }
 
 }  // namespace

@@ -12,11 +12,16 @@ void QpScheduler<Side>::Add(uint32_t qp) {
   ++live_;
   const int prio = Side::Priority(q);
   if (lane_of_[prio] < 0) {
-    lane_of_[prio] = static_cast<int8_t>(lanes_.size());
-    lanes_.push_back(Lane{prio, {}, {}});
+    if (first_lane_.priority < 0) {
+      first_lane_.priority = prio;
+      lane_of_[prio] = 0;
+    } else {
+      lane_of_[prio] = static_cast<int8_t>(NumLanes());
+      more_lanes_.push_back(Lane{prio, {}, {}});
+    }
   }
-  const size_t words = (active_.size() + 63) / 64;
-  for (Lane& lane : lanes_) lane.candidates.resize(words, 0);
+  const uint32_t words = (active_.size() + 63) / 64;
+  for (size_t l = 0; l < NumLanes(); ++l) LaneAt(l).candidates.resize(words, 0);
   Candidate(q);
 }
 
@@ -43,19 +48,20 @@ template <typename Side>
 void QpScheduler<Side>::Compact() {
   // The QPs move down over the vacant slots in order, their candidate bits with them; each
   // compaction follows at least as many removals as the QPs it moves.
-  std::vector<Bits> bits(lanes_.size(), Bits((live_ + 63) / 64, 0));
-  size_t to = 0, rr = 0;
-  for (size_t from = 0; from < active_.size(); ++from) {
+  std::vector<Bits> bits(NumLanes());
+  for (Bits& b : bits) b.resize((live_ + 63) / 64, 0);
+  uint32_t to = 0, rr = 0;
+  for (uint32_t from = 0; from < active_.size(); ++from) {
     if (from == rr_) rr = to;
     const uint32_t id = active_[from];
     if (id == kVacant) continue;
-    for (size_t l = 0; l < lanes_.size(); ++l)
-      if (lanes_[l].candidates[from >> 6] >> (from & 63) & 1) bits[l][to >> 6] |= uint64_t{1} << (to & 63);
-    Side::Slot((*qps_)[id]) = static_cast<uint32_t>(to);
+    for (size_t l = 0; l < NumLanes(); ++l)
+      if (LaneAt(l).candidates[from >> 6] >> (from & 63) & 1) bits[l][to >> 6] |= uint64_t{1} << (to & 63);
+    Side::Slot((*qps_)[id]) = to;
     active_[to++] = id;
   }
   active_.resize(to);
-  for (size_t l = 0; l < lanes_.size(); ++l) lanes_[l].candidates.swap(bits[l]);
+  for (size_t l = 0; l < NumLanes(); ++l) LaneAt(l).candidates = std::move(bits[l]);
   rr_ = rr < to ? rr : 0;
 }
 
@@ -68,8 +74,8 @@ template <typename Side>
 QueuePair* QpScheduler<Side>::Search(size_t from, size_t to, uint8_t paused, Time now) {
   for (size_t w = from >> 6; w << 6 < to; ++w) {
     uint64_t bits = 0;
-    for (const Lane& lane : lanes_)
-      if (!(paused & (1u << lane.priority))) bits |= lane.candidates[w];
+    for (size_t l = 0; l < NumLanes(); ++l)
+      if (const Lane& lane = LaneAt(l); !(paused & (1u << lane.priority))) bits |= lane.candidates[w];
     if ((w << 6) < from) bits &= ~uint64_t{0} << (from & 63);
     if (((w + 1) << 6) > to && (to & 63)) bits &= (uint64_t{1} << (to & 63)) - 1;
     for (; bits; bits &= bits - 1) {
@@ -84,12 +90,12 @@ QueuePair* QpScheduler<Side>::Search(size_t from, size_t to, uint8_t paused, Tim
       if (next_send > now) {  // back when its rate limiter lets it send
         Drop(q);
         Side::State(q) = QueuePair::kSchedPaced;
-        std::vector<Paced>& h = LaneOf(q).paced;
+        InlineVec<Paced, 1>& h = LaneOf(q).paced;
         h.push_back({next_send, q.id});
         std::push_heap(h.begin(), h.end(), Later);
         continue;
       }
-      rr_ = slot + 1 < active_.size() ? slot + 1 : 0;
+      rr_ = slot + 1 < active_.size() ? static_cast<uint32_t>(slot + 1) : 0;
       return &q;
     }
   }
@@ -100,7 +106,8 @@ template <typename Side>
 QueuePair* QpScheduler<Side>::Next(Time now, uint8_t paused, Time* earliest) {
   *earliest = kTimeNever;
   if (live_ == 0) return nullptr;
-  for (Lane& lane : lanes_) {
+  for (size_t l = 0; l < NumLanes(); ++l) {
+    Lane& lane = LaneAt(l);
     while (!lane.paced.empty() && lane.paced.front().at <= now) {
       const Paced due = lane.paced.front();
       PopPaced(lane);
@@ -109,7 +116,8 @@ QueuePair* QpScheduler<Side>::Next(Time now, uint8_t paused, Time* earliest) {
   }
   if (QueuePair* q = Search(rr_, active_.size(), paused, now)) return q;
   if (QueuePair* q = Search(0, rr_, paused, now)) return q;
-  for (Lane& lane : lanes_) {
+  for (size_t l = 0; l < NumLanes(); ++l) {
+    Lane& lane = LaneAt(l);
     if (paused & (1u << lane.priority)) continue;
     while (!lane.paced.empty() && !Current(lane.paced.front())) PopPaced(lane);
     if (!lane.paced.empty()) *earliest = std::min(*earliest, lane.paced.front().at);

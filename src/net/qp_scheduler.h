@@ -24,6 +24,7 @@
 #include "sim/packet.h"
 #include "sim/time.h"
 #include "transport/queue_pair.h"
+#include "util/inline_vec.h"
 
 namespace rocelab {
 
@@ -89,7 +90,9 @@ class QpScheduler {
   }
 
  private:
-  using Bits = std::vector<uint64_t>;  // bit i: active_[i] may be ready
+  // The common case (one or two QPs active on one priority) is held inside the scheduler, on
+  // the NIC's own lines: a send reads no line of the heap for its rotation.
+  using Bits = InlineVec<uint64_t, 1>;  // bit i: active_[i] may be ready
   struct Paced {
     Time at;
     uint32_t qp;
@@ -100,9 +103,14 @@ class QpScheduler {
   struct Lane {
     int priority;
     Bits candidates;
-    std::vector<Paced> paced;  // a min-heap by time
+    InlineVec<Paced, 1> paced;  // a min-heap by time
   };
-  Lane& LaneOf(const QueuePair& q) { return lanes_[static_cast<size_t>(lane_of_[Side::Priority(q)])]; }
+  // Lane 0 is the first priority a QP sent on, the others (rare: a NIC sending on two
+  // priorities) follow it.
+  size_t NumLanes() const { return 1 + more_lanes_.size(); }
+  Lane& LaneAt(size_t l) { return l == 0 ? first_lane_ : more_lanes_[l - 1]; }
+  const Lane& LaneAt(size_t l) const { return l == 0 ? first_lane_ : more_lanes_[l - 1]; }
+  Lane& LaneOf(const QueuePair& q) { return LaneAt(static_cast<size_t>(lane_of_[Side::Priority(q)])); }
   void Candidate(QueuePair& q) {
     Side::State(q) = QueuePair::kSchedCandidate;
     const uint32_t slot = Side::Slot(q);
@@ -115,7 +123,7 @@ class QpScheduler {
   // Serves the first ready QP among the candidate slots in [from, to) of the priorities not
   // paused, classifying the others it passes; nullptr if none is ready.
   QueuePair* Search(size_t from, size_t to, uint8_t paused, Time now);
-  void PopPaced(Lane& lane) {
+  static void PopPaced(Lane& lane) {
     std::pop_heap(lane.paced.begin(), lane.paced.end(), Later);
     lane.paced.pop_back();
   }
@@ -132,11 +140,12 @@ class QpScheduler {
   void Compact();
 
   std::vector<QueuePair>* qps_;
-  std::vector<uint32_t> active_;  // in the order they became active; kVacant where removed
-  size_t live_ = 0;               // the QPs in active_
-  size_t rr_ = 0;                 // the slot the next search starts from
-  std::vector<Lane> lanes_;       // one per priority some QP has sent on (one or two, usually)
+  uint32_t live_ = 0;  // the QPs in active_
+  uint32_t rr_ = 0;    // the slot the next search starts from
   int8_t lane_of_[kNumPriorities] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  InlineVec<uint32_t, 2> active_;  // in the order they became active; kVacant where removed
+  Lane first_lane_{-1, {}, {}};    // its priority is -1 until a QP is added
+  std::vector<Lane> more_lanes_;
 };
 
 extern template class QpScheduler<Requests>;
