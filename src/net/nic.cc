@@ -11,9 +11,9 @@ Nic::Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vec
          FlowTracker* tracker)
     : Node(ctx, name, 1),
       scheduler_(qps),
-      responders_(qps),
       rc_(&ctx->sim, &ctx->pool, &spec_, ctx->wire_overhead, qps, &rdma_, this),
       spec_(spec),
+      responders_(qps),
       qps_(qps),
       tracker_(tracker) {
   set_pfc_mask(spec_.pfc_enabled ? spec_.lossless_mask : 0);
@@ -106,7 +106,7 @@ void Nic::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
 }
 
 bool Nic::HasBacklog(int) const {
-  return control_waiting_ != 0 || probes_waiting_ || !scheduler_.empty() || !responders_.empty();
+  return control_waiting_ != 0 || probes_waiting_ || responding_ || !scheduler_.empty();
 }
 
 Packet* Nic::NextFrame(int) {
@@ -139,10 +139,15 @@ Packet* Nic::ChooseFrame() {
   // READ responses this NIC owes, round robin over the queue pairs asking, each paced by its
   // response stream's DCQCN rate; a queue pair leaves the rotation with its last response.
   Time earliest = kTimeNever;
-  if (QueuePair* qp = responders_.Next(now, paused, &earliest)) {
-    Packet* p = rc_.NextReadResponse(*qp);
-    if (qp->read_jobs.empty()) responders_.Remove(qp->id);
-    return p;
+  if (responding_) {
+    if (QueuePair* qp = responders_.Next(now, paused, &earliest)) {
+      Packet* p = rc_.NextReadResponse(*qp);
+      if (qp->read_jobs.empty()) {
+        responders_.Remove(qp->id);
+        responding_ = !responders_.empty();
+      }
+      return p;
+    }
   }
   Time paced = kTimeNever;
   if (QueuePair* qp = scheduler_.Next(now, paused, &paced)) return rc_.NextRequest(*qp);
@@ -342,6 +347,7 @@ void Nic::Responding(uint32_t qp) {
   if (!responders_.Has(qp)) {  // owing no responses until now: it joins the rotation, last
     q.response_priority = spec_.dscp_to_priority[q.dscp & 63];
     responders_.Add(qp);
+    responding_ = true;
   } else {
     responders_.Touch(qp);
   }

@@ -105,20 +105,22 @@ class alignas(64) Nic : public Node, private RcCarrier {
 
   // What a frame sent or received reads comes first, on a few lines: which priorities have
   // control frames waiting (a bit each, so that choosing a frame does not read every
-  // priority's queue) and whether probes are, the receive pipeline's state, the two
-  // rotations, the transport, and the spec, whose per-frame fields are its head
-  // (scenario/scenario.h). The rest is read when something happens: a control frame queued, a
-  // counter for the rarer cases, the storm guard.
+  // priority's queue), whether probes are and whether READ responses are owed (so that a NIC
+  // owing none does not read that rotation's lines), the receive pipeline's state, the
+  // requests' rotation, the transport, the spec, whose per-frame fields are its head
+  // (scenario/scenario.h), and the RDMA counters. The rest is read when something happens: READ
+  // responses owed, a control frame queued, a counter for the rarer cases, the storm guard.
   uint8_t control_waiting_ = 0;  // bit p: control_[p] holds frames
   bool probes_waiting_ = false;  // probes_ holds frames
+  bool responding_ = false;      // responders_ is not empty
   bool draining_ = false;
   bool rx_stalled_ = false;
   Time wake_at_ = kTimeNever;
-  QpScheduler<Requests> scheduler_;        // the queue pairs this NIC sends requests from
-  QpScheduler<ReadResponses> responders_;  // the queue pairs this NIC owes READ responses
+  QpScheduler<Requests> scheduler_;  // the queue pairs this NIC sends requests from
   RcTransport rc_;
   NicSpec spec_;
   RdmaCounters rdma_;
+  QpScheduler<ReadResponses> responders_;  // the queue pairs this NIC owes READ responses
   PacketFifo control_[kNumPriorities];
   PacketFifo probes_;  // probes and replies waiting for the wire
   PacketFifo rx_buf_;
