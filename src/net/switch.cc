@@ -10,10 +10,10 @@ namespace rocelab {
 Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo_node, const Topology* topo,
                const SwitchSpec& spec)
     : Node(ctx, name, num_ports),
-      port_state_(num_ports),
       ingress_(num_ports),
-      pgs_(num_ports),
-      queues_(num_ports),
+      port_state_(new PortState[num_ports]()),
+      pgs_(new std::array<PriorityGroup, kNumPriorities>[num_ports]()),
+      queues_(new std::array<EgressQueue, kNumPriorities>[num_ports]()),
       topo_(topo),
       topo_node_(topo_node),
       ecmp_seed_(SplitMix64(ctx->seed ^ SplitMix64(static_cast<uint64_t>(topo_node) + 0xEC3Bull))),
@@ -30,6 +30,22 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
   set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
   set_pause_quanta(spec_.pfc.quanta);
   set_pause_expiry(spec_.pfc.expiry);
+  SyncFrameConfig();
+}
+
+void Switch::SyncFrameConfig() {
+  frame_.cell = spec_.cell;
+  frame_.mtu = spec_.mtu;
+  frame_.lossless = spec_.pfc.enabled ? spec_.lossless_mask : 0;
+  frame_.lossless_mask = spec_.lossless_mask;
+  frame_.strict_mask = spec_.strict_mask;
+  frame_.trust_dscp = spec_.trust_dscp;
+  frame_.ns3_mmu = spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc;
+  frame_.mark_on_dequeue = spec_.ecn.mark_on_dequeue;
+  dscp_to_priority_ = spec_.dscp_to_priority;
+  pfc_alpha_ = spec_.pfc.alpha;
+  lossy_alpha_ = spec_.lossy_alpha;
+  egress_lossy_alpha_ = spec_.egress_lossy_alpha;
 }
 
 void Switch::SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_dscp, uint8_t lossless_mask) {
@@ -37,10 +53,11 @@ void Switch::SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_
   spec_.trust_dscp = trust_dscp;
   spec_.lossless_mask = lossless_mask;
   set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
+  SyncFrameConfig();
 }
 
 void Switch::SetStormDrop(int port, int prio, bool drop) {
-  if (storm_drops_.empty()) storm_drops_.resize(ports_.size());
+  if (!storm_drops_) storm_drops_.reset(new StormDrops[ports_.size()]());
   StormDrops& d = storm_drops_[port];
   if (!drop) {
     d.mask &= static_cast<uint8_t>(~(1u << prio));
@@ -96,6 +113,7 @@ void Switch::FinishSetup() {
 
 void Switch::SetEcnFrom(const SwitchSpec& spec) {
   spec_.ecn = spec.ecn;
+  SyncFrameConfig();
   port_ecn_.assign(ports_.size(), spec.ecn);
   for (size_t p = 0; p < ports_.size(); ++p)
     for (const EcnSpec& e : spec.ecn_by_rate)
@@ -149,7 +167,7 @@ int Switch::Route(const Packet* pkt) const {
 
 void Switch::OnFrame(int in_port, Packet* pkt) {
   // DSCP trust classifies by the IP header; PCP trust by the 802.1p bits the previous hop sent.
-  const int prio = spec_.trust_dscp ? spec_.dscp_to_priority[pkt->dscp & 63] : pkt->priority;
+  const int prio = frame_.trust_dscp ? dscp_to_priority_[pkt->dscp & 63] : pkt->priority;
   pkt->priority = static_cast<uint8_t>(prio);
   Port& ip = ports_[in_port];
   // Received, counted once: in the PG's line, which admission writes anyway (port_counters).
@@ -161,7 +179,7 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   // have changed since (net/flow_paths.h).
   const unsigned hop = kSendTtl - pkt->ttl;
   const int out = hop < pkt->path_hops && ctx_->flow_paths->Current() ? pkt->path[hop] : Route(pkt);
-  if (!storm_drops_.empty()) {
+  if (storm_drops_) {
     // A PFC watchdog in drop mode: what comes from, or goes to, a storming queue is dropped
     // here, before it is charged to any buffer, so nothing upstream is paused for it.
     if (storm_drops_[in_port].mask & (1u << prio)) {
@@ -185,7 +203,7 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
     return;
   }
   --pkt->ttl;
-  if (out < 0 || pkt->frame_bytes > spec_.mtu + 18) {
+  if (out < 0 || pkt->frame_bytes > frame_.mtu + 18) {
     // No route, or larger than the port MTU: discarded at ingress.
     ip.counters.rx_discards++;
     if (out < 0) no_route_drop_bytes_ += pkt->frame_bytes;
@@ -199,8 +217,7 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
     return;
   }
   const uint64_t bytes = Cells(pkt->frame_bytes);
-  const bool admitted = spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc ? AdmitNs3(in_port, prio, bytes)
-                                                                 : AdmitShared(in_port, prio, out, bytes);
+  const bool admitted = frame_.ns3_mmu ? AdmitNs3(in_port, prio, bytes) : AdmitShared(in_port, prio, out, bytes);
   if (!admitted) {
     if (Lossless(prio)) {
       // Headroom overflow on a lossless PG is the only way a lossless class loses data.
@@ -215,13 +232,13 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
       q.counters.dropped_bytes += pkt->frame_bytes;
     }
     ctx_->pool.Put(pkt);
-    if (Lossless(prio) && spec_.mmu == SwitchSpec::Mmu::kSharedBuffer) Xoff(in_port, prio);
+    if (Lossless(prio) && !frame_.ns3_mmu) Xoff(in_port, prio);
     return;
   }
   pkt->in_port = static_cast<uint16_t>(in_port);
 
   EgressQueue& q = queues_[out][prio];
-  if (!spec_.ecn.mark_on_dequeue) MaybeMarkEcn(out, q, prio, pkt, false);
+  if (!frame_.mark_on_dequeue) MaybeMarkEcn(out, q, prio, pkt, false);
   q.fifo.push(pkt);
   PortState& os = port_state_[out];
   ++os.queued;
@@ -234,7 +251,7 @@ void Switch::PrefetchFrame(int in_port, const Packet* pkt) const {
   // The lines OnFrame reads or writes for a frame that is forwarded: the in-port's PG, and,
   // where the packet carries its path, the out-port, its state, its queue, its counters and the
   // wire it sends on.
-  const int prio = spec_.trust_dscp ? spec_.dscp_to_priority[pkt->dscp & 63] : pkt->priority & 7;
+  const int prio = frame_.trust_dscp ? dscp_to_priority_[pkt->dscp & 63] : pkt->priority & 7;
   __builtin_prefetch(&pgs_[in_port][prio], 1);
   const unsigned hop = kSendTtl - pkt->ttl;
   if (hop >= pkt->path_hops || pkt->path[hop] >= ports_.size()) return;
@@ -261,7 +278,7 @@ const Packet* Switch::LikelyNext(int port) const {
   const uint32_t backlogged = ps.backlogged;
   if (!backlogged) return nullptr;
   int q = __builtin_ctz(backlogged);
-  if (const uint32_t strict = backlogged & spec_.strict_mask) q = 31 - __builtin_clz(strict);
+  if (const uint32_t strict = backlogged & frame_.strict_mask) q = 31 - __builtin_clz(strict);
   else if (backlogged & (1u << ps.rr)) q = ps.rr;
   return queues_[port][q].fifo.front();
 }
@@ -279,11 +296,11 @@ void Switch::PrefetchSend(int port, const Packet* likely) const {
 
 void Switch::MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool departing) {
   const PortState& e = port_state_[port];
-  if (!e.ecn || !(spec_.lossless_mask & (1u << prio)) || pkt->ecn == kNotEct || pkt->ecn == kCe) return;
+  if (!e.ecn || !(frame_.lossless_mask & (1u << prio)) || pkt->ecn == kNotEct || pkt->ecn == kCe) return;
   // RED on the instantaneous queue length (DCQCN's marking profile). The HPCC code measures
   // the queue behind a departing packet; rocelab counts the packet itself.
   uint64_t len = q.fifo.bytes();
-  if (departing && spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc) len -= pkt->frame_bytes;
+  if (departing && frame_.ns3_mmu) len -= pkt->frame_bytes;
   bool mark;
   if (len <= e.kmin) {
     mark = false;
@@ -305,8 +322,8 @@ bool Switch::AdmitShared(int in_port, int prio, int out, uint64_t bytes) {
   const bool lossless = Lossless(prio);
   // A lossy packet must also fit its egress queue's share (SONiC's q_lossy_profile): in an
   // incast the queue, not any one ingress PG, is what fills.
-  if (!lossless && queues_[out][prio].fifo.bytes() + bytes > DynamicLimit(spec_.egress_lossy_alpha)) return false;
-  const uint64_t limit = DynamicLimit(lossless ? spec_.pfc.alpha : spec_.lossy_alpha);
+  if (!lossless && queues_[out][prio].fifo.bytes() + bytes > DynamicLimit(egress_lossy_alpha_)) return false;
+  const uint64_t limit = DynamicLimit(lossless ? pfc_alpha_ : lossy_alpha_);
   const bool fits_shared = pg.shared + bytes <= limit && shared_used_ + bytes <= shared_size_;
   const bool in_headroom = !fits_shared && lossless && pg.headroom + bytes <= ingress_[in_port].headroom;
   if (!fits_shared && !in_headroom) return false;
@@ -319,7 +336,7 @@ bool Switch::AdmitShared(int in_port, int prio, int out, uint64_t bytes) {
     shared_watermark_ = std::max(shared_watermark_, shared_used_);
     pg.counters.shared_watermark_bytes = std::max(pg.counters.shared_watermark_bytes, pg.shared);
   }
-  if (lossless && (in_headroom || pg.shared >= DynamicLimit(spec_.pfc.alpha))) Xoff(in_port, prio);
+  if (lossless && (in_headroom || pg.shared >= DynamicLimit(pfc_alpha_))) Xoff(in_port, prio);
   return true;
 }
 
@@ -336,7 +353,7 @@ void Switch::ReleaseShared(int in, int prio, uint64_t bytes) {
   // (saibuffer.h, SAI_BUFFER_PROFILE_ATTR_XON_TH and _XON_OFFSET_TH; SONiC's `xon` and
   // `xon_offset`). The headroom is empty then, so the next pause round trip finds all of it free.
   if (pg.xoff && pg.headroom == 0) {
-    const uint64_t limit = DynamicLimit(spec_.pfc.alpha);
+    const uint64_t limit = DynamicLimit(pfc_alpha_);
     const uint64_t resume = std::max(spec_.pfc.xon, limit > spec_.pfc.xon_offset ? limit - spec_.pfc.xon_offset : 0);
     if (pg.shared == 0 || pg.shared <= resume) Xon(in, prio);
   }
@@ -392,9 +409,9 @@ Packet* Switch::NextFrame(int port) {
   if (!ready) return nullptr;
   auto& qs = queues_[port];
   int pick = -1;
-  if (const uint32_t strict = ready & spec_.strict_mask) pick = 31 - __builtin_clz(strict);  // the highest
+  if (const uint32_t strict = ready & frame_.strict_mask) pick = 31 - __builtin_clz(strict);  // the highest
   if (pick < 0) {
-    const uint32_t drr = ready & ~spec_.strict_mask;
+    const uint32_t drr = ready & ~frame_.strict_mask;
     if (!drr) return nullptr;
     // Deficit round robin: a queue earns its quantum once per visit.
     int32_t* deficit = ps.deficit;
@@ -420,7 +437,7 @@ Packet* Switch::NextFrame(int port) {
     }
   }
   EgressQueue& q = qs[pick];
-  if (spec_.ecn.mark_on_dequeue) MaybeMarkEcn(port, q, pick, q.fifo.front(), true);
+  if (frame_.mark_on_dequeue) MaybeMarkEcn(port, q, pick, q.fifo.front(), true);
   Packet* pkt = q.fifo.pop();
   --ps.queued;
   if (q.fifo.empty()) ps.backlogged &= static_cast<uint8_t>(~(1u << pick));

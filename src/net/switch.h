@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "net/node.h"
@@ -44,13 +45,19 @@ class Switch : public Node {
   // reports as its ECN setting.
   const EcnSpec& port_ecn(int port) const { return port_ecn_[port]; }
   void SetPortEcn(int port, const EcnSpec& e);
-  void SetConfiguredEcn(const EcnSpec& e) { spec_.ecn = e; }
+  void SetConfiguredEcn(const EcnSpec& e) {
+    spec_.ecn = e;
+    SyncFrameConfig();
+  }
   // Every port's marking as `spec` configures it (a rollback to a known configuration).
   void SetEcnFrom(const SwitchSpec& spec);
   // Classification (DSCP map and trust) and the PFC priorities.
   void SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_dscp, uint8_t lossless_mask);
   // What the switch reports as its MTU (a port's lowered MTU acts in Node's fault state).
-  void SetConfiguredMtu(uint32_t mtu) { spec_.mtu = mtu; }
+  void SetConfiguredMtu(uint32_t mtu) {
+    spec_.mtu = mtu;
+    SyncFrameConfig();
+  }
 
   // The PFC watchdog's drop action (net/pfc_watchdog.h) on egress queue `prio` of `port`: its
   // packets are discarded and so is every new one for it, and every packet that arrives on
@@ -60,10 +67,10 @@ class Switch : public Node {
   // Bytes waiting in an egress queue, and bytes charged to an ingress PG (shared and headroom).
   uint64_t queue_bytes(int port, int prio) const { return queues_[port][prio].fifo.bytes(); }
   uint64_t pg_bytes(int port, int pg) const { return pgs_[port][pg].shared + pgs_[port][pg].headroom; }
-  uint64_t storm_tx_drops(int port, int prio) const { return storm_drops_.empty() ? 0 : storm_drops_[port].tx[prio]; }
-  uint64_t storm_rx_drops(int port, int prio) const { return storm_drops_.empty() ? 0 : storm_drops_[port].rx[prio]; }
+  uint64_t storm_tx_drops(int port, int prio) const { return storm_drops_ ? storm_drops_[port].tx[prio] : 0; }
+  uint64_t storm_rx_drops(int port, int prio) const { return storm_drops_ ? storm_drops_[port].rx[prio] : 0; }
   // Frame bytes the watchdog's drop action discarded on `port`, both ways, every priority.
-  uint64_t storm_drop_bytes(int port) const { return storm_drops_.empty() ? 0 : storm_drops_[port].bytes; }
+  uint64_t storm_drop_bytes(int port) const { return storm_drops_ ? storm_drops_[port].bytes : 0; }
   // The egress port a packet takes here now (ECMP on its 5-tuple; -1: no route). Public so that
   // the lifecycle figures can walk a queue pair's path over the routes in force (run/ring_ceiling.h).
   int Route(const Packet* pkt) const;
@@ -130,7 +137,7 @@ class Switch : public Node {
   void ReleaseNs3(int in_port, int prio, uint64_t bytes);
   // A packet leaves its egress queue (sent or dropped): its cells leave its ingress PG.
   void Release(const Packet* pkt) {
-    if (spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc) ReleaseNs3(pkt->in_port, pkt->priority, Cells(pkt->frame_bytes));
+    if (frame_.ns3_mmu) ReleaseNs3(pkt->in_port, pkt->priority, Cells(pkt->frame_bytes));
     else ReleaseShared(pkt->in_port, pkt->priority, Cells(pkt->frame_bytes));
   }
   // The HPCC code's threshold: the free shared space shifted by the port's alpha shift.
@@ -139,9 +146,9 @@ class Switch : public Node {
   }
   uint64_t Ns3SharedPart(const PriorityGroup& pg) const { return pg.shared > kNs3Reserve ? pg.shared - kNs3Reserve : 0; }
   uint64_t Cells(uint32_t frame_bytes) const {
-    return (frame_bytes + spec_.cell - 1) / spec_.cell * spec_.cell;
+    return (frame_bytes + frame_.cell - 1) / frame_.cell * frame_.cell;
   }
-  bool Lossless(int prio) const { return spec_.pfc.enabled && (spec_.lossless_mask & (1u << prio)); }
+  bool Lossless(int prio) const { return frame_.lossless & (1u << prio); }
   uint64_t DynamicLimit(double alpha) const {
     return static_cast<uint64_t>(alpha * static_cast<double>(shared_size_ - shared_used_));
   }
@@ -190,22 +197,46 @@ class Switch : public Node {
     uint64_t bytes = 0;  // frame bytes of all of them
   };
 
-  // What every frame reads comes first, after the node's ports: the per-port state, the shared
-  // pool's figures, routing, and the configuration's per-frame fields at the head of spec_.
-  std::vector<PortState> port_state_;
+  // The configuration's fields that every frame reads, copied from spec_ (SyncFrameConfig,
+  // wherever spec_ changes) onto the switch's first line of its own.
+  struct FrameConfig {
+    uint32_t cell = 0;
+    uint32_t mtu = 0;
+    uint8_t lossless = 0;       // the priorities PFC protects: lossless_mask, while PFC is on
+    uint8_t lossless_mask = 0;  // as configured: ECN marks these queues
+    uint8_t strict_mask = 0;
+    bool trust_dscp = false;
+    bool ns3_mmu = false;  // SwitchSpec::Mmu::kNs3Hpcc
+    bool mark_on_dequeue = false;
+  };
+  void SyncFrameConfig();
+
+  // Cold: read at setup, on a PG's way into headroom, by the ns-3 profile.
   std::vector<PortIngress> ingress_;
-  std::vector<std::array<PriorityGroup, kNumPriorities>> pgs_;
-  std::vector<std::array<EgressQueue, kNumPriorities>> queues_;
   std::vector<EcnSpec> port_ecn_;  // the marking profile of each egress port (by its speed)
-  std::vector<StormDrops> storm_drops_;  // empty until a watchdog first drops
-  uint64_t shared_size_ = 0, shared_used_ = 0, shared_watermark_ = 0;
+
+  // What every frame reads of the switch comes next, on three lines of their own (the node's
+  // first line holds its ports and wires): the bases of the per-port records, the shared pool's
+  // figures and the configuration's per-frame fields; the DSCP map, a line by itself; what
+  // admission, release and the round robin read. Spread over the vectors and spec_, a frame
+  // read seven or eight lines of the switch object, which a large fabric seldom has in cache.
+  alignas(64) std::unique_ptr<PortState[]> port_state_;
+  std::unique_ptr<std::array<PriorityGroup, kNumPriorities>[]> pgs_;
+  std::unique_ptr<std::array<EgressQueue, kNumPriorities>[]> queues_;
+  std::unique_ptr<StormDrops[]> storm_drops_;  // null until a watchdog first drops
+  uint64_t shared_size_ = 0, shared_used_ = 0;
+  FrameConfig frame_;
+  alignas(64) std::array<uint8_t, 64> dscp_to_priority_{};
+  uint64_t shared_watermark_ = 0;
+  double pfc_alpha_ = 0, lossy_alpha_ = 0, egress_lossy_alpha_ = 0;  // spec_'s, copied
+  std::array<int32_t, kNumPriorities> quantum_{};
+
   uint64_t ns3_free_base_ = 0;      // buffer - all ports' headroom - one reserve per port
   const Topology* topo_;
   int topo_node_;
   uint32_t ns3_seed_ = 0;
   uint64_t ecmp_seed_;
   const std::vector<uint32_t>* ns3_host_ipv4_ = nullptr;  // set: the ns-3 profile's hash
-  std::array<int32_t, kNumPriorities> quantum_{};
   SwitchSpec spec_;
   // kNs3Hpcc: a 4 KB reserve per ingress queue before the shared pool (switch-mmu.cc).
   static constexpr uint64_t kNs3Reserve = 4 * 1024;
