@@ -397,6 +397,23 @@ TEST(FaultConfig, QosDriftPutsRoceInALossyQueue) {
   ASSERT_NE(d, nullptr) << Dump(ds);
 }
 
+// A switch classifies by each entry of its DSCP map, odd DSCPs as well as even: RoCE sent with
+// DSCP 27, which the switches map to priority 5 (and 26 beside it to 1), counts on PG 5 where it
+// enters leaf0, and on no other.
+TEST(FaultConfig, EveryDscpOfTheMapClassifies) {
+  std::string y = "duration: 2ms\n" +
+                  ExampleFabric("  dscp_to_priority: {26: 1, 27: 5}\n", kNoCc, "32MB") + "workload:\n";
+  for (const char* h : {"h1", "h8"}) y += std::string("  - {type: flow, src: ") + h + ", dst: h0, size: 256KB, dscp: 27}\n";
+  TestRun f = RunYaml(y);
+  const Switch& leaf0 = f->sw("leaf0");
+  uint64_t by_prio[kNumPriorities] = {};
+  for (int p = 0; p < leaf0.num_ports(); ++p)
+    for (int prio = 0; prio < kNumPriorities; ++prio) by_prio[prio] += leaf0.received(p, prio).packets;
+  EXPECT_GT(by_prio[5], 2u * 256 * 1024 / 4096) << "both flows' data, and their ACKs";
+  for (int prio = 0; prio < kNumPriorities; ++prio)
+    if (prio != 5) EXPECT_EQ(by_prio[prio], 0u) << "priority " << prio;
+}
+
 // spine1's MTU lowered below the RoCE frame: frames from leaf1 that hash to it are dropped there
 // as oversize, counted where SAI counts them.
 TEST(FaultConfig, MtuBelowTheRoceFrameDropsOversizeFrames) {

@@ -42,7 +42,9 @@ void Switch::SyncFrameConfig() {
   frame_.trust_dscp = spec_.trust_dscp;
   frame_.ns3_mmu = spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc;
   frame_.mark_on_dequeue = spec_.ecn.mark_on_dequeue;
-  dscp_to_priority_ = spec_.dscp_to_priority;
+  dscp_priority_nibbles_.fill(0);
+  for (int d = 0; d < 64; ++d)
+    dscp_priority_nibbles_[d >> 1] |= static_cast<uint8_t>((spec_.dscp_to_priority[d] & 0xF) << ((d & 1) * 4));
   pfc_alpha_ = spec_.pfc.alpha;
   lossy_alpha_ = spec_.lossy_alpha;
   egress_lossy_alpha_ = spec_.egress_lossy_alpha;
@@ -167,7 +169,7 @@ int Switch::Route(const Packet* pkt) const {
 
 void Switch::OnFrame(int in_port, Packet* pkt) {
   // DSCP trust classifies by the IP header; PCP trust by the 802.1p bits the previous hop sent.
-  const int prio = frame_.trust_dscp ? dscp_to_priority_[pkt->dscp & 63] : pkt->priority;
+  const int prio = frame_.trust_dscp ? PriorityOfDscp(pkt->dscp) : pkt->priority;
   pkt->priority = static_cast<uint8_t>(prio);
   Port& ip = ports_[in_port];
   // Received, counted once: in the PG's line, which admission writes anyway (port_counters).
@@ -251,7 +253,7 @@ void Switch::PrefetchFrame(int in_port, const Packet* pkt) const {
   // The lines OnFrame reads or writes for a frame that is forwarded: the in-port's PG, and,
   // where the packet carries its path, the out-port, its state, its queue, its counters and the
   // wire it sends on.
-  const int prio = frame_.trust_dscp ? dscp_to_priority_[pkt->dscp & 63] : pkt->priority & 7;
+  const int prio = frame_.trust_dscp ? PriorityOfDscp(pkt->dscp) : pkt->priority & 7;
   __builtin_prefetch(&pgs_[in_port][prio], 1);
   const unsigned hop = kSendTtl - pkt->ttl;
   if (hop >= pkt->path_hops || pkt->path[hop] >= ports_.size()) return;

@@ -149,6 +149,10 @@ class Switch : public Node {
     return (frame_bytes + frame_.cell - 1) / frame_.cell * frame_.cell;
   }
   bool Lossless(int prio) const { return frame_.lossless & (1u << prio); }
+  // The priority a frame of DSCP `dscp` is classified to, under DSCP trust.
+  int PriorityOfDscp(uint8_t dscp) const {
+    return dscp_priority_nibbles_[(dscp & 63) >> 1] >> ((dscp & 1) * 4) & 0xF;
+  }
   uint64_t DynamicLimit(double alpha) const {
     return static_cast<uint64_t>(alpha * static_cast<double>(shared_size_ - shared_used_));
   }
@@ -215,18 +219,19 @@ class Switch : public Node {
   std::vector<PortIngress> ingress_;
   std::vector<EcnSpec> port_ecn_;  // the marking profile of each egress port (by its speed)
 
-  // What every frame reads of the switch comes next, on three lines of their own (the node's
+  // What every frame reads of the switch comes next, on two lines of their own (the node's
   // first line holds its ports and wires): the bases of the per-port records, the shared pool's
-  // figures and the configuration's per-frame fields; the DSCP map, a line by itself; what
-  // admission, release and the round robin read. Spread over the vectors and spec_, a frame
-  // read seven or eight lines of the switch object, which a large fabric seldom has in cache.
+  // figures and the configuration's per-frame fields; the DSCP map at four bits a DSCP, and
+  // what admission and release read. The round robin's quanta follow. Spread over the vectors
+  // and spec_, a frame read seven or eight lines of the switch object, which a large fabric
+  // seldom has in cache.
   alignas(64) std::unique_ptr<PortState[]> port_state_;
   std::unique_ptr<std::array<PriorityGroup, kNumPriorities>[]> pgs_;
   std::unique_ptr<std::array<EgressQueue, kNumPriorities>[]> queues_;
   std::unique_ptr<StormDrops[]> storm_drops_;  // null until a watchdog first drops
   uint64_t shared_size_ = 0, shared_used_ = 0;
   FrameConfig frame_;
-  alignas(64) std::array<uint8_t, 64> dscp_to_priority_{};
+  alignas(64) std::array<uint8_t, 32> dscp_priority_nibbles_{};  // spec_'s map, 4 bits a DSCP
   uint64_t shared_watermark_ = 0;
   double pfc_alpha_ = 0, lossy_alpha_ = 0, egress_lossy_alpha_ = 0;  // spec_'s, copied
   std::array<int32_t, kNumPriorities> quantum_{};
