@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/due_run.h"
+#include "sim/rank_keys.h"
 #include "sim/rng.h"
 #include "sim/timer.h"
 #include "sim/wire.h"
@@ -147,7 +148,7 @@ TEST(DueRun, SortsEveryRunByTimeThenInsertion) {
   Rng rng(7, 1);
   DueRun run;
   for (int spread = 0; spread < 4; ++spread) {
-    for (size_t n = 0; n <= 40; ++n) {
+    for (size_t n = 0; n <= kRankKeysMax + 6; ++n) {
       for (int trial = 0; trial < 50; ++trial) {
         const uint64_t first_seq = rng.Below(1000000);
         std::vector<Event> events;
@@ -178,6 +179,35 @@ TEST(DueRun, SortsEveryRunByTimeThenInsertion) {
           ASSERT_EQ(e.arg, expected[i].arg);
         }
         ASSERT_TRUE(run.Empty());
+      }
+    }
+  }
+}
+
+// Both ways of counting, against the places std::sort gives: every count the event queue uses,
+// keys anywhere in the signed range, close together or wide apart.
+TEST(RankKeys, CountsTheKeysBelowEach) {
+  Rng rng(11, 2);
+  for (size_t n = 1; n <= kRankKeysMax; ++n) {
+    for (int trial = 0; trial < 200; ++trial) {
+      std::vector<int64_t> key(RankKeysPadded(n), INT64_MAX);
+      const uint64_t spread = trial % 2 ? 4 * n : ~uint64_t{0} >> 1;
+      const int64_t base = trial % 3 ? INT64_MIN + static_cast<int64_t>(n) : -static_cast<int64_t>(spread / 2);
+      for (size_t i = 0; i < n; ++i) {
+        int64_t k;
+        do k = base + static_cast<int64_t>(rng.Below(spread));
+        while (std::find(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(i), k) != key.begin() + static_cast<std::ptrdiff_t>(i) || k == INT64_MAX);
+        key[i] = k;
+      }
+      std::vector<int64_t> sorted(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(n));
+      std::sort(sorted.begin(), sorted.end());
+      uint8_t rank[kRankKeysMax], scalar[kRankKeysMax];
+      RankKeys(key.data(), n, rank);
+      RankKeysScalar(key.data(), n, scalar);
+      for (size_t i = 0; i < n; ++i) {
+        const auto place = std::lower_bound(sorted.begin(), sorted.end(), key[i]) - sorted.begin();
+        ASSERT_EQ(rank[i], place) << n << " keys, key " << i;
+        ASSERT_EQ(scalar[i], place) << n << " keys, key " << i;
       }
     }
   }

@@ -410,8 +410,10 @@ TEST(FaultConfig, EveryDscpOfTheMapClassifies) {
   for (int p = 0; p < leaf0.num_ports(); ++p)
     for (int prio = 0; prio < kNumPriorities; ++prio) by_prio[prio] += leaf0.received(p, prio).packets;
   EXPECT_GT(by_prio[5], 2u * 256 * 1024 / 4096) << "both flows' data, and their ACKs";
-  for (int prio = 0; prio < kNumPriorities; ++prio)
-    if (prio != 5) EXPECT_EQ(by_prio[prio], 0u) << "priority " << prio;
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    if (prio == 5) continue;
+    EXPECT_EQ(by_prio[prio], 0u) << "priority " << prio;
+  }
 }
 
 // spine1's MTU lowered below the RoCE frame: frames from leaf1 that hash to it are dropped there

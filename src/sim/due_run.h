@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/event.h"
+#include "sim/rank_keys.h"
 
 namespace rocelab {
 
@@ -45,14 +46,13 @@ class DueRun {
   void Append(const Event& e) { events_.push_back(e); }
   // Sorts the run. A refill's events come in little order (a frame held back on its wire is
   // queued with the sequence number it took when sent), so an insertion sort mispredicted a
-  // branch for nearly every event. Up to kRankMax events whose times and sequence numbers fit
-  // one 64-bit key each are placed by rank instead: the number of keys below an event's own,
-  // counted without a branch. Larger runs, and the rare one whose keys do not fit, go to
-  // std::sort.
+  // branch for nearly every event. Up to kRankKeysMax events whose times and sequence numbers fit
+  // one 64-bit key each are placed by rank instead (sim/rank_keys.h). Larger runs, and the rare
+  // one whose keys do not fit, go to std::sort.
   void Sort() {
     const size_t n = events_.size();
     if (n <= 1) return;
-    if (n > kRankMax || !SortByRank()) std::sort(events_.begin(), events_.end(), Less);
+    if (n > kRankKeysMax || !SortByRank()) std::sort(events_.begin(), events_.end(), Less);
   }
 
  private:
@@ -61,13 +61,14 @@ class DueRun {
     bool operator()(const Event& a, const Event& b) const { return Before(a, b); }
   };
   static constexpr LessThan Less{};
-  static constexpr size_t kRankMax = 32;
   // A key: the time after the run's earliest in the high kTimeBits, the sequence number after
-  // the run's lowest below them. Keys then order as (time, seq) does.
+  // the run's lowest below them. Keys then order as (time, seq) does; with their top bit
+  // flipped, they order so as signed numbers, which is how a vector unit compares.
   static constexpr int kTimeBits = 16;
   static constexpr int kSeqBits = 64 - kTimeBits;
+  static constexpr uint64_t kSignBit = uint64_t{1} << 63;
 
-  // Sorts by rank the run of 2..kRankMax events, if their keys fit; false if they do not.
+  // Sorts by rank the run of 2..kRankKeysMax events, if their keys fit; false if they do not.
   bool SortByRank() {
     const size_t n = events_.size();
     Time t0 = events_[0].time, t1 = t0;
@@ -79,25 +80,20 @@ class DueRun {
       s1 = std::max(s1, events_[i].seq);
     }
     if (static_cast<uint64_t>(t1 - t0) >> kTimeBits || (s1 - s0) >> kSeqBits) return false;
-    // Padded to whole groups of four with keys above every event's, which count for none;
-    // four counts at once, as one would wait on each addition.
-    uint64_t key[kRankMax];
-    const size_t padded = (n + 3) & ~size_t{3};
-    for (size_t i = 0; i < n; ++i)
-      key[i] = static_cast<uint64_t>(events_[i].time - t0) << kSeqBits | (events_[i].seq - s0);
-    for (size_t i = n; i < padded; ++i) key[i] = ~uint64_t{0};
-    Event sorted[kRankMax];
+    int64_t key[kRankKeysMax];
     for (size_t i = 0; i < n; ++i) {
-      const uint64_t k = key[i];
-      uint32_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
-      for (size_t j = 0; j < padded; j += 4) {
-        r0 += key[j] < k;
-        r1 += key[j + 1] < k;
-        r2 += key[j + 2] < k;
-        r3 += key[j + 3] < k;
-      }
-      sorted[r0 + r1 + r2 + r3] = events_[i];
+      const uint64_t k = static_cast<uint64_t>(events_[i].time - t0) << kSeqBits | (events_[i].seq - s0);
+      key[i] = static_cast<int64_t>(k ^ kSignBit);
     }
+    for (size_t i = n; i < RankKeysPadded(n); ++i) key[i] = INT64_MAX;
+    uint8_t rank[kRankKeysMax];
+    // GCC cannot see that the keys RankKeys reads, n of them and the padding, are all set.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+    RankKeys(key, n, rank);
+#pragma GCC diagnostic pop
+    Event sorted[kRankKeysMax];
+    for (size_t i = 0; i < n; ++i) sorted[rank[i]] = events_[i];
     std::copy(sorted, sorted + n, events_.begin());
     return true;
   }
