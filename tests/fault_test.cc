@@ -433,6 +433,26 @@ TEST(FaultConfig, MtuBelowTheRoceFrameDropsOversizeFrames) {
   EXPECT_NE(d->location.find("spine1"), std::string::npos);
 }
 
+// A switch's configured MTU alone, its ports' own left as they are: the forwarding check at
+// ingress discards the RoCE frames larger than it, and the switch reports it.
+TEST(FaultConfig, ConfiguredMtuAloneDiscardsLargerFramesAtIngress) {
+  TestRun f = StartYaml(Incast(kNoCc, ""));
+  f->sw("spine1").SetConfiguredMtu(1500);
+  f.run->Run();
+  const Switch& spine1 = f->sw("spine1");
+  EXPECT_EQ(spine1.spec().mtu, 1500u);
+  uint64_t discarded = 0, sent = 0, sent_bytes = 0;
+  for (int p = 0; p < spine1.num_ports(); ++p) {
+    ASSERT_FALSE(spine1.port(p).faults && spine1.port(p).faults->mtu) << "port " << p;
+    discarded += spine1.port(p).counters.rx_discards;
+    sent += spine1.port(p).counters.tx_prio[3].packets;
+    sent_bytes += spine1.port(p).counters.tx_prio[3].bytes;
+  }
+  EXPECT_GT(discarded, 64u) << "the data frames that hash to spine1";
+  ASSERT_GT(sent, 0u);
+  EXPECT_LT(sent_bytes / sent, 1518u) << "what passes is the ACKs";
+}
+
 // leaf0's headroom profile made for a 1 m cable on 200 m links: the pause round trip overflows it.
 TEST(FaultConfig, HeadroomForAShortCableOverflowsUnderPause) {
   TestRun base = RunYaml(Incast(kNoCc, ""));
