@@ -67,7 +67,7 @@ void BM_DueRunSort(benchmark::State& state) {
 BENCHMARK(BM_DueRunSort)->Arg(8)->Arg(16)->Arg(32)->Arg(64);
 
 // Counting ranks alone, with AVX2 where the processor has it (RankKeys) and a key at a time.
-template <void (*Rank)(const int64_t*, size_t, uint8_t*)>
+template <void (*Rank)(int64_t*, size_t, uint8_t*)>
 void BM_Rank(benchmark::State& state) {
   const size_t n = static_cast<size_t>(state.range(0));
   Rng rng(5, 6);

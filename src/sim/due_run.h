@@ -85,13 +85,8 @@ class DueRun {
       const uint64_t k = static_cast<uint64_t>(events_[i].time - t0) << kSeqBits | (events_[i].seq - s0);
       key[i] = static_cast<int64_t>(k ^ kSignBit);
     }
-    for (size_t i = n; i < RankKeysPadded(n); ++i) key[i] = INT64_MAX;
     uint8_t rank[kRankKeysMax];
-    // GCC cannot see that the keys RankKeys reads, n of them and the padding, are all set.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
     RankKeys(key, n, rank);
-#pragma GCC diagnostic pop
     Event sorted[kRankKeysMax];
     for (size_t i = 0; i < n; ++i) sorted[rank[i]] = events_[i];
     std::copy(sorted, sorted + n, events_.begin());

@@ -8,8 +8,15 @@ namespace {
 // Four keys in a 256-bit register. A comparison gives -1 in each lane where it holds.
 using Lanes = int64_t __attribute__((vector_size(32)));
 
-__attribute__((target("avx2"))) void RankKeysAvx2(const int64_t* key, size_t n, uint8_t* rank) {
+// Fills the places after the n keys up to a whole group of four; returns the keys' count with them.
+size_t Pad(int64_t* key, size_t n) {
   const size_t padded = RankKeysPadded(n);
+  for (size_t i = n; i < padded; ++i) key[i] = INT64_MAX;
+  return padded;
+}
+
+__attribute__((target("avx2"))) void RankKeysAvx2(int64_t* key, size_t n, uint8_t* rank) {
+  const size_t padded = Pad(key, n);
   for (size_t i = 0; i < n; ++i) {
     const Lanes k = {key[i], key[i], key[i], key[i]};
     Lanes below = {};
@@ -29,8 +36,8 @@ bool HasAvx2() {
 
 }  // namespace
 
-void RankKeysScalar(const int64_t* key, size_t n, uint8_t* rank) {
-  const size_t padded = RankKeysPadded(n);
+void RankKeysScalar(int64_t* key, size_t n, uint8_t* rank) {
+  const size_t padded = Pad(key, n);
   for (size_t i = 0; i < n; ++i) {
     const int64_t k = key[i];
     // Four counts at once, as one would wait on each addition.
@@ -45,7 +52,7 @@ void RankKeysScalar(const int64_t* key, size_t n, uint8_t* rank) {
   }
 }
 
-void RankKeys(const int64_t* key, size_t n, uint8_t* rank) {
+void RankKeys(int64_t* key, size_t n, uint8_t* rank) {
   static const bool avx2 = HasAvx2();
   if (avx2) RankKeysAvx2(key, n, rank);
   else RankKeysScalar(key, n, rank);

@@ -17,12 +17,13 @@ inline constexpr size_t kRankKeysMax = 64;
 inline constexpr size_t RankKeysPadded(size_t n) { return (n + 3) & ~size_t{3}; }
 
 // Sets rank[i] to the number of keys below key[i], for i < n <= kRankKeysMax. The keys are
-// distinct; key[n] up to key[RankKeysPadded(n) - 1] must be INT64_MAX, which counts for none.
-// Uses AVX2 where the processor has it; the result is the same either way.
-void RankKeys(const int64_t* key, size_t n, uint8_t* rank);
+// distinct. `key` has room for RankKeysPadded(n) of them: the places after the n are set to
+// INT64_MAX, which counts for none. Uses AVX2 where the processor has it; the result is the
+// same either way.
+void RankKeys(int64_t* key, size_t n, uint8_t* rank);
 
 // The same, a key at a time: for processors without AVX2, and to check the other against.
-void RankKeysScalar(const int64_t* key, size_t n, uint8_t* rank);
+void RankKeysScalar(int64_t* key, size_t n, uint8_t* rank);
 
 }  // namespace rocelab
 
