@@ -27,7 +27,6 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
   for (int q = 0; q < kNumPriorities; ++q)
     quantum_[q] = static_cast<int32_t>(std::max<uint32_t>(spec_.ets_weights[q], 1) * kMaxJumboFrame /
                                        (min_w == UINT32_MAX ? 1 : min_w));
-  set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
   set_pause_quanta(spec_.pfc.quanta);
   set_pause_expiry(spec_.pfc.expiry);
   SyncFrameConfig();
@@ -37,6 +36,7 @@ void Switch::SyncFrameConfig() {
   frame_.cell = spec_.cell;
   frame_.mtu = spec_.mtu;
   frame_.lossless = spec_.pfc.enabled ? spec_.lossless_mask : 0;
+  set_pfc_mask(frame_.lossless);  // the node's PFC (net/node.h): the same priorities
   frame_.lossless_mask = spec_.lossless_mask;
   frame_.strict_mask = spec_.strict_mask;
   frame_.trust_dscp = spec_.trust_dscp;
@@ -54,7 +54,6 @@ void Switch::SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_
   spec_.dscp_to_priority = dscp_to_priority;
   spec_.trust_dscp = trust_dscp;
   spec_.lossless_mask = lossless_mask;
-  set_pfc_mask(spec_.pfc.enabled ? spec_.lossless_mask : 0);
   SyncFrameConfig();
 }
 

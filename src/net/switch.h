@@ -213,6 +213,7 @@ class Switch : public Node {
     bool ns3_mmu = false;  // SwitchSpec::Mmu::kNs3Hpcc
     bool mark_on_dequeue = false;
   };
+  // Copies spec_ into frame_, the nibble map and the alphas, and sets the node's PFC priorities.
   void SyncFrameConfig();
 
   // Cold: read at setup, on a PG's way into headroom, by the ns-3 profile.
