@@ -39,8 +39,14 @@ TEST(EventQueue, OrdersByTimeThenInsertion) {
   EXPECT_EQ(r.seen[4].second, 1000u);
 }
 
-TEST(EventQueue, RandomScheduleComesOutSorted) {
+// Each test of the order runs with the loop looking ahead and without: looking ahead, the queue
+// sorts the next slot into the due run before the run is empty (EventQueue::TopUp).
+class EventQueueOrder : public ::testing::TestWithParam<bool> {};
+INSTANTIATE_TEST_SUITE_P(Lookahead, EventQueueOrder, ::testing::Bool());
+
+TEST_P(EventQueueOrder, RandomScheduleComesOutSorted) {
   Simulator sim;
+  sim.SetLookahead(GetParam());
   Recorder r;
   r.sim = &sim;
   Rng rng(42, 0);
@@ -76,8 +82,9 @@ struct Spawner : EventSource {
   }
 };
 
-TEST(EventQueue, PopsAndPushesInAnyMixComeOutInOrder) {
+TEST_P(EventQueueOrder, PopsAndPushesInAnyMixComeOutInOrder) {
   Simulator sim;
+  sim.SetLookahead(GetParam());
   Spawner s;
   s.sim = &sim;
   s.budget = 200000;
@@ -92,8 +99,9 @@ TEST(EventQueue, PopsAndPushesInAnyMixComeOutInOrder) {
 
 // Delays from picoseconds to minutes, and a run in slices: between slices, events are scheduled
 // for times before the next pending one, which the queue has already looked at.
-TEST(EventQueue, TimesOfEveryScaleAndEventsBeforeAPeekComeOutInOrder) {
+TEST_P(EventQueueOrder, TimesOfEveryScaleAndEventsBeforeAPeekComeOutInOrder) {
   Simulator sim;
+  sim.SetLookahead(GetParam());
   Spawner s;
   s.sim = &sim;
   s.budget = 200000;
@@ -113,8 +121,9 @@ TEST(EventQueue, TimesOfEveryScaleAndEventsBeforeAPeekComeOutInOrder) {
 
 // Delays at the edges of the calendar's slots and of its horizon, once and twice over, and now and
 // then a quiet spell after which the calendar starts again at the radix heap's earliest event.
-TEST(EventQueue, EventsAtTheCalendarsEdgesComeOutInOrder) {
+TEST_P(EventQueueOrder, EventsAtTheCalendarsEdgesComeOutInOrder) {
   Simulator sim;
+  sim.SetLookahead(GetParam());
   Spawner s;
   s.sim = &sim;
   s.budget = 300000;

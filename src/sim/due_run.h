@@ -37,22 +37,28 @@ class DueRun {
     events_.push_back(e);
   }
 
-  // A refill (the run must be empty): Restart, Append each event, then Sort if they came out of
-  // order.
+  // A refill: Restart (the run is empty) or Compact (it is not), Append each event of the refill,
+  // then Sort from the size before the first Append. The refill's events must all come after
+  // those the run holds.
   void Restart() {
     events_.clear();
     head_ = 0;
   }
+  void Compact() {
+    events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
   void Append(const Event& e) { events_.push_back(e); }
-  // Sorts the run. A refill's events come in little order (a frame held back on its wire is
+  // Sorts the run's events from index `from` on. A refill's events come in little order (a frame held back on its wire is
   // queued with the sequence number it took when sent), so an insertion sort mispredicted a
   // branch for nearly every event. Up to kRankKeysMax events whose times and sequence numbers fit
   // one 64-bit key each are placed by rank instead (sim/rank_keys.h). Larger runs, and the rare
   // one whose keys do not fit, go to std::sort.
-  void Sort() {
-    const size_t n = events_.size();
+  void Sort(size_t from = 0) {
+    Event* first = events_.data() + from;
+    const size_t n = events_.size() - from;
     if (n <= 1) return;
-    if (n > kRankKeysMax || !SortByRank()) std::sort(events_.begin(), events_.end(), Less);
+    if (n > kRankKeysMax || !SortByRank(first, n)) std::sort(first, first + n, Less);
   }
 
  private:
@@ -68,28 +74,27 @@ class DueRun {
   static constexpr int kSeqBits = 64 - kTimeBits;
   static constexpr uint64_t kSignBit = uint64_t{1} << 63;
 
-  // Sorts by rank the run of 2..kRankKeysMax events, if their keys fit; false if they do not.
-  bool SortByRank() {
-    const size_t n = events_.size();
-    Time t0 = events_[0].time, t1 = t0;
-    uint64_t s0 = events_[0].seq, s1 = s0;
+  // Sorts by rank the n (2..kRankKeysMax) events from `ev`, if their keys fit; false if they do not.
+  static bool SortByRank(Event* ev, size_t n) {
+    Time t0 = ev[0].time, t1 = t0;
+    uint64_t s0 = ev[0].seq, s1 = s0;
     for (size_t i = 1; i < n; ++i) {
-      t0 = std::min(t0, events_[i].time);
-      t1 = std::max(t1, events_[i].time);
-      s0 = std::min(s0, events_[i].seq);
-      s1 = std::max(s1, events_[i].seq);
+      t0 = std::min(t0, ev[i].time);
+      t1 = std::max(t1, ev[i].time);
+      s0 = std::min(s0, ev[i].seq);
+      s1 = std::max(s1, ev[i].seq);
     }
     if (static_cast<uint64_t>(t1 - t0) >> kTimeBits || (s1 - s0) >> kSeqBits) return false;
     int64_t key[kRankKeysMax];
     for (size_t i = 0; i < n; ++i) {
-      const uint64_t k = static_cast<uint64_t>(events_[i].time - t0) << kSeqBits | (events_[i].seq - s0);
+      const uint64_t k = static_cast<uint64_t>(ev[i].time - t0) << kSeqBits | (ev[i].seq - s0);
       key[i] = static_cast<int64_t>(k ^ kSignBit);
     }
     uint8_t rank[kRankKeysMax];
     RankKeys(key, n, rank);
     Event sorted[kRankKeysMax];
-    for (size_t i = 0; i < n; ++i) sorted[rank[i]] = events_[i];
-    std::copy(sorted, sorted + n, events_.begin());
+    for (size_t i = 0; i < n; ++i) sorted[rank[i]] = ev[i];
+    std::copy(sorted, sorted + n, ev);
     return true;
   }
 

@@ -76,7 +76,8 @@ class EventQueue {
   // instead of following one another. Events pushed meanwhile may run first; that costs a hint,
   // never the order.
   static constexpr size_t kHintAhead = 1, kTouchAhead = 5;
-  void PrefetchAhead() const {
+  void PrefetchAhead() {
+    if (due_.Size() <= kTouchAhead && size_ > due_.Size()) TopUp();
     if (const Event* far = due_.Ahead(kTouchAhead)) {
       __builtin_prefetch(far->target);
       if (far->pkt) __builtin_prefetch(far->pkt);
@@ -123,6 +124,19 @@ class EventQueue {
 
   // Sorts the next slot that holds events into the due run, which is empty (the queue is not).
   void Refill() {
+    due_.Restart();
+    TakeNextSlot();
+  }
+  // The same before the run is empty, so that the loop can look as far ahead across the end of a
+  // slot as inside one (PrefetchAhead): else the first few events of every slot came due unseen.
+  // The queue must hold events beyond the run.
+  void TopUp() {
+    due_.Compact();
+    TakeNextSlot();
+  }
+  // Appends the events of the next slot that holds any to the due run, sorted: they all come
+  // after the run's (time > last_).
+  void TakeNextSlot() {
     if (near_ == 0) {
       // Nothing near: the calendar starts at the radix heap's earliest event.
       base_ = far_.Top().time & kSlotStart;
@@ -130,14 +144,14 @@ class EventQueue {
     }
     const uint32_t s = NextSlot(SlotOf(base_));
     EventBucket& slot = slots_[s];
-    due_.Restart();
+    const size_t from = due_.Size();
     EventBlocks::ForEach(slot, [&](const Event& e) { due_.Append(e); });
     blocks_.Free(slot);
     slot = EventBucket{};
     occupied_[s / 64] &= ~(uint64_t{1} << (s % 64));
     if (!occupied_[s / 64]) words_[s / 64 / 64] &= ~(uint64_t{1} << (s / 64 % 64));
-    near_ -= due_.Size();
-    due_.Sort();
+    near_ -= due_.Size() - from;
+    due_.Sort(from);
     last_ = due_.Back().time;
     // The calendar now starts at this slot, and reaches that much further.
     base_ = last_ & kSlotStart;
