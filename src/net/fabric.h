@@ -106,10 +106,11 @@ class Fabric {
 
  private:
   // The devices' state beyond which the event loop looks ahead (Simulator::SetLookahead). On
-  // this project's reference machine, with the end-of-frame hint, it changed nothing at k=16
-  // (18 MB by WantLookahead's count: 1.008 on against off) and gained 14 % at k=18 (26 MB), 23 %
-  // at k=20 (36 MB) and more at k=24 (62 MB): docs/performance.md.
-  static constexpr size_t kLookaheadBytes = size_t{20} << 20;
+  // this project's reference machine it changed nothing at k=12 (7.8 MB by WantLookahead's
+  // count: 1.007 on against off), and gained 9 % at k=16 (18.4 MB) once the loop looked across
+  // the calendar's slots, 14 % at k=18 (26 MB), 23 % at k=20 (36 MB) and more at k=24 (62 MB):
+  // docs/performance.md.
+  static constexpr size_t kLookaheadBytes = size_t{16} << 20;
   // Whether to, by the devices' size; ROCELAB_LOOKAHEAD=0 or 1 decides instead.
   bool WantLookahead() const;
 
