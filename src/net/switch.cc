@@ -261,6 +261,14 @@ void Switch::PrefetchFrame(int in_port, const Packet* pkt) const {
   PrefetchSendingQueue(out, prio);
 }
 
+uint32_t Switch::HotLines() const {
+  // The node's first line (its ports and wires), and the two of the per-frame members.
+  const auto line = [this](const void* member) {
+    return 1u << ((static_cast<const char*>(member) - reinterpret_cast<const char*>(this)) / 64);
+  };
+  return 1u | line(&port_state_) | line(&dscp_priority_nibbles_);
+}
+
 void Switch::PrefetchSendingPort(int port) const {
   __builtin_prefetch(&ports_[port].out, 1);
   __builtin_prefetch(&port_state_[port], 1);

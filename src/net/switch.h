@@ -105,6 +105,7 @@ class Switch : public Node {
   bool HasBacklog(int port) const override { return port_state_[port].queued > 0; }
   void OnFrame(int port, Packet* pkt) override;
   void PrefetchFrame(int port, const Packet* pkt) const override;
+  uint32_t HotLines() const override;
   const Packet* LikelyNext(int port) const override;
   void PrefetchSend(int port, const Packet* likely) const override;
   void OnNodeEvent(uint32_t, uint32_t, Packet*) override {}

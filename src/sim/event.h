@@ -22,6 +22,23 @@ class EventSource {
   // a fabric too large for the caches the event loop calls it a few events ahead (Simulator::
   // SetLookahead), so that the device state an event needs is on its way while others run.
   virtual void Prefetch(uint32_t /*kind*/, uint32_t /*arg*/, const Packet* /*pkt*/) const {}
+  // The cache lines of this object that its events read first, a bit per line from its start
+  // (of the first 16): what the event loop brings in ahead for an event relayed to it (Relay).
+  virtual uint32_t HotLines() const { return 1; }
+};
+
+// An event source that hands its events on to another (a wire, to the node it delivers to).
+// Its events carry kind kRelayed, which no other event source uses, and, as their argument, the
+// receiver's HotLines: the event loop brings those lines in a few events ahead with no call,
+// which would itself wait for the receiver's first line.
+class Relay : public EventSource {
+ public:
+  static constexpr uint32_t kRelayed = ~0u;
+  const EventSource* receiver() const { return receiver_; }
+
+ protected:
+  EventSource* receiver_ = nullptr;
+  uint16_t receiver_lines_ = 1;  // the receiver's HotLines (of its first 16 lines)
 };
 
 struct Event {

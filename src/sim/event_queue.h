@@ -69,15 +69,21 @@ class EventQueue {
   }
 
   // Looks further ahead, for a fabric whose state is far larger than the caches: the target and
-  // packet of the event kTouchAhead places after the next come into cache, and the event
-  // kHintAhead places after it (whose target and packet came in that way a few events ago) is
-  // asked to bring in the device state it will read (EventSource::Prefetch). A miss to memory
+  // packet of the event kTouchAhead places after the next come into cache; where the event
+  // kWarmAhead places after it is relayed (a frame on its wire), the receiver's first lines
+  // (Relay, EventSource::HotLines) follow, which the hint would otherwise wait for; and the
+  // event kHintAhead places after it is asked to bring in the device state it will read
+  // (EventSource::Prefetch). A miss to memory
   // costs as much as a whole event of a small fabric, so the misses of several events overlap
   // instead of following one another. Events pushed meanwhile may run first; that costs a hint,
   // never the order.
-  static constexpr size_t kHintAhead = 1, kTouchAhead = 5;
+  static constexpr size_t kHintAhead = 1, kWarmAhead = 3, kTouchAhead = 5;
   void PrefetchAhead() {
     if (due_.Size() <= kTouchAhead && size_ > due_.Size()) TopUp();
+    if (const Event* mid = due_.Ahead(kWarmAhead); mid && mid->kind == Relay::kRelayed) {
+      const char* r = reinterpret_cast<const char*>(static_cast<const Relay*>(mid->target)->receiver());
+      for (uint32_t lines = mid->arg; lines; lines &= lines - 1) __builtin_prefetch(r + 64 * __builtin_ctz(lines));
+    }
     if (const Event* far = due_.Ahead(kTouchAhead)) {
       __builtin_prefetch(far->target);
       if (far->pkt) __builtin_prefetch(far->pkt);

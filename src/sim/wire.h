@@ -20,13 +20,15 @@
 
 namespace rocelab {
 
-class Wire final : public EventSource {
+class Wire final : public Relay {
  public:
-  // Frames reach `receiver` as event (`kind`, `arg`, frame). The wire must not move after this.
+  // Frames reach `receiver` as event (`kind` < 2^16, `arg`, frame). The wire must not move
+  // after this.
   void Connect(Simulator* sim, EventSource* receiver, uint32_t kind, uint32_t arg) {
     sim_ = sim;
     receiver_ = receiver;
-    kind_ = kind;
+    receiver_lines_ = static_cast<uint16_t>(receiver->HotLines());
+    kind_ = static_cast<uint16_t>(kind);
     arg_ = arg;
   }
 
@@ -37,7 +39,7 @@ class Wire final : public EventSource {
     if (!tail_) {
       tail_ = frame;
       tail_arrival_ = arrival;
-      sim_->ScheduleInOrder(arrival, seq, this, 0, 0, frame);
+      sim_->ScheduleInOrder(arrival, seq, this, kRelayed, receiver_lines_, frame);
     } else if (arrival >= tail_arrival_) {
       tail_->next = frame;
       tail_->wire_next_arrival = arrival;
@@ -54,7 +56,7 @@ class Wire final : public EventSource {
 
   void HandleEvent(uint32_t, uint32_t, Packet* frame) override {
     if (Packet* next = frame->next) {
-      sim_->ScheduleInOrder(frame->wire_next_arrival, frame->wire_next_seq, this, 0, 0, next);
+      sim_->ScheduleInOrder(frame->wire_next_arrival, frame->wire_next_seq, this, kRelayed, receiver_lines_, next);
     } else {
       tail_ = nullptr;
     }
@@ -62,12 +64,14 @@ class Wire final : public EventSource {
   }
 
  private:
+  uint16_t kind_ = 0;  // first: it fills the end of the Relay's last word
+  uint32_t arg_ = 0;
   Simulator* sim_ = nullptr;
-  EventSource* receiver_ = nullptr;
-  uint32_t kind_ = 0, arg_ = 0;
   Packet* tail_ = nullptr;  // the last frame sent, null when none is in flight
   Time tail_arrival_ = 0;
 };
+
+static_assert(sizeof(Wire) <= 48, "a wire leaves a port's first line room for its fault and capture pointers");
 
 }  // namespace rocelab
 
