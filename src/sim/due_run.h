@@ -49,11 +49,11 @@ class DueRun {
     head_ = 0;
   }
   void Append(const Event& e) { events_.push_back(e); }
-  // Sorts the run's events from index `from` on. A refill's events come in little order (a frame held back on its wire is
-  // queued with the sequence number it took when sent), so an insertion sort mispredicted a
-  // branch for nearly every event. Up to kRankKeysMax events whose times and sequence numbers fit
-  // one 64-bit key each are placed by rank instead (sim/rank_keys.h). Larger runs, and the rare
-  // one whose keys do not fit, go to std::sort.
+  // Sorts the run's events from index `from` on. A refill's events come in little order (a
+  // frame held back on its wire is queued with the sequence number it took when sent), so an
+  // insertion sort mispredicted a branch for nearly every event. Up to kRankKeysMax events whose
+  // times and sequence numbers fit one 64-bit key each are placed by rank instead
+  // (sim/rank_keys.h). Larger runs, and the rare one whose keys do not fit, go to std::sort.
   void Sort(size_t from = 0) {
     Event* first = events_.data() + from;
     const size_t n = events_.size() - from;

@@ -21,12 +21,13 @@ namespace rocelab {
 // earliest event, which covers a 4 KB frame on a 10G link and a delay of 13 us after it. A push
 // into the calendar appends to its slot, once; a radix heap moves an event once for each 6-bit
 // digit between its time and the clock (three or four times for an arrival a microsecond ahead).
-// When the events due are gone, the next slot that holds any (found through two levels of
-// occupancy bits) is sorted into the due run, and the horizon moves up to start at that slot: the
-// events of the radix heap (sim/radix_heap.h) that now fall within it, timers mostly, move into
-// the calendar. The due run is sorted by (time, insertion), so the order is a heap's exactly. A
-// push for a time at or before `last_` (the latest time in the run, which a peek and the prefetch
-// of the next event move past the clock) takes its place inside it.
+// When the events due are gone (or, while the loop looks ahead, down to a few), the next slot
+// that holds any (found through two levels of occupancy bits) is sorted into the due run, and
+// the horizon moves up to start at that slot: the events of the radix heap (sim/radix_heap.h)
+// that now fall within it, timers mostly, move into the calendar. The due run is sorted by
+// (time, insertion), so the order is a heap's exactly. A push for a time at or before `last_`
+// (the latest time in the run, which a peek and the prefetch of the next event move past the
+// clock) takes its place inside it.
 class EventQueue {
  public:
   static constexpr int kSlotBits = 10;  // a slot spans 2^10 ps
@@ -73,9 +74,10 @@ class EventQueue {
   // kWarmAhead places after it is relayed (a frame on its wire), the receiver's first lines
   // (Relay, EventSource::HotLines) follow, which the hint would otherwise wait for; and the
   // event kHintAhead places after it is asked to bring in the device state it will read
-  // (EventSource::Prefetch). A miss to memory
-  // costs as much as a whole event of a small fabric, so the misses of several events overlap
-  // instead of following one another. Events pushed meanwhile may run first; that costs a hint,
+  // (EventSource::Prefetch). A miss to memory costs as much as a whole event of a small fabric,
+  // so the misses of several events overlap instead of following one another. The due run is
+  // topped up from the calendar before it runs short (TopUp), so the first events of a slot are
+  // seen as far ahead as the rest. Events pushed meanwhile may run first; that costs a hint,
   // never the order.
   static constexpr size_t kHintAhead = 1, kWarmAhead = 3, kTouchAhead = 5;
   void PrefetchAhead() {
