@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "report/lifecycle_json.h"
 #include "telemetry/counter_names.h"
@@ -206,9 +207,13 @@ void WritePfcwd(JsonWriter& w, const PfcWatchdog& wd, int port) {
 
 void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCounters counters,
                  const PfcWatchdog* wd, Time now) {
+  // Each port's counters once: the received ones are gathered from its PGs.
+  std::vector<PortCounters> port_counters;
+  port_counters.reserve(static_cast<size_t>(s.num_ports()));
+  for (int i = 0; i < s.num_ports(); ++i) port_counters.push_back(s.port_counters(i));
   if (counters == DeviceCounters::kNonzero) {
     bool any = s.ttl_expired() > 0;
-    for (int i = 0; i < s.num_ports() && !any; ++i) any = SawTraffic(s.port(i), s.port_counters(i));
+    for (int i = 0; i < s.num_ports() && !any; ++i) any = SawTraffic(s.port(i), port_counters[i]);
     if (!any) return;
   }
   w.BeginObject(s.name().c_str());
@@ -221,7 +226,7 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
   w.BeginObject("ports");
   const TopoNode& tn = topo.nodes()[topo.FindNode(s.name())];
   for (int i = 0; i < s.num_ports(); ++i) {
-    const PortCounters c = s.port_counters(i);
+    const PortCounters& c = port_counters[i];
     if (counters == DeviceCounters::kNonzero && !SawTraffic(s.port(i), c)) continue;
     w.BeginObject(SwitchPortAlias(i).c_str());
     w.String("peer", topo.nodes()[tn.ports[i].peer_node].name);
