@@ -28,14 +28,15 @@ struct EventBucket {
 
 class EventBlocks {
  public:
-  void Append(EventBucket& k, const Event& e) {
+  // The place of a new last event of `k`, for the caller to fill.
+  Event& Append(EventBucket& k) {
     if (!k.tail || k.tail_count == EventBlock::kEvents) {
       EventBlock* block = New();
       (k.tail ? k.tail->next : k.head) = block;
       k.tail = block;
       k.tail_count = 0;
     }
-    k.tail->events[k.tail_count++] = e;
+    return k.tail->events[k.tail_count++];
   }
 
   // Calls f on each event of `k` in the order appended.

@@ -44,10 +44,10 @@ class EventQueue {
   __attribute__((always_inline)) void PushInOrder(Time time, uint64_t seq, EventSource* target, uint32_t kind,
                                                   uint32_t arg, Packet* pkt) {
     ++size_;
-    const Event e{time, seq, target, pkt, kind, arg};
-    if (time <= last_) due_.Insert(e);
-    else if (time - base_ < kHorizon) PlaceNear(e);  // time > last_ >= base_
-    else far_.Push(e);
+    // The event is written straight into its place: one built on the stack and copied would be
+    // read back in wider loads than it was written in, which must wait for every store before it.
+    if (time > last_ && time - base_ < kHorizon) PlaceNear(time) = Event{time, seq, target, pkt, kind, arg};
+    else PushDueOrFar(Event{time, seq, target, pkt, kind, arg});
   }
 
   bool Empty() const { return size_ == 0; }
@@ -105,13 +105,18 @@ class EventQueue {
   static constexpr uint32_t kGroups = (kWords + 63) / 64;  // summary words, a bit per occupancy word
 
   static uint32_t SlotOf(Time t) { return static_cast<uint32_t>(static_cast<uint64_t>(t) >> kSlotBits) & (kSlots - 1); }
-  // An event in (last_, base_ + kHorizon): into its slot.
-  void PlaceNear(const Event& e) {
-    const uint32_t s = SlotOf(e.time);
-    blocks_.Append(slots_[s], e);
+  // An event in the due run (at or before last_) or beyond the calendar's horizon.
+  __attribute__((noinline)) void PushDueOrFar(const Event& e) {
+    if (e.time <= last_) due_.Insert(e);
+    else far_.Push(e);
+  }
+  // The place of an event at `time`, in (last_, base_ + kHorizon): in its slot.
+  Event& PlaceNear(Time time) {
+    const uint32_t s = SlotOf(time);
     occupied_[s / 64] |= uint64_t{1} << (s % 64);
     words_[s / 64 / 64] |= uint64_t{1} << (s / 64 % 64);
     ++near_;
+    return blocks_.Append(slots_[s]);
   }
 
   // The first slot holding events from slot `from` on, round the calendar (it must hold some).
@@ -168,7 +173,10 @@ class EventQueue {
 
   // The radix heap's events that the calendar's horizon now reaches move into it.
   void MoveNear() {
-    while (!far_.Empty() && far_.Top().time - base_ < kHorizon) PlaceNear(far_.Pop());
+    while (!far_.Empty() && far_.Top().time - base_ < kHorizon) {
+      const Event e = far_.Pop();
+      PlaceNear(e.time) = e;
+    }
   }
 
   DueRun due_;  // the events at or before last_

@@ -58,7 +58,7 @@ class RadixHeap {
     const uint64_t t = static_cast<uint64_t>(e.time);
     const int level = (63 - __builtin_clzll(t ^ static_cast<uint64_t>(last_))) / kDigitBits;
     const int digit = static_cast<int>((t >> (level * kDigitBits)) & (kDigits - 1));
-    blocks_.Append(buckets_[level][digit], e);
+    blocks_.Append(buckets_[level][digit]) = e;
     occupied_[level] |= uint64_t{1} << digit;
     levels_ |= 1u << level;
   }
