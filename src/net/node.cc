@@ -8,7 +8,7 @@ namespace rocelab {
 Node::Node(SimContext* ctx, std::string name, int num_ports)
     : ctx_(ctx),
       ports_(num_ports),
-      out_wires_(num_ports, nullptr),
+      out_wires_(num_ports),
       name_(std::move(name)),
       ber_rng_(ctx->seed, NameHash(name_) ^ 0xBE4) {}
 
@@ -23,7 +23,7 @@ void Node::Connect(int port, Node* peer, int peer_port, uint64_t rate_bps, Time 
   p.ps_per_byte = (8000000000000ull % rate_bps == 0) ? static_cast<Time>(8000000000000ull / rate_bps) : 0;
   p.in.Connect(&ctx_->sim, this, kArrive, static_cast<uint32_t>(port));
   p.out = &peer->ports_[peer_port].in;
-  out_wires_[port] = p.out;
+  out_wires_[port].wire = p.out;
 }
 
 inline void Node::Arrive(int port, Packet* pkt) {
@@ -228,6 +228,7 @@ void Node::Transmit(int port, Packet* pkt) {
     ctx_->pool.Put(pkt);
   } else {
     p.out->Send(now + ser + p.delay, pkt);
+    out_wires_[port].last_sent = pkt;
   }
   if (!p.control.empty() || HasBacklog(port)) {
     ScheduleTxDone(port, p);

@@ -190,9 +190,15 @@ class Node : public EventSource {
   Time Now() const { return ctx_->sim.Now(); }
   SimContext* ctx_;
   std::vector<Port> ports_;
-  // Each port's `out` again, side by side: a prefetch reads the peer's wire from here without
-  // waiting for the port's own line (a few lines for a whole switch, which stay in cache).
-  std::vector<const Wire*> out_wires_;
+  // Each port's `out` again, side by side, with the last frame the port sent: a prefetch reads
+  // both from here without waiting for the port's own line or the wire's (a few lines for a
+  // whole switch). While that frame is in flight it is the wire's tail, which the next send
+  // writes to; once it has arrived the pointer is stale, and only ever prefetched.
+  struct OutWire {
+    const Wire* wire = nullptr;
+    const Packet* last_sent = nullptr;
+  };
+  std::vector<OutWire> out_wires_;
 
  private:
   void Transmit(int port, Packet* pkt);

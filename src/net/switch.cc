@@ -272,7 +272,9 @@ uint32_t Switch::HotLines() const {
 void Switch::PrefetchSendingPort(int port) const {
   __builtin_prefetch(&ports_[port].out, 1);
   __builtin_prefetch(&port_state_[port], 1);
-  __builtin_prefetch(out_wires_[port], 1);  // where the frame goes next: the peer port's wire
+  const OutWire& w = out_wires_[port];
+  __builtin_prefetch(w.wire, 1);  // where the frame goes next: the peer port's wire
+  __builtin_prefetch(w.last_sent, 1);  // the frame ahead on it, which the send links the frame to
 }
 
 void Switch::PrefetchSendingQueue(int port, int prio) const {
