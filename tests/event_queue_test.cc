@@ -288,6 +288,26 @@ TEST(Wire, KeepsTheOrderOfIndividuallyQueuedEvents) {
   EXPECT_EQ(held.second, alone.second);
 }
 
+// A wire keeps its receiver's event kind and hot lines in 16 bits each: wider ones are refused
+// when it is connected, not cut short.
+struct WideReceiver : EventSource {
+  uint32_t lines = 1;
+  void HandleEvent(uint32_t, uint32_t, Packet*) override {}
+  uint32_t HotLines() const override { return lines; }
+};
+
+TEST(Wire, RefusesAKindOrHotLinesPastSixteenBits) {
+  Simulator sim;
+  WideReceiver rx;
+  Wire wire;
+  EXPECT_NO_THROW(wire.Connect(&sim, &rx, 0xFFFF, 0));
+  EXPECT_THROW(wire.Connect(&sim, &rx, 0x10000, 0), std::logic_error);
+  rx.lines = 0xFFFF;
+  EXPECT_NO_THROW(wire.Connect(&sim, &rx, 1, 0));
+  rx.lines = 0x10000;
+  EXPECT_THROW(wire.Connect(&sim, &rx, 1, 0), std::logic_error);
+}
+
 // A timer moved at random, later and earlier, fires at the same times and in the same order
 // among other events as the plain way: an event queued for every setting, the handler acting
 // on the first one that finds the deadline come.

@@ -14,6 +14,8 @@
 #define ROCELAB_SIM_WIRE_H_
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "sim/event_queue.h"
 #include "sim/packet.h"
@@ -23,11 +25,16 @@ namespace rocelab {
 class Wire final : public Relay {
  public:
   // Frames reach `receiver` as event (`kind` < 2^16, `arg`, frame). The wire must not move
-  // after this.
+  // after this. The kind and the receiver's HotLines are kept in 16 bits each, so that the wire
+  // fits its port's first line; one that does not fit is a fault of the program, refused here.
   void Connect(Simulator* sim, EventSource* receiver, uint32_t kind, uint32_t arg) {
+    const uint32_t lines = receiver->HotLines();
+    if (kind >> 16 || lines >> 16)
+      throw std::logic_error("Wire::Connect: event kind " + std::to_string(kind) + " or hot lines " +
+                             std::to_string(lines) + " past 16 bits");
     sim_ = sim;
     receiver_ = receiver;
-    receiver_lines_ = static_cast<uint16_t>(receiver->HotLines());
+    receiver_lines_ = static_cast<uint16_t>(lines);
     kind_ = static_cast<uint16_t>(kind);
     arg_ = arg;
   }
