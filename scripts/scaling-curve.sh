@@ -33,7 +33,7 @@ trap 'rm -rf "$work"' EXIT
 loop_eps=""
 bench=$(dirname "$bin")/bench/event_queue_bench
 if [[ -x "$bench" ]]; then
-  loop_eps=$("$bench" --benchmark_filter='BM_EventHold/10000' --benchmark_format=csv 2>/dev/null |
+  loop_eps=$("$bench" --benchmark_filter='BM_EventHold/10000$' --benchmark_format=csv 2>/dev/null |
              awk -F, '/BM_EventHold/ {for (i = 1; i <= NF; ++i) if ($i ~ /^[0-9.e+]+$/) v = $i} END {print v}')
 fi
 
