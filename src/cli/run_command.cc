@@ -21,6 +21,7 @@
 #include "report/prometheus.h"
 #include "report/series.h"
 #include "report/summary.h"
+#include "report/timeline_story.h"
 #include "run/experiment.h"
 #include "run/lifecycle.h"
 #include "run/memory_estimate.h"
@@ -94,8 +95,12 @@ void PrintReport(const Experiment& x) {
   }
   std::printf("scenario %s  seed %llu  simulated %.3f us\n", f.scenario().name.c_str(),
               static_cast<unsigned long long>(f.scenario().seed), static_cast<double>(f.now()) / kMicrosecond);
-  std::printf("flows: %zu  finished %d  qp errors %d  mean FCT %.1f us  max FCT %.1f us\n", flows, finished,
-              failed, finished ? fct_sum / finished : 0.0, fct_max);
+  // Without a finished flow there is no FCT to average: say so rather than print zeros.
+  if (finished)
+    std::printf("flows: %zu  finished %d  qp errors %d  mean FCT %.1f us  max FCT %.1f us\n", flows, finished, failed,
+                fct_sum / finished, fct_max);
+  else
+    std::printf("flows: %zu  finished 0  qp errors %d  FCT: no flow finished\n", flows, failed);
   std::printf("delivered %llu B  lossless drops %llu  lossy drops %llu  PFC tx %llu rx %llu\n",
               (unsigned long long)t.bytes_delivered, (unsigned long long)t.drops_lossless,
               (unsigned long long)t.drops_lossy, (unsigned long long)t.pause_frames_tx,
@@ -148,17 +153,24 @@ void PrintReport(const Experiment& x) {
       for (const std::string& line : LifecycleLines(x, i, lifecycle[i])) std::printf("%s\n", line.c_str());
   }
   if (!lifecycle.empty()) std::printf("%s\n", CounterfactualLine(x).c_str());
-  // The timeline, compactly: the first lines of it (summary.json has all of it).
+  // The timeline, compactly: its story's first lines, a finding detected again and again told
+  // once (report/timeline_story.h); summary.json has every event.
   const std::vector<TimelineEvent>& tl = f.timeline().events();
+  const std::vector<StoryLine> story = TellTimeline(tl);
   constexpr size_t kTimelineLines = 24;
-  if (!tl.empty()) std::printf("timeline: %zu events\n", tl.size());
-  for (size_t i = 0; i < tl.size() && i < kTimelineLines; ++i) {
-    const TimelineEvent& ev = tl[i];
+  if (!tl.empty()) std::printf("timeline: %zu events in %zu lines\n", tl.size(), story.size());
+  auto us = [](Time t) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f us", static_cast<double>(t) / kMicrosecond);
+    return std::string(buf);
+  };
+  for (size_t i = 0; i < story.size() && i < kTimelineLines; ++i) {
+    const TimelineEvent& ev = story[i].event;
     const std::string where = ev.port.empty() ? ev.device : ev.device + ":" + ev.port;
-    std::printf("  %10.3f us  %-20s %-16s %s\n", static_cast<double>(ev.t) / kMicrosecond, where.c_str(), ev.event.c_str(),
-                ev.detail.c_str());
+    std::printf("  %10.3f us  %-20s %-16s %s%s\n", static_cast<double>(ev.t) / kMicrosecond, where.c_str(), ev.event.c_str(),
+                ev.detail.c_str(), RepeatNote(story[i], us(story[i].last)).c_str());
   }
-  if (tl.size() > kTimelineLines) std::printf("  ... %zu more in summary.json\n", tl.size() - kTimelineLines);
+  if (story.size() > kTimelineLines) std::printf("  ... %zu more lines; summary.json has every event\n", story.size() - kTimelineLines);
   const double sim_s = static_cast<double>(f.now()) / kSecond;
   std::printf("engine: %.3f s wall  %.2f M packet-hops/s  %.2f M events/s  sim/wall %.4f  peak RSS %llu KiB  "
               "(%llu KiB in huge pages)  %.0f B per in-flight packet\n",
@@ -170,13 +182,19 @@ void PrintReport(const Experiment& x) {
 // The demo ends the way an operator would: by diagnosing what it just produced.
 void PrintDiagnosis(const std::string& out_dir) {
   std::vector<Diagnosis> ds = Diagnose(LoadEvidence({out_dir}));
-  int problems = 0;
+  int problems = 0, caused = 0;
   for (const Diagnosis& d : ds) {
-    if (d.severity == Severity::kInfo) continue;
+    if (d.severity == Severity::kInfo) {
+      caused += d.title.rfind("caused by the recovery: ", 0) == 0;
+      continue;
+    }
     ++problems;
     std::printf("diagnosis: %s %s: %s (%s)\n", d.layer.c_str(), SeverityName(d.severity), d.title.c_str(), d.location.c_str());
   }
   if (!problems) std::printf("diagnosis: nothing wrong found (rocelab diagnose %s)\n", out_dir.c_str());
+  if (caused)
+    std::printf("diagnosis: and %d finding%s the recovery caused (rocelab diagnose %s)\n", caused, caused == 1 ? "" : "s",
+                out_dir.c_str());
 }
 
 DeviceCounters CountersArg(const Args& a) {

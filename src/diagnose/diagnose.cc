@@ -54,7 +54,34 @@ const char* LadderTier(const std::string& rule) {
   return "T3";
 }
 
+std::string LocationDevice(const std::string& location) { return location.substr(0, location.find_first_of(": ")); }
+
 namespace {
+
+// What to do about a root cause, where more than one rule names it (the whole run's rules and the
+// run's own account below).
+const char* const kStormAction =
+    "the host's receive pipeline is stuck (driver hang, PCIe stall): stop its pause (its pause-storm guard, mlx5 "
+    "pfc-prevention-tout, or the switch PFC watchdog on the port facing it) so the congestion tree dissolves, then fix "
+    "or isolate the host";
+const char* const kSlowReceiverAction =
+    "look at the host: PCIe bandwidth and errors, memory, CPU/interrupt load, receive WQE starvation; the pause "
+    "spreads upstream and stalls other flows unless ECN on the queue feeding it holds its senders to what it drains";
+const char* const kDeadlockAction =
+    "break it now by draining or resetting one of the queues (the PFC watchdog with action drop does this); then "
+    "remove the routes that make lossless traffic turn back (rocelab lint shows the buffer dependency cycle)";
+const char* const kGrayDropAction =
+    "a gray failure (a faulty ASIC, optic or forwarding entry): take the link out of service so ECMP routes around "
+    "it, then test it; the receivers' out_of_sequence counters show the loss end to end";
+
+// The layer a rule reports in (a finding read back from a run's timeline carries only its rule).
+std::string LayerOf(const std::string& rule) {
+  if (rule.compare(0, 9, "physical.") == 0) return "physical";
+  if (rule.compare(0, 10, "transport.") == 0 || rule == "cc.off") return "transport";
+  if (rule == "pfc.off_on_hop") return "network";
+  if (rule.compare(0, 4, "pfc.") == 0 || rule.compare(0, 5, "link.") == 0 || rule == "config.classification") return "link";
+  return "network";
+}
 
 // --- rules -----------------------------------------------------------------------------------
 
@@ -86,7 +113,139 @@ class Rules {
     std::stable_sort(out_.begin(), out_.end(), [](const Diagnosis& a, const Diagnosis& b) {
       return Order(a.layer) < Order(b.layer);
     });
+    RunAccount();
     return merge_places ? Merge(out_) : out_;
+  }
+
+  // --- the run's own account ---------------------------------------------------------------------
+  // A summary of a run with faults carries what its monitor found window by window and what its
+  // recovery did (Evidence::faults, live). The whole run's totals blur a fault that began mid-run
+  // (a host that drained before its pipeline stuck reads as a slow receiver) and lose one that
+  // recovery ended (a deadlock broken after two windows); the windows do not. So each fault's own
+  // finding, the monitor's detection that localized it, comes first and stands for its place: the
+  // totals' finding there of the same rule, or of a rule that names another cause of the same
+  // symptom, gives it its whole-run evidence. And a finding that a recovery action caused (the
+  // link it shut, the packets sent toward that link before the routes converged, the flows into a
+  // host whose pause it ignores) is the action's: said so, as information, not a new fault.
+  void RunAccount() {
+    if (ev_.windowed || ev_.faults.empty()) return;
+    std::vector<Diagnosis> own;
+    for (const RunFault& f : ev_.faults) {
+      const LiveFinding* l = Localizing(f);
+      if (!l) continue;
+      const MonitorFinding& m = l->finding;
+      Diagnosis d{LayerOf(m.rule), Severity::kError, m.title, m.location,
+                  "the run's monitor found it at " + Fmt("%.3f", l->t_s * 1e3) + " ms, " +
+                      Fmt("%.3f", (l->t_s - f.injected_s) * 1e3) + " ms after " + f.kind +
+                      (f.target.empty() ? "" : " on " + f.target) + " was injected (counters window by window)",
+                  RootAction(m.rule), m.rule, m.tier};
+      // The places it stands for: where the monitor named it, and for the same rule, either end of
+      // the fault's link (a link down shows at both).
+      const std::string device = LocationDevice(m.location);
+      const size_t dash = f.target.find('-');
+      const std::vector<std::string> ends = dash == std::string::npos ? std::vector<std::string>{}
+                                                                      : std::vector<std::string>{f.target.substr(0, dash), f.target.substr(dash + 1)};
+      bool whole_run = false;
+      for (auto it = out_.begin(); it != out_.end();) {
+        const std::string at = LocationDevice(it->location);
+        const bool same = it->rule == m.rule && (at == device || std::find(ends.begin(), ends.end(), at) != ends.end());
+        if (!same && !(at == device && Rivals(it->rule, m.rule))) {
+          ++it;
+          continue;
+        }
+        d.evidence += (whole_run ? "; " : "; over the whole run: ") + (it->rule == m.rule ? "" : it->rule + ", ") +
+                      it->evidence + (it->location == m.location ? "" : " at " + it->location);
+        whole_run = true;
+        if (it->rule == m.rule && d.action.empty()) d.action = it->action;
+        it = out_.erase(it);
+      }
+      std::string acted;
+      for (const RunFault::Action& a : f.actions)
+        acted += (acted.empty() ? "" : "; ") + Fmt("%.3f", a.t_s * 1e3) + " ms " + a.tier + " " + a.action;
+      if (d.action.empty()) d.action = "see the rule " + m.rule + " in docs/faults.md";
+      if (!acted.empty()) d.action += ". The run's recovery: " + acted;
+      own.push_back(std::move(d));
+    }
+    for (Diagnosis& d : out_) {
+      const std::string why = CausedByAction(d);
+      if (why.empty()) continue;
+      d.severity = Severity::kInfo;
+      d.title = "caused by the recovery: " + d.title;
+      d.evidence += "; " + why;
+      d.action = "nothing new to fix: it follows from the action, which the fault's own finding explains";
+    }
+    out_.insert(out_.begin(), own.begin(), own.end());
+  }
+
+  // The monitor's detection that localized `f`: at its localization, naming its place.
+  const LiveFinding* Localizing(const RunFault& f) const {
+    if (f.localized_s < 0) return nullptr;
+    for (const LiveFinding& l : ev_.live)
+      if (std::fabs(l.t_s - f.localized_s) < 1e-12 && l.finding.location == f.localized_to) return &l;
+    return nullptr;
+  }
+
+  // Two rules that name different causes of one symptom at one place: a host that pauses.
+  static bool Rivals(const std::string& a, const std::string& b) {
+    auto host_pause = [](const std::string& r) { return r == "pfc.pause_storm" || r == "pfc.slow_receiver"; };
+    return host_pause(a) && host_pause(b);
+  }
+
+  static std::string RootAction(const std::string& rule) {
+    if (rule == "pfc.pause_storm") return kStormAction;
+    if (rule == "pfc.slow_receiver") return kSlowReceiverAction;
+    if (rule == "pfc.deadlock") return kDeadlockAction;
+    if (rule == "network.gray_drop") return kGrayDropAction;
+    return "";
+  }
+
+  // Why finding `d` is what a recovery action caused ("" when it is not): a flap at either end of
+  // a link the recovery shut (unless the fault was that link's own), ingress discards for want
+  // of a route after a shut, and the transport and flow findings of hosts whose every flow runs
+  // into a host whose pause the recovery ignores (what goes to it is dropped at its switch port).
+  std::string CausedByAction(const Diagnosis& d) const {
+    for (const RunFault& f : ev_.faults) {
+      for (const RunFault::Action& a : f.actions) {
+        const std::string when = Fmt("%.3f", a.t_s * 1e3) + " ms";
+        if (a.action.compare(0, 10, "shut link ") == 0) {
+          const std::string link = a.action.substr(10, a.action.find(':') - 10);
+          const size_t dash = link.find('-');
+          if (dash == std::string::npos) continue;
+          const std::string end1 = link.substr(0, dash), end2 = link.substr(dash + 1);
+          const std::string dev = LocationDevice(d.location);
+          const bool own_link = (f.kind == "link_down" || f.kind == "link_flap") &&
+                                (f.target == link || f.target == end2 + "-" + end1);
+          if (d.rule == "physical.link_flap" && !own_link && (dev == end1 || dev == end2) &&
+              (d.location.find("facing " + end1) != std::string::npos || d.location.find("facing " + end2) != std::string::npos))
+            return "the recovery shut the link " + link + " at " + when + " (" + f.kind + " on " + f.target + ")";
+          if (d.rule == "drop.ingress_discard" && f.no_route_after_shut_bytes > 0)
+            return Count(f.no_route_after_shut_bytes) + " B were dropped for want of a route after the recovery shut " +
+                   link + " at " + when + ", until the switches' routes converged";
+        }
+        const std::string ignore = "ignore ";
+        if (a.action.compare(0, ignore.size(), ignore) == 0) {
+          const std::string host = a.action.substr(ignore.size(), a.action.find('\'') - ignore.size());
+          if (d.layer != "transport" && d.rule != "app.flows_failed") continue;
+          if (FlowsAllInto(host, d)) return "every flow of it runs into " + host + ", whose pause the recovery ignores from " +
+                                            when + " (what goes to it is dropped at its switch port)";
+        }
+      }
+    }
+    return "";
+  }
+
+  // Whether every flow that `d` speaks of, a host's own (transport) or the failed ones
+  // (app.flows_failed), runs to or from `host`.
+  bool FlowsAllInto(const std::string& host, const Diagnosis& d) const {
+    const std::string dev = LocationDevice(d.location);
+    int n = 0;
+    for (const FlowRecord& r : ev_.flow_records) {
+      const bool relevant = d.rule == "app.flows_failed" ? r.state == "qp_error" : (r.src == dev || r.dst == dev);
+      if (!relevant) continue;
+      ++n;
+      if (r.src != host && r.dst != host) return false;
+    }
+    return n > 0;
   }
 
   // The same finding at several places is one finding with a list of places.
@@ -192,8 +351,7 @@ class Rules {
             (ev_.windowed ? std::string(" and its paused queue sent nothing (") + kSaiQueuePackets.name + " 0)" : "") +
             (ev_.routes ? ", each queue forwarding into the next by the switches' routes" : "") +
             ", and traffic through them stopped: " + queues,
-        "break it now by draining or resetting one of the queues (the PFC watchdog with action drop does this); then "
-        "remove the routes that make lossless traffic turn back (rocelab lint shows the buffer dependency cycle)");
+        kDeadlockAction);
   }
 
  private:
@@ -452,8 +610,7 @@ class Rules {
       Add("network.gray_drop", "network", Severity::kError, "frames vanish on the link " + from.device + " -> " + to.device + " and no device counts them",
           Where(from), std::string(sent.name) + " " + Count(D(from, sent.name)) + " at " + from.device + ", " + got.name + " " +
                            Count(D(to, got.name)) + " at " + to.device + ": " + Count(lost) + " lost",
-          "a gray failure (a faulty ASIC, optic or forwarding entry): take the link out of service so ECMP routes "
-          "around it, then test it; the receivers' out_of_sequence counters show the loss end to end");
+          kGrayDropAction);
     };
     for (const auto& [key, p] : switch_port) {
       auto peer_switch = switch_port.find({key.second, key.first});
@@ -655,18 +812,12 @@ class Rules {
           Add("pfc.pause_storm", "link", Severity::kError,
               "pause storm: this NIC pauses its switch " + Fmt("%.0f", tx_share * 100) + " % of the time on priority " +
                   std::to_string(prio) + " and drains nothing",
-              Where(p), evidence,
-              "the host's receive pipeline is stuck (driver hang, PCIe stall): stop its pause (its pause-storm guard, "
-              "mlx5 pfc-prevention-tout, or the switch PFC watchdog on the port facing it) so the congestion tree "
-              "dissolves, then fix or isolate the host");
+              Where(p), evidence, kStormAction);
         else
           Add("pfc.slow_receiver", "link", tx_share > 0.9 ? Severity::kError : Severity::kWarning,
               "this NIC pauses its switch " + Fmt("%.0f", tx_share * 100) + " % of the time on priority " + std::to_string(prio) +
                   ": the host drains its receive buffer, but slower than the link fills it (slow receiver)",
-              Where(p), evidence,
-              "look at the host: PCIe bandwidth and errors, memory, CPU/interrupt load, receive WQE starvation; the "
-              "pause spreads upstream and stalls other flows unless ECN on the queue feeding it holds its senders to "
-              "what it drains");
+              Where(p), evidence, kSlowReceiverAction);
       }
     }
     for (const Counter* storm : {&kTxPauseStormErrorEvents, &kTxPauseStormWarningEvents})

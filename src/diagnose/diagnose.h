@@ -37,6 +37,10 @@ struct Diagnosis {
 // switch whose ECN is off T3.
 const char* LadderTier(const std::string& rule);
 
+// The device a finding's location names first: "h0 (mlx5_0/eth0)" -> h0, "leaf0:Ethernet0:3" ->
+// leaf0, "leaf1 -> spine0 -> leaf1" (a deadlock's cycle) -> leaf1.
+std::string LocationDevice(const std::string& location);
+
 // Reads a bundle directory (rocelab collect), a simulation output directory or
 // summary.json (rocelab run), or individual command outputs (ethtool -S,
 // mlnx_qos, mlxconfig q, show pfcwd stats, show queue counters, perftest).

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "telemetry/timeline.h"
+
 namespace rocelab {
 
 using CounterMap = std::map<std::string, double>;
@@ -93,6 +95,34 @@ class RouteView {
                      const std::string& peer_port) const = 0;
 };
 
+// A simulation's own account of its faults (a summary.json of a run with faults): what its
+// monitor found window by window and what its recovery did. A whole run's totals blur a fault
+// that began mid-run (a storm reads as a slow receiver once the host drained before it stuck)
+// or that recovery ended (a deadlock broken after two windows); the windows do not.
+struct RunFault {
+  std::string kind, target;
+  double injected_s = 0;
+  std::string localized_to;        // empty: not localized
+  double localized_s = -1;
+  struct Action {
+    double t_s = 0;
+    std::string tier, action;      // "shut link leaf0-spine1: ...", "ignore h0's pause at leaf0:Ethernet0 ..."
+  };
+  std::vector<Action> actions;
+  double no_route_after_shut_bytes = 0;  // packets switches dropped toward links the recovery shut
+};
+
+// A finding the run's monitor made (its timeline's "detected" events, above T1).
+struct LiveFinding {
+  double t_s = 0;
+  MonitorFinding finding;
+};
+
+// One flow of a simulation: who sends to whom, and how it ended.
+struct FlowRecord {
+  std::string src, dst, state;  // state: finished, qp_error, unfinished
+};
+
 struct Evidence {
   std::string origin;
   double interval_s = 0;  // between first and last sample; the simulated time for a simulation
@@ -108,6 +138,9 @@ struct Evidence {
   int flows = 0, flows_finished = 0, flows_failed = 0;
   std::vector<int> lossless_priorities;  // known for a simulation
   std::vector<CollectiveResult> collectives;
+  std::vector<FlowRecord> flow_records;
+  std::vector<RunFault> faults;
+  std::vector<LiveFinding> live;
   // The per-device sections of a summary.json ("hosts", "switches") without a single counter:
   // absent, empty, or devices with empty counter blocks, as `rocelab run --counters none`
   // writes them. Silence there is not health.

@@ -89,6 +89,29 @@ void ReadSummaryJson(const JsonDocument& doc, const std::string& file, Evidence*
     const std::string state = f["state"].String();
     if (state == "finished") ++ev->flows_finished;
     if (state == "qp_error") ++ev->flows_failed;
+    ev->flow_records.push_back({f["src"].String(), f["dst"].String(), state});
+  }
+  // The run's faults, what its monitor found and what its recovery did (diagnose.cc, "the run's
+  // own account").
+  for (const Node& f : root["faults"].Items()) {
+    RunFault rf;
+    rf.kind = f["kind"].String();
+    rf.target = f["target"].String();
+    if (!f["injected_ns"].present()) continue;  // not injected in the run
+    rf.injected_s = f["injected_ns"].Number() * 1e-9;
+    if (f["localized_to"].present() && f["localized_ns"].present()) {
+      rf.localized_to = f["localized_to"].String();
+      rf.localized_s = f["localized_ns"].Number() * 1e-9;
+    }
+    for (const Node& a : f["actions"].Items()) rf.actions.push_back({a["t_ns"].Number() * 1e-9, a["tier"].String(), a["action"].String()});
+    if (f["dropped_by"]["no_route_after_shut"].present()) rf.no_route_after_shut_bytes = f["dropped_by"]["no_route_after_shut"].Number();
+    ev->faults.push_back(std::move(rf));
+  }
+  for (const Node& e : root["timeline"].Items()) {
+    if (e["event"].String() != "detected" || e["device"].String() != "monitor") continue;
+    LiveFinding l;
+    l.t_s = e["t_ns"].Number() * 1e-9;
+    if (ParseMonitorDetail(e["detail"].String(), &l.finding)) ev->live.push_back(std::move(l));
   }
   constexpr int kMaxInt = std::numeric_limits<int>::max();
   for (const Node& w : root["workloads"].Items()) {

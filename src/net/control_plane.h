@@ -40,9 +40,11 @@ class ControlPlane final : public EventSource {
   Topology* topo_;
   std::vector<Time> detection_;
   RouteConvergence convergence_;
-  // Switches grouped by their convergence delay: one recomputation per group and change.
+  // Switches grouped by their convergence delay: one recomputation per group and change; changes
+  // at one instant (a link's own failure and the shut that isolates it) share one.
   std::vector<Time> group_delay_;
   std::vector<std::vector<int>> group_switches_;
+  std::vector<Time> group_due_;  // when the group's pending recomputation runs (-1: none)
   std::vector<Detection> detections_;  // an event's arg indexes its entry
 };
 

@@ -13,6 +13,7 @@
 #include "diagnose/parsers.h"
 #include "report/fabric_drawing.h"
 #include "report/svg_chart.h"
+#include "report/timeline_story.h"
 #include "run/memory_estimate.h"
 #include "telemetry/counter_names.h"
 #include "util/config_error.h"
@@ -276,28 +277,37 @@ HtmlSection FaultsSection(const Run& run) {
               f["localized_to"].present() ? f["localized_to"].String() : "—", time_or_dash(f["mttd_ns"]),
               actions.empty() ? "—" : actions, time_or_dash(f["recovered_ns"]), time_or_dash(f["mttr_ns"])});
   }
+  // The events as the terminal tells them: a finding detected again and again is one line.
+  std::vector<TimelineEvent> read;
+  read.reserve(timeline.size());
+  for (const Node& e : timeline)
+    read.push_back({static_cast<Time>(std::llround(e["t_ns"].Number() * kNanosecond)), e["device"].String(), e["port"].String(),
+                    e["priority"].present() ? e["priority"].Int(0, 7) : -1, e["event"].String(), e["detail"].String()});
+  const std::vector<StoryLine> story = TellTimeline(read);
   SpanRow events;
   events.name = "timeline events";
   HtmlTable tl({"time", "where", "event", "detail"});
-  for (size_t i = 0; i < timeline.size(); ++i) {
-    const Node& e = timeline[i];
-    const std::string where = Where(e["device"].String(), e["port"].String(),
-                                    e["priority"].present() ? e["priority"].Int(0, 7) : -1);
-    const double t_ns = e["t_ns"].Number();
-    if (i < kTimelineMarks)
-      events.marks.push_back({t_ns, "event", FormatTimeNs(t_ns) + " " + where + " " + e["event"].String() + ": " +
-                                                 e["detail"].String()});
-    if (i < kTimelineRows) tl.AddRow({FormatTimeNs(t_ns), where, e["event"].String(), e["detail"].String()});
+  for (size_t i = 0; i < story.size(); ++i) {
+    const TimelineEvent& e = story[i].event;
+    const std::string where = Where(e.device, e.port, e.priority);
+    const double t_ns = static_cast<double>(e.t) / kNanosecond;
+    const std::string detail = e.detail + RepeatNote(story[i], FormatTimeNs(static_cast<double>(story[i].last) / kNanosecond));
+    if (i < kTimelineMarks) events.marks.push_back({t_ns, "event", FormatTimeNs(t_ns) + " " + where + " " + e.event + ": " + detail});
+    if (i < kTimelineRows) tl.AddRow({FormatTimeNs(t_ns), where, e.event, detail});
   }
   if (!events.marks.empty()) chart.rows.push_back(std::move(events));
   chart.note = "Orange: a fault in force. Marks: detected (blue), recovery actions (purple), recovered (green), "
                "timeline events (grey" +
-               std::string(timeline.size() > kTimelineMarks ? ", the first " + Count(kTimelineMarks) : "") +
+               std::string(story.size() > kTimelineMarks ? ", the first " + Count(kTimelineMarks) : "") +
                "). Hover a bar or a mark for its text.";
   body += SvgSpanChart(chart);
   if (!faults.empty()) body += "<h3>Faults</h3>\n" + t.Html();
-  if (!timeline.empty())
-    body += "<h3>Timeline</h3>\n" + tl.Html() + MoreRows(std::min(timeline.size(), kTimelineRows), timeline.size(), "events");
+  if (!story.empty())
+    body += "<h3>Timeline</h3>\n" + tl.Html() + MoreRows(std::min(story.size(), kTimelineRows), story.size(), "lines") +
+            (story.size() < timeline.size() ? HtmlParagraph(Count(timeline.size()) + " events in " + Count(story.size()) +
+                                                            " lines: a finding the monitor made again and again is one "
+                                                            "line; summary.json has every event.")
+                                            : "");
   return {"faults", "Faults and timeline", body};
 }
 

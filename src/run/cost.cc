@@ -1,19 +1,41 @@
 #include "run/cost.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace rocelab {
 
-std::string FormatMoney(double v) {
+namespace {
+
+// `v` in plain decimals (never an exponent) with `digits` significant digits below 1.
+std::string PlainDecimal(double v, int digits) {
+  const int decimals = std::min(30, static_cast<int>(std::ceil(-std::log10(std::fabs(v)))) + digits - 1);
   char buf[64];
-  std::snprintf(buf, sizeof buf, v == 0 || v >= 0.01 ? "%.2f" : "%.2g", v);
+  std::snprintf(buf, sizeof buf, "%.*f", std::max(0, decimals), v);
   return buf;
 }
 
+}  // namespace
+
+std::string FormatMoney(double v) {
+  if (v == 0 || std::fabs(v) >= 0.01) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+  }
+  return PlainDecimal(v, 2);
+}
+
 std::string FormatSeconds(double s) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", s);
-  return buf;
+  if (s == 0 || std::fabs(s) >= 1e-4) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", s);
+    if (std::string(buf).find('e') == std::string::npos) return buf;
+    std::snprintf(buf, sizeof buf, "%.0f", s);  // 1e+06 s and more: whole seconds
+    return buf;
+  }
+  return PlainDecimal(s, 6);
 }
 
 CostFigure PriceOf(const CostSpec& spec, Time lost) {

@@ -19,10 +19,11 @@ struct CostFigure {
 
 CostFigure PriceOf(const CostSpec& spec, Time lost);
 
-// A price or an amount as written: two decimals, or two significant digits below 0.01
-// (a simulated fault costs fractions of a cent).
+// A price or an amount as written: two decimals, or two significant digits below 0.01 (a
+// simulated fault costs fractions of a cent: "0.000020"), never an exponent.
 std::string FormatMoney(double v);
-// Seconds as written in the arithmetic: up to six significant digits ("0.84", "0.000512").
+// Seconds as written in the arithmetic: up to six significant digits ("0.84", "0.000512",
+// "0.0000704387"), never an exponent.
 std::string FormatSeconds(double s);
 
 }  // namespace rocelab

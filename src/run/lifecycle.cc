@@ -387,8 +387,10 @@ std::vector<std::string> LifecycleLines(const Experiment& x, size_t i, const Fau
     lines.push_back(s);
   }
   if (lc.victims_known) {
-    std::string s = "  victim flows (never touched " + x.faults().records()[i].target + ", > 10 % slower than without the fault): " +
-                    std::to_string(lc.victims.size());
+    const std::string& target = x.faults().records()[i].target;
+    // A route change has no target: the ports its routes name stand for it (docs/faults.md).
+    std::string s = "  victim flows (never touched " + (target.empty() ? std::string("the ports its routes name") : target) +
+                    ", > 10 % slower than without the fault): " + std::to_string(lc.victims.size());
     constexpr size_t kListed = 4;
     for (size_t v = 0; v < lc.victims.size() && v < kListed; ++v) {
       const VictimFlow& vf = lc.victims[v];
@@ -406,10 +408,19 @@ std::vector<std::string> LifecycleLines(const Experiment& x, size_t i, const Fau
                 lc.flows_failed);
   lines.push_back(buf);
   for (const JobImpact& j : lc.jobs) {
-    std::snprintf(buf, sizeof buf, "  allreduce %zu: %d iteration(s) after it, mean %s vs %s %s (x%.3f), %s lost, GPU idle %d ranks x %s = %s GPU-s%s",
-                  j.index, j.iterations, Us(j.mean_iteration).c_str(), Us(j.baseline_iteration).c_str(),
-                  j.baseline == "counterfactual" ? "without it" : "before it", j.inflation, Ms(j.extra).c_str(), j.ranks,
-                  Ms(j.extra).c_str(), FormatSeconds(j.gpu_idle_s).c_str(),
+    // No iteration ended after the injection (a ring the fault holds up): no mean to compare.
+    char iterations[160];
+    if (j.iterations > 0)
+      std::snprintf(iterations, sizeof iterations, "%d iteration(s) after it, mean %s vs %s %s (x%.3f)", j.iterations,
+                    Us(j.mean_iteration).c_str(), Us(j.baseline_iteration).c_str(),
+                    j.baseline == "counterfactual" ? "without it" : "before it", j.inflation);
+    else
+      std::snprintf(iterations, sizeof iterations, "no iteration ended after it");
+    // GPU idle in the line's own unit: ranks x the lost time, as GPU-milliseconds (GPU-seconds from 10 s on).
+    const bool in_s = j.extra >= 10 * kSecond;
+    const double idle = static_cast<double>(j.ranks) * static_cast<double>(j.extra) / (in_s ? kSecond : kMillisecond);
+    std::snprintf(buf, sizeof buf, "  allreduce %zu: %s, %s lost, GPU idle %d ranks x %s = %.3f GPU-%s%s", j.index, iterations,
+                  Ms(j.extra).c_str(), j.ranks, Ms(j.extra).c_str(), idle, in_s ? "s" : "ms",
                   j.stopped      ? " (stopped by a QP error)"
                   : j.behind > 0 ? (" (at the end, " + Ms(j.behind) + " behind the run without the fault)").c_str()
                                  : "");

@@ -21,11 +21,6 @@ void Subtract(const CounterMap& before, CounterMap* now) {
 
 }  // namespace
 
-std::string LocationDevice(const std::string& location) {
-  const size_t end = location.find_first_of(": ");
-  return location.substr(0, end);
-}
-
 bool FabricRoutes::Feeds(const std::string& device, const std::string& port, const std::string& peer,
                          const std::string& peer_port) const {
   const Topology& topo = fabric_->topology();
@@ -145,7 +140,7 @@ void Monitor::Window() {
     detections_.push_back({now, d.rule, d.location, d.title, d.tier});
     const Detection& det = detections_.back();
     x_->fabric().timeline().Add(now, "monitor", "", -1, det.fault() ? "detected" : "congestion",
-                                d.tier + " " + d.rule + " at " + d.location + ": " + d.title);
+                                MonitorDetail({d.tier, d.rule, d.location, d.title}));
     if (on_detection_) on_detection_(det);
   }
   if (on_window_) on_window_(w);

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "diagnose/diagnose.h"  // LocationDevice
 #include "diagnose/evidence.h"
 #include "sim/event_queue.h"
 
@@ -107,9 +108,6 @@ class Monitor {
   std::vector<std::pair<Time, std::set<std::string>>> named_;
   std::set<std::pair<std::string, std::string>> expected_;  // (rule, device)
 };
-
-// The device a finding's location names first: "h0 (mlx5_0/eth0)" -> h0, "leaf0:Ethernet0:3" -> leaf0.
-std::string LocationDevice(const std::string& location);
 
 }  // namespace rocelab
 

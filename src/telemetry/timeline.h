@@ -36,6 +36,30 @@ class Timeline {
   std::vector<TimelineEvent> events_;
 };
 
+// A monitor's finding as its timeline event ("detected" or "congestion") words it:
+// "T2 pfc.pause_storm at h0 (mlx5_0/eth0): pause storm: ...". A location holds no ": " (a port is
+// "leaf0:Ethernet8"), so the first one after " at " ends it; the title may hold more.
+struct MonitorFinding {
+  std::string tier, rule, location, title;
+};
+
+inline std::string MonitorDetail(const MonitorFinding& f) { return f.tier + " " + f.rule + " at " + f.location + ": " + f.title; }
+
+// Reads a monitor event's detail back; false for a detail of another form.
+inline bool ParseMonitorDetail(const std::string& detail, MonitorFinding* f) {
+  const size_t tier_end = detail.find(' ');
+  if (tier_end == std::string::npos) return false;
+  const size_t at = detail.find(" at ", tier_end + 1);
+  if (at == std::string::npos) return false;
+  const size_t colon = detail.find(": ", at + 4);
+  if (colon == std::string::npos) return false;
+  f->tier = detail.substr(0, tier_end);
+  f->rule = detail.substr(tier_end + 1, at - tier_end - 1);
+  f->location = detail.substr(at + 4, colon - at - 4);
+  f->title = detail.substr(colon + 2);
+  return !f->rule.empty() && f->rule.find(' ') == std::string::npos && f->tier.size() == 2 && f->tier[0] == 'T';
+}
+
 }  // namespace rocelab
 
 #endif  // ROCELAB_TELEMETRY_TIMELINE_H_

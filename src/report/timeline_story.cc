@@ -1,0 +1,49 @@
+#include "report/timeline_story.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace rocelab {
+
+std::vector<StoryLine> TellTimeline(const std::vector<TimelineEvent>& events) {
+  std::vector<StoryLine> out;
+  std::vector<std::vector<std::string>> places;  // a collapsed line's places, in order
+  std::vector<MonitorFinding> findings;
+  // (event, tier, rule, title) -> the line that tells it.
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, size_t> line_of;
+  for (const TimelineEvent& e : events) {
+    MonitorFinding f;
+    const bool monitor = e.device == "monitor" && (e.event == "detected" || e.event == "congestion") &&
+                         ParseMonitorDetail(e.detail, &f);
+    if (monitor) {
+      auto [it, fresh] = line_of.try_emplace(std::make_tuple(e.event, f.tier, f.rule, f.title), out.size());
+      if (!fresh) {
+        StoryLine& line = out[it->second];
+        ++line.count;
+        line.last = e.t;
+        std::vector<std::string>& p = places[it->second];
+        if (std::find(p.begin(), p.end(), f.location) == p.end()) p.push_back(f.location);
+        continue;
+      }
+    }
+    out.push_back({e, 1, e.t});
+    places.push_back(monitor ? std::vector<std::string>{f.location} : std::vector<std::string>{});
+    findings.push_back(f);
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (places[i].size() < 2) continue;
+    MonitorFinding f = findings[i];
+    f.location.clear();
+    for (const std::string& p : places[i]) f.location += (f.location.empty() ? "" : "; ") + p;
+    out[i].event.detail = MonitorDetail(f);
+  }
+  return out;
+}
+
+std::string RepeatNote(const StoryLine& line, const std::string& last_time) {
+  if (line.count < 2 || line.last == line.event.t) return "";  // one instant: its places say it all
+  return " (" + std::to_string(line.count) + " times until " + last_time + ")";
+}
+
+}  // namespace rocelab

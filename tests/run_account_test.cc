@@ -1,0 +1,185 @@
+// One story of a fault, told alike by the live monitor, by `rocelab diagnose` on the run's
+// summary and by the run's printout: each fault's own finding first, what recovery caused
+// labelled as the recovery's, a finding the monitor made again and again told once, and no
+// figure printed for what did not happen (docs/faults.md, "One diagnosis").
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "diagnose/diagnose.h"
+#include "file_util.h"
+#include "report/timeline_story.h"
+#include "run/cost.h"
+
+namespace rocelab {
+namespace {
+
+struct Ran {
+  std::string dir, printed;
+  std::vector<Diagnosis> findings;
+};
+
+// `rocelab run` (or `demo` when `scenario` is empty) into a fresh folder, and diagnose on what it wrote.
+Ran RunAndDiagnose(const std::string& scenario) {
+  Ran r;
+  r.dir = TempDir("account");
+  const CommandResult c = scenario.empty() ? Rocelab("demo --no-report --out " + r.dir)
+                                           : Rocelab("run " + std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/" +
+                                                     scenario + ".yaml --no-report --out " + r.dir);
+  EXPECT_EQ(c.status, 0) << c.output;
+  r.printed = c.output;
+  r.findings = Diagnose(LoadEvidence({r.dir}));
+  return r;
+}
+
+const Diagnosis* Find(const std::vector<Diagnosis>& ds, const std::string& rule) {
+  for (const Diagnosis& d : ds)
+    if (d.rule == rule) return &d;
+  return nullptr;
+}
+
+// The demo's storm starts at 3 ms: over the whole run h0 drained before it stuck, which the
+// totals alone read as a slow receiver. The monitor saw a storm window by window, recovery acted
+// on a storm, and the closing diagnosis says the same.
+TEST(OneDiagnosis, TheDemosStormIsAStormLiveAndAfterwards) {
+  const Ran r = RunAndDiagnose("");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().rule, "pfc.pause_storm");
+  EXPECT_EQ(r.findings.front().location, "h0 (mlx5_0/eth0)");
+  EXPECT_EQ(r.findings.front().severity, Severity::kError);
+  EXPECT_NE(r.findings.front().evidence.find("the run's monitor found it at 3.100 ms"), std::string::npos);
+  // The totals' reading is kept as evidence, not as a second diagnosis of the same host.
+  EXPECT_NE(r.findings.front().evidence.find("over the whole run: pfc.slow_receiver"), std::string::npos);
+  EXPECT_EQ(Find(r.findings, "pfc.slow_receiver"), nullptr);
+  // The flows into h0 time out and fail: what goes to h0 is dropped where its pause is ignored.
+  // That is the action's doing, said so, not a new transport fault.
+  for (const char* rule : {"transport.ack_timeouts", "transport.retries_exceeded", "app.flows_failed"}) {
+    const Diagnosis* d = Find(r.findings, rule);
+    ASSERT_NE(d, nullptr) << rule;
+    EXPECT_EQ(d->severity, Severity::kInfo) << rule;
+    EXPECT_EQ(d->title.rfind("caused by the recovery: ", 0), 0u) << d->title;
+    EXPECT_NE(d->evidence.find("runs into h0, whose pause the recovery ignores from 3.100 ms"), std::string::npos) << d->evidence;
+  }
+  // The closing lines of the demo: the one problem it has, the storm.
+  EXPECT_EQ(Occurrences(r.printed, "\ndiagnosis: "), 2u) << r.printed;
+  EXPECT_NE(r.printed.find("\ndiagnosis: and 3 findings the recovery caused"), std::string::npos) << r.printed;
+  EXPECT_NE(r.printed.find("diagnosis: link error: pause storm: this NIC pauses its switch 100 %"), std::string::npos) << r.printed;
+}
+
+// A deadlock that recovery broke after two windows does not show in the whole run's pause shares;
+// the monitor named the cycle, and so does the diagnosis, first.
+TEST(OneDiagnosis, ADeadlockRecoveryBrokeIsStillTheDiagnosis) {
+  const Ran r = RunAndDiagnose("deadlock");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().rule, "pfc.deadlock");
+  EXPECT_EQ(r.findings.front().location, "leaf1 -> spine0 -> leaf1");
+  EXPECT_NE(r.findings.front().action.find("The run's recovery: "), std::string::npos);
+}
+
+// A gray drop the recovery isolated: the gray drop first; the flap of the link it shut and the
+// packets dropped toward that link before the routes converged are the shut's.
+TEST(OneDiagnosis, AGrayDropFirstAndTheShutsSideEffectsAreTheShuts) {
+  const Ran r = RunAndDiagnose("gray_drop");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().rule, "network.gray_drop");
+  EXPECT_EQ(r.findings.front().location, "leaf0:Ethernet28 facing spine1");
+  const Diagnosis* flap = Find(r.findings, "physical.link_flap");
+  ASSERT_NE(flap, nullptr);
+  EXPECT_EQ(flap->severity, Severity::kInfo);
+  EXPECT_NE(flap->evidence.find("the recovery shut the link leaf0-spine1 at 3.000 ms"), std::string::npos) << flap->evidence;
+  const Diagnosis* discard = Find(r.findings, "drop.ingress_discard");
+  ASSERT_NE(discard, nullptr);
+  EXPECT_EQ(discard->severity, Severity::kInfo);
+  EXPECT_NE(discard->evidence.find("for want of a route after the recovery shut leaf0-spine1"), std::string::npos);
+}
+
+// A link that went down by itself: its flap is the fault's own finding (one, for both ends), not
+// the shut's that followed it.
+TEST(OneDiagnosis, ALinkDownIsItsOwnFlapAtBothEnds) {
+  const Ran r = RunAndDiagnose("link_down");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().rule, "physical.link_flap");
+  EXPECT_EQ(r.findings.front().severity, Severity::kError);
+  EXPECT_NE(r.findings.front().evidence.find("at spine1:Ethernet0 facing leaf0"), std::string::npos);
+  int flaps = 0;
+  for (const Diagnosis& d : r.findings) flaps += d.rule == "physical.link_flap";
+  EXPECT_EQ(flaps, 1);
+  // The link's own failure and the shut that holds it down prune each end's ECMP groups once,
+  // and the switches' routes converge once.
+  const std::string summary = ReadFile(r.dir + "/summary.json");
+  EXPECT_EQ(Occurrences(summary, "\"ecmp_pruned\""), 2u);
+  EXPECT_EQ(Occurrences(summary, "\"routes_converged\""), 1u);
+}
+
+// A finding detected again and again is one line of the story, with its count, its span and
+// every place; the events themselves all stay in summary.json.
+TEST(Story, RepeatedDetectionsAreOneLine) {
+  std::vector<TimelineEvent> events;
+  events.push_back({1000, "h0", "", -1, "fault_injected", "pfc_storm on h0"});
+  for (int k = 0; k < 3; ++k)
+    for (const char* host : {"h4 (mlx5_0/eth0)", "h5 (mlx5_0/eth0)"})
+      events.push_back({(2 + k) * 1000, "monitor", "", -1, "detected",
+                        MonitorDetail({"T3", "transport.ack_timeouts", host, "ACK timeouts: tail loss or a stalled path"})});
+  events.push_back({4500, "h4", "eth0", -1, "qp_error", "QP 0 (h4 -> h0)"});
+  events.push_back({5000, "monitor", "", -1, "detected",
+                    MonitorDetail({"T3", "transport.retries_exceeded", "h4 (mlx5_0/eth0)", "queue pairs failed"})});
+  const std::vector<StoryLine> story = TellTimeline(events);
+  ASSERT_EQ(story.size(), 4u);
+  EXPECT_EQ(story[1].event.t, 2000);
+  EXPECT_EQ(story[1].count, 6);
+  EXPECT_EQ(story[1].last, 4000);
+  EXPECT_EQ(story[1].event.detail,
+            "T3 transport.ack_timeouts at h4 (mlx5_0/eth0); h5 (mlx5_0/eth0): ACK timeouts: tail loss or a stalled path");
+  EXPECT_EQ(RepeatNote(story[1], "4 ns"), " (6 times until 4 ns)");
+  EXPECT_EQ(story[2].event.event, "qp_error");
+  EXPECT_EQ(story[3].count, 1);
+  EXPECT_EQ(RepeatNote(story[3], "5 ns"), "");
+  // Read back as written: a port's colon is not the end of the location.
+  MonitorFinding f;
+  ASSERT_TRUE(ParseMonitorDetail("T3 physical.link_flap at leaf0:Ethernet28 facing spine1: the link went down and up", &f));
+  EXPECT_EQ(f.location, "leaf0:Ethernet28 facing spine1");
+  EXPECT_EQ(f.title, "the link went down and up");
+  EXPECT_FALSE(ParseMonitorDetail("leaf0-spine1 leaves this switch's ECMP groups", &f));
+}
+
+// The demo's printout: 16 ACK-timeout detections at two hosts are one line; nothing finished, so
+// no mean FCT; money and seconds without an exponent; GPU idle in the line's unit.
+TEST(Story, TheDemoPrintsOneConsistentStory) {
+  const Ran r = RunAndDiagnose("");
+  EXPECT_EQ(Occurrences(r.printed, "transport.ack_timeouts"), 1u) << r.printed;
+  EXPECT_NE(r.printed.find("transport.ack_timeouts at h4 (mlx5_0/eth0); h5 (mlx5_0/eth0): ACK timeouts: tail loss or a "
+                           "stalled path (16 times until 11400.000 us)"),
+            std::string::npos)
+      << r.printed;
+  EXPECT_NE(r.printed.find("FCT: no flow finished"), std::string::npos);
+  EXPECT_EQ(r.printed.find("mean FCT 0.0"), std::string::npos);
+  EXPECT_EQ(r.printed.find("e-0"), std::string::npos) << r.printed;
+  EXPECT_NE(r.printed.find("GPU idle 6 ranks x 0.070 ms = 0.42"), std::string::npos) << r.printed;
+  EXPECT_NE(r.printed.find(" GPU-ms"), std::string::npos);
+}
+
+// A route change has no target: its victim line says what stands for it; a ring that no
+// iteration of ended after the fault prints no ratio of nothing.
+TEST(Story, NoEmptyTargetAndNoRatioOfNothing) {
+  const Ran r = RunAndDiagnose("route_change");
+  EXPECT_EQ(r.printed.find("never touched ,"), std::string::npos) << r.printed;
+  EXPECT_NE(r.printed.find("victim flows (never touched the ports its routes name, "), std::string::npos) << r.printed;
+  EXPECT_EQ(r.printed.find("x0.000"), std::string::npos) << r.printed;
+  const Ran storm = RunAndDiagnose("pfc_storm");
+  EXPECT_EQ(storm.printed.find("x0.000"), std::string::npos) << storm.printed;
+}
+
+TEST(Money, AmountsAndSecondsNeverInAnExponent) {
+  EXPECT_EQ(FormatMoney(2e-5), "0.000020");
+  EXPECT_EQ(FormatMoney(0.0123), "0.01");
+  EXPECT_EQ(FormatMoney(4000), "4000.00");
+  EXPECT_EQ(FormatMoney(0), "0.00");
+  EXPECT_EQ(FormatSeconds(7.04387e-05), "0.0000704387");
+  EXPECT_EQ(FormatSeconds(0.84), "0.84");
+  EXPECT_EQ(FormatSeconds(1800), "1800");
+  EXPECT_EQ(FormatSeconds(3.2e7), "32000000");
+}
+
+}  // namespace
+}  // namespace rocelab
