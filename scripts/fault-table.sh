@@ -5,22 +5,25 @@
 # localized, the tier and actions of recovery, what "recovered" means for it
 # (the `# recovered:` line of its scenario), the MTTD, when no finding named the
 # fault's devices any more (quiet), the MTTR (quiet and every workload back by its
-# own measure) and the time the workloads lost.
+# own measure) and the time the workloads lost; then, for each class, the lost time with
+# recovery and without (`recovery: {mode: off}`), its mean over seeds 1..8.
 #
 #   scripts/fault-table.sh [--bin BUILD/rocelab]           rewrite the table
 #   scripts/fault-table.sh [--bin BUILD/rocelab] --check   compare, write nothing
 #
 # Exit status 0 when written or identical, 1 when --check finds it differs, 2 on
-# bad usage or a scenario that does not run.
+# bad usage or a scenario that does not run, 3 when recovery loses more time than no
+# recovery for a class (by the mean over the seeds): nothing is written then.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/build/rocelab"
 check=false
+seeds="1 2 3 4 5 6 7 8"
 while (($#)); do
   case "$1" in
     --bin) bin=$(realpath "$2"); shift 2 ;;
     --check) check=true; shift ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: $0 [--bin BIN] [--check]" >&2; exit 2 ;;
   esac
 done
@@ -46,9 +49,25 @@ for c in $classes; do
     { echo "fault-table: scenarios/faults/$c.yaml did not run" >&2; exit 2; }
 done
 
-python3 - "$work" "$doc" "$begin" "$end" $classes >"$work/faults.md" <<'PY'
+# Recovery against none: each scenario with `recovery: {mode: auto}` and `{mode: off}`, seeds 1..8,
+# on every core. The lost time's mean over the seeds is the measure; auto must not lose more.
+mkdir -p "$work/sweep"
+for c in $classes; do
+  grep -qx 'recovery: {mode: auto}' "scenarios/faults/$c.yaml" ||
+    { echo "fault-table: scenarios/faults/$c.yaml has no line 'recovery: {mode: auto}' to sweep" >&2; exit 2; }
+  for mode in auto off; do
+    sed "s/^recovery: {mode: auto}\$/recovery: {mode: $mode}/" "scenarios/faults/$c.yaml" >"$work/sweep/$c-$mode.yaml"
+  done
+done
+for c in $classes; do for mode in auto off; do for seed in $seeds; do echo "$c-$mode $seed"; done; done; done |
+  xargs -P "$(nproc 2>/dev/null || echo 2)" -n 2 sh -c \
+    '"$0" run "$1/$2.yaml" --seed "$3" --out "$1/$2-$3" --quiet --no-report >/dev/null || echo "$2 seed $3" >>"$1/failed"' \
+    "$bin" "$work/sweep"
+[[ -s "$work/sweep/failed" ]] && { echo "fault-table: sweep runs failed: $(tr '\n' ';' <"$work/sweep/failed")" >&2; exit 2; }
+
+python3 - "$work" "$doc" "$begin" "$end" "$seeds" $classes >"$work/faults.md" <<'PY'
 import json, sys
-work, doc, begin, end, classes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+work, doc, begin, end, seeds, classes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split(), sys.argv[6:]
 
 def ms(ns):
     return "—" if ns is None else f"{ns / 1e6:.1f} ms"
@@ -69,8 +88,13 @@ def short(action):
             action = action[: action.index(sep)]
     return action
 
-rows = ["| class | detector (rule) | localized to | tier: action | recovered means | MTTD | quiet | MTTR | lost |",
-        "|---|---|---|---|---|---|---|---|---|"]
+def lost_ms(c, mode, seed):
+    return json.load(open(f"{work}/sweep/{c}-{mode}-{seed}/summary.json"))["faults"][0]["lost_ns"] / 1e6
+
+worse = []  # classes where recovery loses more than none, by the mean over the seeds
+rows = ["| class | detector (rule) | localized to | tier: action | recovered means | MTTD | quiet | MTTR | lost | "
+        f"lost, auto / off ({len(seeds)} seeds) |",
+        "|---|---|---|---|---|---|---|---|---|---|"]
 for c in classes:
     s = json.load(open(f"{work}/{c}/summary.json"))
     f = s["faults"][0]
@@ -84,8 +108,18 @@ for c in classes:
         if text not in actions:
             actions.append(text)
     detector = f"`{f['detected_by']}` ({f['detected_tier']})" if f["detected_by"] else "not detected"
+    auto = [lost_ms(c, "auto", k) for k in seeds]
+    off = [lost_ms(c, "off", k) for k in seeds]
+    mean_auto, mean_off = sum(auto) / len(auto), sum(off) / len(off)
+    if mean_auto > mean_off:
+        worse.append(f"{c} ({mean_auto:.2f} ms with recovery, {mean_off:.2f} ms without)")
+    seeds_worse = sum(a > o for a, o in zip(auto, off))
+    sweep = f"{mean_auto:.1f} / {mean_off:.1f} ms" + (f" ({seeds_worse} seed{'s' if seeds_worse > 1 else ''} worse)" if seeds_worse else "")
     rows.append(f"| `{c}` | {detector} | {f['localized_to'] or '—'} | {'; '.join(actions) or '—'} | {recovered} | "
-                f"{ms(f['mttd_ns'])} | {since(f, 'quiet_ns')} | {mttr(s, f)} | {ms(f['lost_ns'])} |")
+                f"{ms(f['mttd_ns'])} | {since(f, 'quiet_ns')} | {mttr(s, f)} | {ms(f['lost_ns'])} | {sweep} |")
+if worse:
+    sys.stderr.write("fault-table: recovery loses more than none (mean over the seeds): " + "; ".join(worse) + "\n")
+    sys.exit(3)
 
 text = open(doc).read()
 a, b = text.index(begin) + len(begin), text.index(end)

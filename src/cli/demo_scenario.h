@@ -6,7 +6,9 @@
 // recovery acts on its tier at once: the switch port facing h0 ignores its
 // pause and drops what goes to it, so the pause never spreads up the tree and
 // the ring keeps its pace (the switch PFC watchdog, slower, would have done the
-// same later). What it cost is measured against the same run without the storm
+// same later); a window later, as the flows into h0 (no CNPs come back from a
+// host that takes nothing in) keep sending what that port drops across the
+// uplinks, it isolates h0 (T3). What it cost is measured against the same run without the storm
 // (run/lifecycle.h): the ring's lost time, priced for a 512-GPU job; the two
 // flows into h0 fail, as they must with a host that drains nothing. Production
 // timers scaled by 1/100 so the story takes milliseconds of simulated time and

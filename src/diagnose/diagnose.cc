@@ -207,16 +207,23 @@ class Rules {
     for (const RunFault& f : ev_.faults) {
       for (const RunFault::Action& a : f.actions) {
         const std::string when = Fmt("%.3f", a.t_s * 1e3) + " ms";
-        if (a.action.compare(0, 10, "shut link ") == 0) {
-          const std::string link = a.action.substr(10, a.action.find(':') - 10);
+        // "shut link A-B: ..." or "isolate H: shut its link A-B and ...": the link is the word after.
+        size_t at = a.action.compare(0, 10, "shut link ") == 0 ? 10 : std::string::npos;
+        if (a.action.compare(0, 8, "isolate ") == 0 && a.action.find(": shut its link ") != std::string::npos)
+          at = a.action.find(": shut its link ") + 16;
+        if (at != std::string::npos) {
+          const std::string link = a.action.substr(at, a.action.find_first_of(": ", at) - at);
           const size_t dash = link.find('-');
           if (dash == std::string::npos) continue;
           const std::string end1 = link.substr(0, dash), end2 = link.substr(dash + 1);
           const std::string dev = LocationDevice(d.location);
           const bool own_link = (f.kind == "link_down" || f.kind == "link_flap") &&
                                 (f.target == link || f.target == end2 + "-" + end1);
-          if (d.rule == "physical.link_flap" && !own_link && (dev == end1 || dev == end2) &&
-              (d.location.find("facing " + end1) != std::string::npos || d.location.find("facing " + end2) != std::string::npos))
+          // A switch port names its peer ("facing h0"); a host has the one port.
+          const bool on_link = d.location.find(" facing ") == std::string::npos ||
+                               d.location.find("facing " + end1) != std::string::npos ||
+                               d.location.find("facing " + end2) != std::string::npos;
+          if (d.rule == "physical.link_flap" && !own_link && (dev == end1 || dev == end2) && on_link)
             return "the recovery shut the link " + link + " at " + when + " (" + f.kind + " on " + f.target + ")";
           if (d.rule == "drop.ingress_discard" && f.no_route_after_shut_bytes > 0)
             return Count(f.no_route_after_shut_bytes) + " B were dropped for want of a route after the recovery shut " +

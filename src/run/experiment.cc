@@ -57,14 +57,18 @@ Experiment::Experiment(const Scenario& sc, Role role)
   if (monitor_ && sc.recovery_auto) {
     recovery_ = std::make_unique<Recovery>(this, monitor_.get());
     monitor_->SetOnDetection([this](const Monitor::Detection& d) { Act(d); });
-    monitor_->SetOnWindow([this](const Evidence& w) { recovery_->OnWindow(w); });
+    monitor_->SetOnWindow([this](const Evidence& w) {
+      const size_t before = recovery_->actions().size();
+      recovery_->OnWindow(w, /*escalate=*/true);
+      NoteShuts(before);
+    });
   }
   if (monitor_ && sc.recovery_runbook) {
     recovery_ = std::make_unique<Recovery>(this, monitor_.get());
     runbook_ = std::make_unique<Runbook>(&fabric_, [this](const Monitor::Detection& d) { Act(d); });
     monitor_->SetOnDetection(
         [this](const Monitor::Detection& d) { runbook_->OnDetection(d, Recovery::ActionTier(d)); });
-    monitor_->SetOnWindow([this](const Evidence& w) { recovery_->OnWindow(w); });
+    monitor_->SetOnWindow([this](const Evidence& w) { recovery_->OnWindow(w, /*escalate=*/false); });
   }
   // The lifecycle figures' instruments, only where there are faults to measure (or this is the
   // run they are measured against), so a scenario without faults runs as it always did.
@@ -81,10 +85,14 @@ Experiment::Experiment(const Scenario& sc, Role role)
 void Experiment::Act(const Monitor::Detection& d) {
   const size_t before = recovery_->actions().size();
   recovery_->OnDetection(d);
+  NoteShuts(before);
+}
+
+void Experiment::NoteShuts(size_t from) {
   // What the link had lost when recovery shut it: the loss after is the action's.
-  for (size_t i = before; i < recovery_->actions().size(); ++i) {
+  for (size_t i = from; i < recovery_->actions().size(); ++i) {
     const Recovery::Action& a = recovery_->actions()[i];
-    if (a.devices.size() != 2 || a.action.rfind("shut link", 0) != 0) continue;
+    if (!Recovery::ShutsALink(a)) continue;
     shut_base_[a.action] = LinkLostBytes(a.devices[0], a.devices[1]);
     uint64_t no_route = 0;
     for (const auto& sw : fabric_.switches()) no_route += sw->no_route_drop_bytes();

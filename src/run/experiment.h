@@ -114,6 +114,7 @@ class Experiment {
   std::vector<uint64_t> delivered_at_tail_;
   // The faults' lifecycle.
   void Act(const Monitor::Detection& d);  // recovery acts on `d` now
+  void NoteShuts(size_t from);            // the links recovery's actions from `from` on shut: what they had lost
   // carrier_lost_bytes at both ends of the link between devices `a` and `b`.
   uint64_t LinkLostBytes(const std::string& a, const std::string& b) const;
   bool finished_ = false;

@@ -5,8 +5,14 @@
 #include "run/experiment.h"
 #include "telemetry/counter_names.h"
 #include "topo/naming.h"
+#include "util/units.h"
 
 namespace rocelab {
+
+// Frames dropped for a stuck host in one window, as a share of the MTU frames its link carries in
+// one, past which its senders are flooding the fabric and the host is isolated (a judgement: a
+// few frames in flight at the action are not a flood; line-rate senders are ten times this).
+constexpr double kIsolateShare = 0.1;
 
 namespace {
 
@@ -131,7 +137,8 @@ void Recovery::IgnorePause(const Monitor::Detection& d, bool drop) {
   const TopoPort& tp = *facing;
   Switch& sw = static_cast<Switch&>(x_->fabric().device(tp.peer_node));
   WatchdogAction(sw, tp.peer_port, true, drop);
-  ignored_.push_back({tp.peer_node, tp.peer_port, host, drop, StormDrops(sw, tp.peer_port)});
+  const uint64_t drops = StormDrops(sw, tp.peer_port);
+  ignored_.push_back({tp.peer_node, tp.peer_port, host, drop, drops, drops});
   // The host stays broken: its own pausing and the frames its NIC discards are what was meant.
   for (const char* rule : {"pfc.pause_storm", "pfc.slow_receiver", "drop.lossless_nic", "transport.sequence_errors"})
     monitor_->Expect(rule, host);
@@ -141,6 +148,29 @@ void Recovery::IgnorePause(const Monitor::Detection& d, bool drop) {
           (drop ? "what goes to it is dropped there (the PFC watchdog's drop action), counted"
                 : "what it cannot take is dropped at its NIC (the PFC watchdog's forward action), counted"),
       {sw.name(), host}, SwitchPortAlias(tp.peer_port));
+}
+
+// The stuck host's link shut and held down: its switch port and its NIC go dark, the switch
+// withdraws the host's route, and once the others' routes converge what its senders still send
+// is dropped at their first hop instead of crossing the fabric's uplinks.
+void Recovery::IsolateHost(Ignored* ig, uint64_t frames, const std::string& window) {
+  Fabric& f = x_->fabric();
+  const Topology& topo = f.topology();
+  const int node = topo.FindNode(ig->host);
+  if (node < 0 || !done_.insert("isolate@" + ig->host).second) return;
+  ig->isolated = true;
+  const std::string sw = topo.nodes()[ig->sw].name;
+  done_.insert(LinkName(sw, ig->host));  // the link is shut: a flap detection there asks nothing more
+  done_.insert(LinkName(ig->host, sw));
+  // The shut's flap at both ends is the action's, not a new fault.
+  for (const std::string& dev : {ig->host, sw}) monitor_->Expect("physical.link_flap", dev);
+  Act("T3",
+      "isolate " + ig->host + ": shut its link " + LinkName(sw, ig->host) + " and withdraw its route (" +
+          std::to_string(frames) + " frames for it dropped at " + sw + ":" + SwitchPortAlias(ig->port) + " in the last " +
+          window + ": its senders get no CNPs and go on at line rate); the other switches drop what is sent to it at "
+          "their first hop",
+      {sw, ig->host}, SwitchPortAlias(ig->port));
+  f.HoldLinkDown(node, 0);
 }
 
 // The queue feeding a slow receiver marks ECN at a quarter of the depth its profile does: DCQCN
@@ -310,7 +340,11 @@ void Recovery::OnDetection(const Monitor::Detection& d) {
   Act(d.tier, what + " (" + d.rule + ")", {device}, "");
 }
 
-void Recovery::OnWindow(const Evidence& w) {
+bool Recovery::ShutsALink(const Action& a) {
+  return a.devices.size() == 2 && (a.action.rfind("shut link ", 0) == 0 || a.action.rfind("isolate ", 0) == 0);
+}
+
+void Recovery::OnWindow(const Evidence& w, bool escalate) {
   Fabric& f = x_->fabric();
   const Topology& topo = f.topology();
   // A queue drained to break a deadlock: one window is enough.
@@ -329,8 +363,26 @@ void Recovery::OnWindow(const Evidence& w) {
     done_.erase("deadlock@" + name);
     it = drained_.erase(it);
   }
+  // A stuck host whose traffic is still sent to be dropped at its port: isolated (recovery.h).
+  // `show pfcwd stats` counts those drops; a tenth of the link's MTU frames in a window is traffic
+  // the senders would not send if CNPs reached them.
+  const Time window = monitor_->window();
+  for (Ignored& ig : ignored_) {
+    if (!escalate || !ig.drop || ig.isolated) continue;
+    Switch& sw = static_cast<Switch&>(f.device(ig.sw));
+    const uint64_t drops = StormDrops(sw, ig.port), in_window = drops - ig.dropped_seen;
+    ig.dropped_seen = drops;
+    const NicSpec& nic = NicSpecFor(f.scenario(), ig.host);
+    const double frames = static_cast<double>(sw.port(ig.port).rate_bps) * static_cast<double>(window) / kSecond / 8 /
+                          (nic.mtu + kEthHeader + kIpv4Header + kUdpHeader + kBth + kIcrc + kFcs + kWireOverhead);
+    if (static_cast<double>(in_window) > kIsolateShare * frames) IsolateHost(&ig, in_window, FormatTime(window));
+  }
   // A host whose pause was ignored and that paused nothing in the whole window: honoured again.
   for (auto it = ignored_.begin(); it != ignored_.end();) {
+    if (it->isolated) {
+      ++it;
+      continue;
+    }
     const PortEvidence* host = nullptr;
     for (const PortEvidence& p : w.ports)
       if (!p.is_switch && p.device == it->host) host = &p;

@@ -5,6 +5,12 @@
 //   T2, PFC-level: a host whose pause storms (pfc.pause_storm): its switch port
 //   ignores its pause and drops its traffic (the PFC watchdog's drop action),
 //   so the congestion tree dissolves; lifted when the host stops pausing. A
+//   storming host's senders get no CNPs (nothing reaches its NIC to send them),
+//   so they go on at line rate and their frames cross the fabric only to be
+//   dropped at its last hop: when a window drops more than a tenth of what the
+//   host's link carries in it, the host is isolated (T3): its link shut, and
+//   with it its route withdrawn, so the other switches drop what is sent to it
+//   at their first hop once their routes converge. A
 //   slow receiver (pfc.slow_receiver): ECN re-tuned on the queue feeding it,
 //   marking earlier; if its pause spreads even so (pfc.congestion_tree rooted
 //   at it), its pause is ignored and its traffic forwarded (the watchdog's
@@ -47,8 +53,12 @@ class Recovery {
   };
   // A new detection: acts if a rule of the list above fired, once per place.
   void OnDetection(const Monitor::Detection& d);
-  // A monitor window's evidence: lifts what lasts only while its cause does.
-  void OnWindow(const Evidence& window);
+  // A monitor window's evidence: lifts what lasts only while its cause does and, with
+  // `escalate` (auto, not a runbook's operator), isolates a stuck host that floods the fabric.
+  void OnWindow(const Evidence& window, bool escalate);
+  // Whether `a` shut a link ("shut link A-B", "isolate H: shut its link A-B"): its devices are the
+  // link's ends.
+  static bool ShutsALink(const Action& a);
   const std::vector<Action>& actions() const { return actions_; }
   // The tier of the action detection `d` calls for ("" for none): what a runbook's operator
   // delay depends on (run/runbook.h).
@@ -78,7 +88,10 @@ class Recovery {
     std::string host;
     bool drop;                // its traffic dropped at the switch (a storm), or forwarded
     uint64_t dropped_before;  // the port's drop counts when it began
+    uint64_t dropped_seen;    // ... at the end of the last window
+    bool isolated = false;    // its link shut: nothing left to honour
   };
+  void IsolateHost(Ignored* ig, uint64_t frames, const std::string& window);
   std::vector<Ignored> ignored_;
   // A switch port drained for one window to break a deadlock.
   struct Drained {
