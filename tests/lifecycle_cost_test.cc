@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -382,6 +383,13 @@ TEST(LifecycleCost, BadCostRecoveryAndLifecycleKeysAreRefusedWithTheSpot) {
       {"monitor: {interval: 1ms}\nrecovery: {mode: manual}\n", 3, "recovery.mode"},
       {"lifecycle: {counterfactual: maybe}\n", 2, "lifecycle.counterfactual"},
       {"lifecycle: {window: 0s}\n", 2, "lifecycle.window"},
+      {"cost: {per_hour: 1, checkpoint: {since_last: 1h}}\n", 2, "cost.checkpoint.interval"},
+      {"cost: {per_hour: 1, checkpoint: {interval: 1h, since_last: 2h}}\n", 2, "cost.checkpoint.since_last"},
+      {"cost: {per_hour: 1, checkpoint: {interval: 0s}}\n", 2, "cost.checkpoint.interval"},
+      {"cost: {per_hour: 1, checkpoint: {interval: 4h, every: 1h}}\n", 2, "cost.checkpoint.every"},
+      {"cost: {per_hour: 1, checkpoint: {interval: 4}}\n", 2, "cost.checkpoint.interval"},
+      {"cost: {per_hour: 1, response: {t4: 1min}}\n", 2, "cost.response.t4"},
+      {"cost: {per_hour: 1, response: {t3: 800h}}\n", 2, "cost.response.t3"},
   };
   for (const Refusal& r : kBad) {
     try {
@@ -424,6 +432,70 @@ Command RunCommand(const std::string& yaml) {
   const int st = pclose(p);
   c.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return c;
+}
+
+// At production time, by hand: the run's times x 1/scale, a person's response, and either the
+// share of the degraded time lost or, for a halt past the retry budget, all of it plus the
+// rollback to the last checkpoint and the restart.
+TEST(LifecycleCost, ProductionArithmeticIsExact) {
+  CostSpec spec;
+  spec.given = true;
+  spec.per_hour = 8000;
+  spec.currency = "CNY";
+  ProductionInputs in;
+  in.scale = 0.01;
+  in.detect = 2 * kMillisecond;   // 0.2 s at production
+  in.tier = "T3";
+  in.response = 30 * 60 * kSecond;
+  in.after_action = kMillisecond;  // 0.1 s
+  in.throughput = 0.25;
+  in.retry_budget = 8 * kMillisecond;  // 0.8 s
+  ProductionCost slowed = PriceAtProduction(spec, in);
+  EXPECT_DOUBLE_EQ(slowed.degraded_s, 1800.3);
+  EXPECT_DOUBLE_EQ(slowed.lost_s, 1800.3 * 0.75);
+  EXPECT_FALSE(slowed.killed);
+  EXPECT_DOUBLE_EQ(slowed.amount, 1800.3 * 0.75 / 3600 * 8000);
+  in.halted = true;
+  ProductionCost unpriced = PriceAtProduction(spec, in);  // no checkpoint section: killed, the rollback not priced
+  EXPECT_TRUE(unpriced.killed);
+  EXPECT_DOUBLE_EQ(unpriced.amount, 1800.3 / 3600 * 8000);
+  spec.checkpoint_interval = 4 * 3600 * kSecond;
+  spec.since_checkpoint = 2 * 3600 * kSecond;
+  spec.restart = 10 * 60 * kSecond;
+  ProductionCost killed = PriceAtProduction(spec, in);
+  EXPECT_TRUE(killed.killed);
+  EXPECT_DOUBLE_EQ(killed.rollback_s, 7200);
+  EXPECT_DOUBLE_EQ(killed.amount, (1800.3 + 7200 + 600) / 3600 * 8000);
+  EXPECT_EQ(killed.arithmetic,
+            "at production time (the run's timers × 100): detected after 0.003 min + T3 response 30.000 min + back 0.002 "
+            "min after the action = 30.005 min halted, longer than the queue pairs' retry budget (0.013 min): the job "
+            "dies, redoes its work since the last checkpoint and restarts: 30.005 min + 120.000 min + 10.000 min = "
+            "160.005 min × 8000.00 CNY/hour = 21334.00 CNY");
+  // A halt shorter than the retry budget: the queue pairs survive, nothing to roll back.
+  in.response = 0;
+  in.retry_budget = kSecond;
+  ProductionCost survived = PriceAtProduction(spec, in);
+  EXPECT_FALSE(survived.killed);
+  EXPECT_DOUBLE_EQ(survived.amount, 0.3 / 3600 * 8000);
+}
+
+// The worked example operators quote: a 64-node job (8000 CNY an hour) halted by a PFC deadlock
+// for 30 minutes loses 4000 CNY of its time, and its rollback to the last checkpoint (2 hours of
+// work) 16000 more. scenarios/faults/deadlock.yaml prices its deadlock so, within 5 %.
+TEST(LifecycleCost, TheDeadlockScenarioReproducesTheWorkedExample) {
+  TestRun f = RunYaml(ReadFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/deadlock.yaml"));
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  ASSERT_EQ(lc.size(), 1u);
+  ASSERT_TRUE(lc[0].production.has_value());
+  const ProductionCost& p = *lc[0].production;
+  EXPECT_TRUE(p.killed);
+  EXPECT_NEAR(p.lost_s, 1800, 0.05 * 1800);
+  EXPECT_NEAR(p.lost_s / 3600 * 8000, 4000, 0.05 * 4000);
+  EXPECT_DOUBLE_EQ(p.rollback_s, 7200);
+  EXPECT_NEAR(p.amount, 20000, 0.05 * 20000);
+  const auto s = nlohmann::json::parse(SummaryJson(*f.run));
+  EXPECT_EQ(s["faults"][0]["cost"]["at_production"]["amount"], std::round(p.amount * 1e6) / 1e6);
+  EXPECT_EQ(s["faults"][0]["cost"]["at_production"]["killed"], true);
 }
 
 TEST(LifecycleCost, TheCommandRefusesABadCostWithExitTwoAndWritesNothing) {

@@ -301,7 +301,8 @@ TEST(Scenario, RangeErrorsGiveBoundsThatReadBack) {
   auto number = [&](const std::string& v) { double x; return ParseNumber(v, &x, &err); };
   const Case cases[] = {
       {"duration: 2ms", "duration: 0s", "1ns to 3600s", time},
-      {"duration: 2ms", "duration: 7200s", "0s to 3600s", time},
+      {"duration: 2ms", "duration: 7200s", "1ns to 3600s", time},
+      {"duration: 2ms", "duration: 800h", "0s to 720h", time},
       {"buffer: 32MB", "buffer: 1KB", "64KB to 16GB", size},
       {"kmax: 400KB", "kmax: 2000000GB", "0B to 1048576GB", size},
       {"headroom: auto", "headroom: 65MB", "0B to 64MB, or auto", size},

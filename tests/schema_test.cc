@@ -164,6 +164,9 @@ std::string YamlSetting(const std::string& key, const std::string& value) {
   if (key.rfind("recovery.delay.", 0) == 0)
     return top + "monitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {" + key.substr(15) + ": " + value + "}}\n";
   if (key == "cost.currency") return top + "cost: {per_hour: 1, currency: " + value + "}\n";
+  if (key.rfind("cost.checkpoint.", 0) == 0)
+    return top + "cost: {per_hour: 1, checkpoint: {interval: 4h, " + key.substr(16) + ": " + value + "}}\n";
+  if (key.rfind("cost.response.", 0) == 0) return top + "cost: {per_hour: 1, response: {" + key.substr(14) + ": " + value + "}}\n";
   std::vector<std::string> parts;
   std::stringstream ss(key);
   for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);

@@ -51,7 +51,11 @@ TEST(Units, Times) {
   ASSERT_TRUE(ParseTime("5min", &t, &err)) << err;
   EXPECT_EQ(t, 300 * kSecond);
   EXPECT_FALSE(ParseTime("5m", &t, &err));
-  EXPECT_FALSE(ParseTime("61min", &t, &err)) << "past the 3600 s limit";
+  // Hours, for a job's checkpoint interval (cost.checkpoint), up to 30 days; each setting has
+  // its own range (recovery.delay: an hour at most).
+  ASSERT_TRUE(ParseTime("61min", &t, &err)) << err;
+  EXPECT_EQ(t, 3660 * kSecond);
+  EXPECT_FALSE(ParseTime("43201min", &t, &err)) << "past the 720 h limit";
 }
 
 TEST(Units, SerializationTimeIsExactAtCommonSpeeds) {
@@ -106,9 +110,12 @@ TEST(Units, RangeMessagesUseUnitsTheParsersTake) {
   EXPECT_FALSE(ParseRate("20T", &b, &err));
   EXPECT_NE(err.find("(1bps to 10T)"), std::string::npos) << err;
   EXPECT_TRUE(ParseRate("10T", &b, &err) && ParseRate("1bps", &b, &err)) << err;
-  EXPECT_FALSE(ParseTime("7200s", &t, &err));
-  EXPECT_NE(err.find("(0s to 3600s)"), std::string::npos) << err;
-  EXPECT_TRUE(ParseTime("3600s", &t, &err)) << err;
+  EXPECT_FALSE(ParseTime("721h", &t, &err));
+  EXPECT_NE(err.find("(0s to 720h)"), std::string::npos) << err;
+  EXPECT_TRUE(ParseTime("720h", &t, &err)) << err;
+  EXPECT_EQ(t, 720 * 3600 * kSecond);
+  EXPECT_TRUE(ParseTime("4h", &t, &err)) << err;
+  EXPECT_EQ(t, 4 * 3600 * kSecond);
   EXPECT_FALSE(ParseLength("101km", &m, &err));
   EXPECT_NE(err.find("(0m to 100km)"), std::string::npos) << err;
   EXPECT_TRUE(ParseLength("100km", &m, &err)) << err;

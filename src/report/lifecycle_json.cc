@@ -91,6 +91,16 @@ void WriteFaultLifecycle(JsonWriter& w, const FaultLifecycle& lc, const CostSpec
   if (cost.by_gpu) w.Int("gpus", cost.gpus).Double("per_gpu_hour", cost.per_gpu_hour);
   else w.Double("per_hour", cost.per_hour);
   w.Double("lost_s", lc.cost->seconds, 9).Double("amount", lc.cost->amount, 9).String("arithmetic", lc.cost->arithmetic);
+  if (lc.production) {
+    const ProductionCost& p = *lc.production;
+    w.BeginObject("at_production");
+    w.Double("degraded_s", p.degraded_s, 6).Double("lost_s", p.lost_s, 6).Bool("killed", p.killed);
+    w.Double("rollback_s", p.rollback_s, 6).Double("restart_s", p.restart_s, 6).Double("amount", p.amount, 6);
+    w.String("arithmetic", p.arithmetic);
+    w.EndObject();
+  } else {
+    w.Null("at_production");
+  }
   w.EndObject();
 }
 

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "transport/rc_transport.h"
+
 namespace rocelab {
 
 namespace {
@@ -221,6 +223,33 @@ bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, co
   return true;
 }
 
+// Fault `i` at production time (run/cost.h): nothing when it was not detected or its throughput
+// while degraded is unknown.
+std::optional<ProductionCost> AtProduction(const Experiment& x, size_t i, const FaultLifecycle& lc) {
+  const Scenario& sc = x.fabric().scenario();
+  const Monitor::Detection* d = x.FaultDetection(i);
+  if (!d || lc.throughput < 0) return std::nullopt;
+  const std::vector<Recovery::Action> actions = x.FaultActions(i);
+  ProductionInputs in;
+  in.scale = sc.timer_scale;
+  in.detect = d->t - x.faults().records()[i].injected;
+  const std::string tier = !actions.empty() ? actions.front().tier : Recovery::ActionTier(*d);
+  in.tier = tier.empty() ? d->tier : tier;
+  // A person's response: as given; else none where the automation acts, and the runbook's
+  // delay where a person does.
+  const Time given = in.tier == "T2" ? sc.cost.response_t2 : sc.cost.response_t3;
+  const Time delay = in.tier == "T2" ? sc.runbook_delay_t2 : sc.runbook_delay_t3;
+  in.response = given >= 0 ? given : sc.recovery_auto ? 0 : delay;
+  const Time recovered = FaultRecoveredAt(x, i, &lc);
+  if (!actions.empty() && recovered >= 0) in.after_action = std::max<Time>(0, recovered - actions.back().t);
+  const Monitor::Detection* l = x.FaultLocalization(i);
+  in.halted = l && l->rule == "pfc.deadlock";
+  for (const JobImpact& j : lc.jobs) in.halted = in.halted || j.stopped;
+  in.throughput = lc.throughput;
+  in.retry_budget = LocalAckTimeout(sc.nic.timeout) * (sc.nic.retry_count + 1);
+  return PriceAtProduction(sc.cost, in);
+}
+
 }  // namespace
 
 std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x) {
@@ -360,6 +389,7 @@ std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x) {
       }
     }
     if (sc.cost.given && lc.lost >= 0) lc.cost = PriceOf(sc.cost, lc.lost);
+    if (sc.cost.given) lc.production = AtProduction(x, i, lc);
   }
   return out;
 }
@@ -446,6 +476,7 @@ std::vector<std::string> LifecycleLines(const Experiment& x, size_t i, const Fau
   }
   if (lc.extrapolated) lines.push_back("  extrapolated: " + lc.extrapolation);
   if (lc.cost) lines.push_back("  cost: " + lc.cost->arithmetic);
+  if (lc.production) lines.push_back("  cost " + lc.production->arithmetic);
   return lines;
 }
 

@@ -94,6 +94,7 @@ struct FaultLifecycle {
   Time action_due = -1;
   std::string action_tier, extrapolation;  // the arithmetic
   std::optional<CostFigure> cost;
+  std::optional<ProductionCost> production;  // the same fault at production time (run/cost.h)
 };
 
 // One per fault, in scenario order; empty until the run has finished. Runs the

@@ -54,7 +54,8 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kMonitorProbes, &kMonitorProbesInterval, &kMonitorProbesTimeout, &kMonitorProbesFabricPeers, &kMonitorProbesDscp,
       &kRecovery, &kRecoveryMode,
       &kRecoveryDelay, &kRecoveryDelayT2, &kRecoveryDelayT3, &kLifecycle, &kLifecycleCounterfactual, &kLifecycleWindow,
-      &kCost, &kCostGpus, &kCostPerGpuHour, &kCostPerHour, &kCostCurrency, &kTelemetry, &kTelemetryInterval,
+      &kCost, &kCostGpus, &kCostPerGpuHour, &kCostPerHour, &kCostCurrency, &kCostCheckpoint, &kCostCheckpointInterval,
+      &kCostCheckpointSinceLast, &kCostCheckpointRestart, &kCostResponse, &kCostResponseT2, &kCostResponseT3, &kTelemetry, &kTelemetryInterval,
       &kTelemetrySeries,
   };
   return kAll;

@@ -497,6 +497,27 @@ inline constexpr Option kCostPerHour =
     Number("cost.per_hour", 0, 0, 1e12, "price of the whole cluster for an hour (instead of gpus and per_gpu_hour)")
         .DefaultIs("");
 inline constexpr Option kCostCurrency = Other("cost.currency", Unit::kText, "USD", "the currency, as printed (up to 8 characters)");
+// What a fault costs at production time (docs/faults.md, "At production time"): a job whose
+// queue pairs fail restarts from its last checkpoint.
+inline constexpr Option kCostCheckpoint =
+    Other("cost.checkpoint", Unit::kMapping, "", "the job's checkpoints: a job killed by a fault redoes the work since the last");
+inline constexpr Option kCostCheckpointInterval =
+    Duration("cost.checkpoint.interval", 0, kSecond, 720 * 3600 * kSecond, "time between the job's checkpoints")
+        .Required();
+inline constexpr Option kCostCheckpointSinceLast =
+    Duration("cost.checkpoint.since_last", 0, 0, 720 * 3600 * kSecond,
+             "the work since the last checkpoint when a fault kills the job")
+        .DefaultIs("half the interval (the expected loss)");
+inline constexpr Option kCostCheckpointRestart =
+    Duration("cost.checkpoint.restart", 0, 0, 720 * 3600 * kSecond, "the time a killed job takes to restart").Default("0s");
+inline constexpr Option kCostResponse =
+    Other("cost.response", Unit::kMapping, "", "at production time: a person's response, from a detection to its action, per tier");
+inline constexpr Option kCostResponseT2 =
+    Duration("cost.response.t2", 0, 0, 720 * 3600 * kSecond, "from a detection to its T2 action (PFC level)")
+        .DefaultIs("0s with recovery: auto (the automation acts), else recovery.delay.t2");
+inline constexpr Option kCostResponseT3 =
+    Duration("cost.response.t3", 0, 0, 720 * 3600 * kSecond, "from a detection to its T3 action (isolation, rollback)")
+        .DefaultIs("0s with recovery: auto (the automation acts), else recovery.delay.t3");
 
 // ---- timers ----
 inline constexpr Option kTimers =

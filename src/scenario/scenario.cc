@@ -688,6 +688,19 @@ void ReadLifecycleAndCost(ConfigReader& top, Scenario* sc) {
     if (r.Text(opt::kCostCurrency, &c.currency) &&
         (c.currency.empty() || c.currency.size() > 8 || c.currency.find_first_of(" \t\n") != std::string::npos))
       r.Fail(opt::kCostCurrency, "expected a currency code such as USD or EUR (up to 8 characters, no blanks)");
+    ReadSection(r, opt::kCostCheckpoint, [&](ConfigReader& k) {
+      k.Duration(opt::kCostCheckpointInterval, &c.checkpoint_interval);  // required (options.h)
+      c.since_checkpoint = c.checkpoint_interval / 2;
+      if (k.Duration(opt::kCostCheckpointSinceLast, &c.since_checkpoint) && c.since_checkpoint > c.checkpoint_interval)
+        k.Fail(opt::kCostCheckpointSinceLast, "is longer than the interval: the last checkpoint is at most one interval back");
+      k.Duration(opt::kCostCheckpointRestart, &c.restart);
+      k.Finish();
+    });
+    ReadSection(r, opt::kCostResponse, [&](ConfigReader& k) {
+      k.Duration(opt::kCostResponseT2, &c.response_t2);
+      k.Duration(opt::kCostResponseT3, &c.response_t3);
+      k.Finish();
+    });
     r.Finish();
   });
 }

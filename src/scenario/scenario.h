@@ -311,6 +311,12 @@ struct CostSpec {
   double per_hour = 0;      // > 0 when given for the cluster
   bool by_gpu = false;      // per_gpu_hour (else per_hour)
   std::string currency = opt::kCostCurrency.def_text;
+  // At production time (run/cost.h, ProductionCost).
+  Time checkpoint_interval = 0;   // 0: no checkpoint section (a killed job's rollback is not priced)
+  Time since_checkpoint = 0;      // the work a killed job redoes
+  Time restart = 0;               // and the time it takes to restart
+  Time response_t2 = -1, response_t3 = -1;  // -1: as recovery.mode implies (options.h)
+  double PerHour() const { return by_gpu ? static_cast<double>(gpus) * per_gpu_hour : per_hour; }
 };
 
 // Per-device settings on top of the fabric-wide ones.

@@ -24,6 +24,10 @@
 
 namespace rocelab {
 
+// The local ACK timeout of a queue pair whose `timeout` exponent is `exponent` (IBTA: 4.096 us x
+// 2^exponent; ibv_modify_qp's timeout attribute).
+inline Time LocalAckTimeout(int exponent) { return (4096 * kNanosecond) << exponent; }
+
 // What the transport needs from the NIC under it.
 class RcCarrier {
  public:
@@ -111,7 +115,7 @@ class RcTransport {
   void OnCcTimer(QueuePair& qp, const Pacing& pace);
   void Complete(QueuePair& qp, bool failed);
   Time Now() const { return clock_->Now(); }
-  Time AckTimeout() const { return (4096 * kNanosecond) << spec_->timeout; }
+  Time AckTimeout() const { return LocalAckTimeout(spec_->timeout); }
   Time Timeout(const QueuePair& qp) const { return qp.rto > 0 ? qp.rto : AckTimeout(); }
   bool CcOn() const { return spec_->cc == NicSpec::Cc::kDcqcn; }
   bool RpOn() const { return CcOn() && rp_on_; }

@@ -152,14 +152,15 @@ bool ParseTime(const std::string& text, Time* t, std::string* error) {
   else if (unit == "ms") mult = 1e9;
   else if (unit == "s") mult = 1e12;
   else if (unit == "min") mult = 60e12;  // an operator's delay (recovery.delay) is minutes
+  else if (unit == "h") mult = 3600e12;  // a training job's checkpoint interval (cost.checkpoint) is hours
   else {
-    *error = unit.empty() ? "'" + text + "' has no unit (use ns, us, ms, s or min)"
-                          : "'" + text + "' has an unknown time unit '" + unit + "' (use ns, us, ms, s or min)";
+    *error = unit.empty() ? "'" + text + "' has no unit (use ns, us, ms, s, min or h)"
+                          : "'" + text + "' has an unknown time unit '" + unit + "' (use ns, us, ms, s, min or h)";
     return false;
   }
   double ps = std::round(v * mult);
-  if (ps < 0 || ps > 3.6e15) {
-    *error = "'" + text + "' is out of range (0s to 3600s)";
+  if (ps < 0 || ps > 720 * 3600e12) {  // 30 days; each setting has its own, narrower range
+    *error = "'" + text + "' is out of range (0s to 720h)";
     return false;
   }
   *t = static_cast<Time>(ps);
