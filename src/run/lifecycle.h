@@ -12,7 +12,8 @@
 //     there, or not at all.
 //   recovered, per workload: an AllReduce's iterations back within 5 % of what
 //     the fabric can do after the fault (its time without the fault, scaled by
-//     the ring's ceiling after over before: run/ring_ceiling.h); a trace
+//     the ring's ceiling after over before: run/ring_ceiling.h), and where the
+//     ceiling held, only while the ring is behind the counterfactual; a trace
 //     delivering, window by window, within 5 % of what the counterfactual
 //     delivers (its offered load, as a healthy fabric carries it) unless it
 //     is not behind it; finite
