@@ -142,9 +142,7 @@ class Rules {
       // The places it stands for: where the monitor named it, and for the same rule, either end of
       // the fault's link (a link down shows at both).
       const std::string device = LocationDevice(m.location);
-      const size_t dash = f.target.find('-');
-      const std::vector<std::string> ends = dash == std::string::npos ? std::vector<std::string>{}
-                                                                      : std::vector<std::string>{f.target.substr(0, dash), f.target.substr(dash + 1)};
+      const std::vector<std::string> ends = LinkEnds(f.target);
       bool whole_run = false;
       for (auto it = out_.begin(); it != out_.end();) {
         const std::string at = LocationDevice(it->location);
@@ -185,6 +183,13 @@ class Rules {
     return nullptr;
   }
 
+  // The two devices a link's name joins ("leaf0-spine1"); none for a device or a port.
+  static std::vector<std::string> LinkEnds(const std::string& link) {
+    const size_t dash = link.find('-');
+    if (dash == std::string::npos) return {};
+    return {link.substr(0, dash), link.substr(dash + 1)};
+  }
+
   // Two rules that name different causes of one symptom at one place: a host that pauses.
   static bool Rivals(const std::string& a, const std::string& b) {
     auto host_pause = [](const std::string& r) { return r == "pfc.pause_storm" || r == "pfc.slow_receiver"; };
@@ -213,9 +218,9 @@ class Rules {
           at = a.action.find(": shut its link ") + 16;
         if (at != std::string::npos) {
           const std::string link = a.action.substr(at, a.action.find_first_of(": ", at) - at);
-          const size_t dash = link.find('-');
-          if (dash == std::string::npos) continue;
-          const std::string end1 = link.substr(0, dash), end2 = link.substr(dash + 1);
+          const std::vector<std::string> link_ends = LinkEnds(link);
+          if (link_ends.empty()) continue;
+          const std::string &end1 = link_ends[0], &end2 = link_ends[1];
           const std::string dev = LocationDevice(d.location);
           const bool own_link = (f.kind == "link_down" || f.kind == "link_flap") &&
                                 (f.target == link || f.target == end2 + "-" + end1);

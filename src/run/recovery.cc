@@ -8,13 +8,12 @@
 #include "util/units.h"
 
 namespace rocelab {
+namespace {
 
 // Frames dropped for a stuck host in one window, as a share of the MTU frames its link carries in
 // one, past which its senders are flooding the fabric and the host is isolated (a judgement: a
 // few frames in flight at the action are not a flood; line-rate senders are ten times this).
 constexpr double kIsolateShare = 0.1;
-
-namespace {
 
 bool SameEcn(const EcnSpec& a, const EcnSpec& b) {
   return a.enabled == b.enabled && a.kmin == b.kmin && a.kmax == b.kmax && a.pmax == b.pmax &&
@@ -374,7 +373,7 @@ void Recovery::OnWindow(const Evidence& w, bool escalate) {
     ig.dropped_seen = drops;
     const NicSpec& nic = NicSpecFor(f.scenario(), ig.host);
     const double frames = static_cast<double>(sw.port(ig.port).rate_bps) * static_cast<double>(window) / kSecond / 8 /
-                          (nic.mtu + kEthHeader + kIpv4Header + kUdpHeader + kBth + kIcrc + kFcs + kWireOverhead);
+                          (nic.mtu + kRoceHeaders + kWireOverhead);
     if (static_cast<double>(in_window) > kIsolateShare * frames) IsolateHost(&ig, in_window, FormatTime(window));
   }
   // A host whose pause was ignored and that paused nothing in the whole window: honoured again.
