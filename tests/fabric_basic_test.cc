@@ -162,8 +162,10 @@ TEST(FabricBasic, AckTimeoutFollowsTheExponentAndRetriesRunOut) {
     EXPECT_FALSE(qp.done) << where;
     EXPECT_EQ(qp.finish, static_cast<Time>(tries) * rto) << where;
     const RdmaCounters& rdma = f->nic("h0").rdma();
-    EXPECT_EQ(rdma.local_ack_timeout_err, tries) << where;
+    EXPECT_EQ(rdma.local_ack_timeout_err, static_cast<uint64_t>(c.retries)) << where << ": the last is the error";
     EXPECT_EQ(rdma.req_transport_retries_exceeded, 1u) << where;
+    EXPECT_EQ(rdma.req_cqe_error, 1u) << where;
+    EXPECT_EQ(rdma.req_cqe_flush_error, 0u) << where << ": one work request";
     EXPECT_EQ(rdma.retransmitted_packets, 16u * c.retries) << where;
     const Port& from_h0 = f->sw("leaf0").port(0);
     ASSERT_EQ(from_h0.peer, &f->nic("h0"));

@@ -196,9 +196,55 @@ TEST(FaultLink, AnOutageLongerThanTheRetryBudgetEndsInQpErrors) {
   }
   EXPECT_EQ(f->nic("h0").rdma().req_transport_retries_exceeded, 1u);
   EXPECT_EQ(f->nic("h1").rdma().req_transport_retries_exceeded, 1u);
-  EXPECT_EQ(f->nic("h0").rdma().local_ack_timeout_err, 8u);
+  // Seven expiries with a retry left; the eighth is the QP's error (mlx5 counts only the seven).
+  EXPECT_EQ(f->nic("h0").rdma().local_ack_timeout_err, 7u);
+  EXPECT_EQ(f->nic("h0").rdma().req_cqe_error, 1u);
   for (const QueuePair& qp : f->qps()) EXPECT_TRUE(qp.failed);
   EXPECT_EQ(ComputeTotals(*f).qp_errors, 2u);
+  // What each end sent into the dead link is a discard its device reports.
+  const auto s = nlohmann::json::parse(SummaryJson(*f.run));
+  const uint64_t nic_lost = f->nic("h0").port(0).faults->counters.tx_link_down_drops;
+  const int leaf_port = PortToward(*f, "leaf0", "h0");
+  const uint64_t sw_lost = f->sw("leaf0").port(leaf_port).faults->counters.tx_link_down_drops;
+  EXPECT_GT(nic_lost, 0u);
+  EXPECT_GT(sw_lost, 0u);
+  EXPECT_EQ(s["hosts"]["h0"]["ethtool"]["tx_discards_phy"], nic_lost);
+  EXPECT_EQ(s["switches"]["leaf0"]["ports"][SwitchPortAlias(leaf_port)]["SAI_PORT_STAT_IF_OUT_DISCARDS"], sw_lost);
+}
+
+// The same outage with production's timers at 1/100 (timers.scale): every one of them runs
+// faster by the same factor, so the story is the same: the ports leave the ECMP groups after
+// 1 ms x 0.01, the routes converge after 150 ms x 0.01, and the queue pairs fail after
+// 8 x 67 ms x 0.01. With NCCL's timeouts (profile nccl: 2^20 x 4.096 us = 4.3 s, 7 retries)
+// they fail after 34 s, here 34 ms at 1/1000.
+TEST(FaultLink, TimersScaleRunsEveryProductionTimerFaster) {
+  auto run = [](const std::string& scale, const std::string& nic) {
+    return RunYaml("duration: 60ms\ntimers: {scale: " + scale + "}\n"
+                   "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 1}\n"
+                   "nic: " + nic + "\n"
+                   "workload:\n  - {type: flow, src: h0, dst: h1, size: 64MB}\n"
+                   "faults:\n  - {kind: link_down, target: h0-leaf0, at: 100us}\n");
+  };
+  TestRun f = run("0.01", "{}");
+  const Time at = 100 * kMicrosecond;
+  ASSERT_EQ(Events(*f, "ecmp_pruned").size(), 1u);
+  EXPECT_EQ(Events(*f, "ecmp_pruned")[0]->t, at + 10 * kMicrosecond);
+  ASSERT_EQ(Events(*f, "routes_converged").size(), 1u);
+  EXPECT_EQ(Events(*f, "routes_converged")[0]->t, at + 1500 * kMicrosecond);
+  const Time timeout = static_cast<Time>(static_cast<double>((4096 * kNanosecond) << 14) * 0.01);  // 671 us
+  ASSERT_EQ(Events(*f, "qp_error").size(), 1u);
+  EXPECT_GE(Events(*f, "qp_error")[0]->t, at - 10 * kMicrosecond + 8 * timeout);
+  EXPECT_LE(Events(*f, "qp_error")[0]->t, at + 8 * timeout + 10 * kMicrosecond);  // each retry waits for the port
+  EXPECT_EQ(f->nic("h0").rdma().local_ack_timeout_err, 7u);
+
+  TestRun nccl = run("0.001", "{profile: nccl}");
+  EXPECT_EQ(nccl->scenario().nic.timeout, 20);
+  EXPECT_EQ(nccl->scenario().nic.retry_count, 7);
+  const Time nccl_timeout = static_cast<Time>(static_cast<double>((4096 * kNanosecond) << 20) * 0.001);  // 4.3 ms
+  ASSERT_EQ(Events(*nccl, "qp_error").size(), 1u);
+  EXPECT_GE(Events(*nccl, "qp_error")[0]->t, at - 10 * kMicrosecond + 8 * nccl_timeout);
+  EXPECT_LE(Events(*nccl, "qp_error")[0]->t, at + 8 * nccl_timeout + 10 * kMicrosecond);
+  EXPECT_GT(Events(*nccl, "qp_error")[0]->t, 34 * kMillisecond);
 }
 
 // One 100G host link with pre-FEC errors: RS(528,514) corrects a BER of 1e-5 completely

@@ -27,7 +27,7 @@ namespace {
 std::string ThreeLeaves(const std::string& target) {
   return "duration: 5ms\ntimers: {scale: 0.01}\n"
          "topology: {type: spine-leaf, spines: 1, leaves: 3, hosts_per_leaf: 3}\n"
-         "nic: {timeout: 8, pfc_prevention_tout: off}\n"
+         "nic: {pfc_prevention_tout: off}\n"
          "switch: {pfc_watchdog: {enabled: false}}\n"
          "workload:\n"
          "  - {type: flow, src: h3, dst: h0, size: 16MB}\n"
@@ -130,7 +130,7 @@ const char* kRingUnderAStorm =
     "           host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 400G, delay: 1us}}\n"
     "switch:\n  pfc: {enabled: true, headroom: auto}\n  ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}\n"
     "  pfc_watchdog: {enabled: false}\n"
-    "nic: {cc: dcqcn, timeout: 12, pfc_prevention_tout: off}\n"
+    "nic: {cc: dcqcn, timeout: 19, pfc_prevention_tout: off}\n"
     "cost: {gpus: 512, per_gpu_hour: 2.0, currency: USD}\n"
     "workload:\n"
     "  - {type: allreduce, hosts: [h1, h2, h3, h5, h6, h7], size: 4MB, iterations: 20, compute: 200us}\n"
@@ -251,15 +251,15 @@ TEST(LifecycleCost, ATraceRecoversWhenItDeliversItsLoadAgain) {
 
 // Frames vanish on leaf0-spine1 under a ring whose every edge crosses the leaves.
 std::string GrayRing(const std::string& recovery) {
-  return "duration: 10ms\ntimers: {scale: 0.01}\nmonitor: {interval: 100ms}\nrecovery: " + recovery +
+  return "duration: 10ms\ntimers: {scale: 0.01}\nmonitor: {interval: 100ms, phase: 0s}\nrecovery: " + recovery +
          "\n"
          "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,\n"
          "           host_link: {rate: 100G}, fabric_link: {rate: 100G}}\n"
-         "switch: {link_down_detection: 50us, route_convergence: 200us}\n"
-         "nic: {timeout: 6}\n"
+         "switch: {link_down_detection: 5ms, route_convergence: 20ms}\n"
+         "nic: {timeout: 13}\n"
          "workload:\n"
          "  - {type: allreduce, hosts: [h0, h4, h1, h5, h2, h6, h3, h7], size: 2MB, qps: 4, iterations: 40, compute: 100us}\n"
-         "faults:\n  - {kind: gray_drop, target: leaf0-spine1, at: 1ms, rate: 0.05}\n";
+         "faults:\n  - {kind: gray_drop, target: leaf0-spine1, at: 1ms, rate: 0.1}\n";
 }
 
 // On the wire, per iteration, what one ring edge carries: 2(N-1) blocks of S/N over its QPs.
@@ -403,7 +403,7 @@ TEST(LifecycleCost, BadCostRecoveryAndLifecycleKeysAreRefusedWithTheSpot) {
   }
   // The good forms.
   const Scenario sc = ParseScenarioText(
-      "topology: {type: spine-leaf}\nmonitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {t2: 90s}}\n"
+      "topology: {type: spine-leaf}\nmonitor: {interval: 1ms, phase: 0s}\nrecovery: {mode: runbook, delay: {t2: 90s}}\n"
       "cost: {per_hour: 1200.5, currency: EUR}\nlifecycle: {counterfactual: false, window: 250us}\n",
       "t.yaml");
   EXPECT_TRUE(sc.recovery_runbook);

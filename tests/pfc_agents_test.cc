@@ -96,7 +96,7 @@ TEST(PfcStorm, NicGuardAutoStopsPausingAfter100msAtProductionTimers) {
 // queue facing h0 after the detection time, within one poll; the innocent flows resume; the
 // storm that stops is restored after the restoration time. Drop mode pauses no one upstream.
 TEST(PfcStorm, WatchdogDropsTheStormingQueueAndRestoresItAfterTheStorm) {
-  TestRun f = StartYaml(StormFabric("{pfc_prevention_tout: off, timeout: 8}",
+  TestRun f = StartYaml(StormFabric("{pfc_prevention_tout: off}",
                                     "timers: {scale: 0.01}\nswitch: {pfc_watchdog: {poll_interval: 100ms}}\n", "30ms") +
                         "faults:\n  - {kind: pfc_storm, target: h0, at: 1ms, duration: 10ms}\n");
   const Time poll = kMillisecond, detection = 2 * kMillisecond, restoration = 2 * kMillisecond;
@@ -168,7 +168,7 @@ TEST(PfcDeadlock, FrozenWithoutTheWatchdogAndBrokenByIt) {
   auto scenario = [](bool watchdog) {
     std::string s = "duration: 40ms\ntimers: {scale: 0.01}\n" +
                     ExampleFabric(watchdog ? "  pfc_watchdog: {enabled: true}\n" : "  pfc_watchdog: {enabled: false}\n",
-                                  "{mtu: 4096, cc: none, timeout: 8, pfc_prevention_tout: off}") +
+                                  "{mtu: 4096, cc: none, pfc_prevention_tout: off}") +
                     "workload:\n";
     s += FlowsTo(8, 11, "h0", "8MB") + FlowsTo(1, 3, "h9", "8MB");
     return s +
@@ -198,10 +198,12 @@ TEST(PfcDeadlock, FrozenWithoutTheWatchdogAndBrokenByIt) {
 
 // The loop stands for 20 ms: the watchdog breaks the deadlock, the loop fills again and the
 // deadlock re-forms, and the watchdog breaks it again, as long as the routes stay wrong. The
-// flows into the loop (to h0) run out of retries meanwhile (8 x 1 ms); the others finish.
+// flows into the loop (to h0) run out of retries meanwhile (8 x 1.3 ms: timeout 15, scaled); the
+// others finish.
 TEST(PfcDeadlock, ReformsWhileTheLoopStandsAndIsBrokenEachTime) {
   std::string s = "duration: 60ms\ntimers: {scale: 0.01}\n" +
-                  ExampleFabric("  pfc_watchdog: {enabled: true}\n", "{mtu: 4096, cc: none, timeout: 8, pfc_prevention_tout: off}") +
+                  ExampleFabric("  pfc_watchdog: {enabled: true}\n",
+                                "{mtu: 4096, cc: none, timeout: 15, pfc_prevention_tout: off}") +
                   "workload:\n";
   s += FlowsTo(8, 11, "h0", "64MB") + FlowsTo(1, 3, "h9", "64MB");
   s += "faults:\n  - {kind: route_change, at: 100us, duration: 20ms, routes: [{switch: spine0, dst: h0, port: leaf1}, "
@@ -245,16 +247,15 @@ TEST(PfcAgents, NoFalseStormOnALinkThatFlaps) {
   TestRun f = RunYaml(
       "duration: 30ms\ntimers: {scale: 0.01}\n"
       "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 3}\n"
-      "nic: {timeout: 8}\n"
       "workload:\n  - {type: flow, src: h1, dst: h0, size: 64MB}\n  - {type: flow, src: h2, dst: h0, size: 64MB}\n"
-      "faults:\n  - {kind: link_flap, target: h0-leaf0, at: 1ms, period: 8ms, count: 3, duration: 5ms}\n");
+      "faults:\n  - {kind: link_flap, target: h0-leaf0, at: 1ms, period: 8ms, count: 3, duration: 3ms}\n");
   EXPECT_EQ(Events(*f, "carrier_down").size(), 6u);
   EXPECT_TRUE(Events(*f, "pfc_storm_detected").empty());
 }
 
 // Same scenario, same seed: the same timeline.
 TEST(PfcAgents, SameScenarioSameTimeline) {
-  const std::string yaml = StormFabric("{pfc_prevention_tout: off, timeout: 8}", "timers: {scale: 0.01}\n", "20ms") +
+  const std::string yaml = StormFabric("{pfc_prevention_tout: off}", "timers: {scale: 0.01}\n", "20ms") +
                            "faults:\n  - {kind: pfc_storm, target: h0, at: 1ms, duration: 8ms}\n";
   TestRun a = RunYaml(yaml), b = RunYaml(yaml);
   EXPECT_EQ(WithoutEngine(SummaryJson(*a.run)), WithoutEngine(SummaryJson(*b.run)));

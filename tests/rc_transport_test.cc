@@ -40,11 +40,11 @@ struct Bench {
   RecordingCarrier carrier{&pool};
   RcTransport rc{&sim, &pool, &spec, 20, &qps, &rdma, &carrier};
 
-  explicit Bench(NicSpec s = NicSpec()) : spec(s) {
+  explicit Bench(NicSpec s = NicSpec(), Verb verb = Verb::kWrite) : spec(s) {
     spec.dscp_to_priority = DefaultDscpMap();
     QueuePair qp;
     qp.mtu = 1024;
-    qp.Post(Verb::kWrite, 64 * 1024, 0, 0);
+    qp.Post(verb, 64 * 1024, 0, 0);
     qp.started = true;
     qps.push_back(qp);
     rc.Start(qps[0]);
@@ -82,6 +82,44 @@ TEST(RcTransport, SequenceErrorNaksUseUpTheRetryBudget) {
   EXPECT_TRUE(b.qps[0].failed);
   EXPECT_EQ(b.rdma.req_transport_retries_exceeded, 1u);
   EXPECT_EQ(b.rdma.packet_seq_err, 8u);
+}
+
+// A QP in error completes its oldest work request in error and flushes the ones behind it.
+TEST(RcTransport, AFailedQueuePairCompletesOneInErrorAndFlushesTheRest) {
+  NicSpec s;
+  s.retry_count = 0;
+  Bench b(s);
+  b.qps[0].Post(Verb::kWrite, 4096, 0, 1);
+  b.qps[0].Post(Verb::kWrite, 4096, 0, 2);
+  b.Send(8);
+  b.Deliver(PacketType::kNak, 2);
+  ASSERT_TRUE(b.qps[0].failed);
+  EXPECT_EQ(b.rdma.req_transport_retries_exceeded, 1u);
+  EXPECT_EQ(b.rdma.req_cqe_error, 1u);
+  EXPECT_EQ(b.rdma.req_cqe_flush_error, 2u);
+}
+
+// A READ response beyond the next expected PSN is an implied NAK: the requester asks again,
+// once per gap, and that retry comes from the budget a NAK's does.
+TEST(RcTransport, AnImpliedNakUsesARetry) {
+  for (int retries : {1, 0}) {
+    NicSpec s;
+    s.retry_count = retries;
+    Bench b(s, Verb::kRead);
+    b.pool.Put(b.rc.NextRequest(b.qps[0]));  // one request for all 64 responses
+    b.Deliver(PacketType::kReadResponse, 0);
+    b.Deliver(PacketType::kReadResponse, 2);  // 1 was lost
+    b.Deliver(PacketType::kReadResponse, 3);  // the same gap: no second retry (nothing for a failed QP)
+    EXPECT_EQ(b.rdma.implied_nak_seq_err, retries ? 2u : 1u);
+    if (retries == 1) {
+      EXPECT_FALSE(b.qps[0].failed);
+      EXPECT_EQ(b.qps[0].retries_left, 0);
+      EXPECT_EQ(b.qps[0].snd_nxt, 1u) << "asks again from the first missing PSN";
+    } else {
+      EXPECT_TRUE(b.qps[0].failed) << "no retry left";
+      EXPECT_EQ(b.rdma.req_transport_retries_exceeded, 1u);
+    }
+  }
 }
 
 TEST(RcTransport, OnlyAPositiveAckRefillsTheRetryBudget) {

@@ -144,19 +144,21 @@ TEST(Story, RepeatedDetectionsAreOneLine) {
   EXPECT_FALSE(ParseMonitorDetail("leaf0-spine1 leaves this switch's ECMP groups", &f));
 }
 
-// The demo's printout: 16 ACK-timeout detections at two hosts are one line; nothing finished, so
-// no mean FCT; money and seconds without an exponent; GPU idle in the line's unit.
+// The demo's printout: 14 ACK-timeout detections at two hosts are one line; nothing finished, so
+// no mean FCT; money and seconds without an exponent; GPU idle in the line's unit (none: the
+// isolated host's flows no longer share the ring's links, which runs a little faster than
+// without the storm).
 TEST(Story, TheDemoPrintsOneConsistentStory) {
   const Ran r = RunAndDiagnose("");
   EXPECT_EQ(Occurrences(r.printed, "transport.ack_timeouts"), 1u) << r.printed;
   EXPECT_NE(r.printed.find("transport.ack_timeouts at h4 (mlx5_0/eth0); h5 (mlx5_0/eth0): ACK timeouts: tail loss or a "
-                           "stalled path (16 times until 11400.000 us)"),
+                           "stalled path (14 times until 7800.000 us)"),
             std::string::npos)
       << r.printed;
   EXPECT_NE(r.printed.find("FCT: no flow finished"), std::string::npos);
   EXPECT_EQ(r.printed.find("mean FCT 0.0"), std::string::npos);
   EXPECT_EQ(r.printed.find("e-0"), std::string::npos) << r.printed;
-  EXPECT_NE(r.printed.find("GPU idle 6 ranks x 0.070 ms = 0.42"), std::string::npos) << r.printed;
+  EXPECT_NE(r.printed.find("GPU idle 6 ranks x 0.000 ms = 0.000 GPU-ms"), std::string::npos) << r.printed;
   EXPECT_NE(r.printed.find(" GPU-ms"), std::string::npos);
 }
 

@@ -34,7 +34,7 @@ switch:
   pfc: {enabled: true, headroom: auto}
   ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}
   pfc_watchdog: {enabled: true, detection_time: 200ms, restoration_time: 200ms, poll_interval: 100ms, action: drop}
-nic: {mtu: 4096, cc: dcqcn, timeout: 8, pfc_prevention_tout: 8s}
+nic: {mtu: 4096, cc: dcqcn, pfc_prevention_tout: 8s}
 workload:
   - {type: allreduce, hosts: [h1, h2, h3, h5, h6, h7], size: 16MB, iterations: 10, compute: 500us}
   - {type: flow, src: h4, dst: h0, size: 64MB}

@@ -126,7 +126,8 @@ void PrintReport(const Experiment& x) {
                 static_cast<double>(x.tail_start()) / kMillisecond, static_cast<double>(f.now()) / kMillisecond);
   }
   if (f.scenario().timer_scale != 1)
-    std::printf("timers scaled by %g: the PFC watchdog's and the NIC pause-storm guard's times are %g of production's\n",
+    std::printf("timers scaled by %g: the PFC agents', the ACK timeout, link detection, route convergence and the "
+                "monitor's run at %g of production's\n",
                 f.scenario().timer_scale, f.scenario().timer_scale);
   // Each fault, what the monitor made of it, and what it cost (run/lifecycle.h).
   const std::vector<FaultLifecycle> lifecycle = ComputeLifecycle(x);

@@ -1144,13 +1144,17 @@ class Rules {
 
   void SwitchWide() {
     // PFC that fires on a switch whose lossless queues never mark ECN: ECN is off there, or Kmin
-    // sits above the XOFF point.
+    // sits above the XOFF point. In a monitor's window, a port that held its peer paused for less
+    // than 1 % of it only let go of a pause (its XON frames count as PFC frames too): a window
+    // that begins as congestion ends sees those and no marks, and says nothing of ECN.
     std::map<std::string, std::pair<double, double>> per_switch;  // pauses sent, ECN marks
     bool any_marks = false;
+    const double min_held_us = 0.01 * ev_.interval_s * 1e6;
     for (const PortEvidence& p : ev_.ports) {
       if (!p.is_switch) continue;
       auto& [pauses, marks] = per_switch[p.device];
-      for (int prio = 0; prio < 8; ++prio) pauses += D(p, kSaiPortPfcTxPkts.Name(prio));
+      for (int prio = 0; prio < 8; ++prio)
+        if (!ev_.windowed || PauseUs(p, prio, true) >= min_held_us) pauses += D(p, kSaiPortPfcTxPkts.Name(prio));
       for (const auto& [q, c] : p.queues) marks += At(c, kSaiQueueWredEcnMarkedPackets.name);
       any_marks |= marks > 0;
     }

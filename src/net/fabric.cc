@@ -83,8 +83,8 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
   std::vector<Time> detection(nodes.size(), 0), convergence(nodes.size(), 0);
   for (int id : topo_.switches()) {
     const SwitchSpec& spec = static_cast<Switch*>(by_node_[id])->spec();
-    detection[id] = spec.link_down_detection;
-    convergence[id] = spec.route_convergence;
+    detection[id] = ScaledTimer(spec.link_down_detection, sc_.timer_scale);
+    convergence[id] = ScaledTimer(spec.route_convergence, sc_.timer_scale);
   }
   control_plane_ = std::make_unique<ControlPlane>(&ctx_, &topo_, std::move(detection), std::move(convergence));
   for (const StaticRoute& r : ResolveRoutes(topo_, sc_)) control_plane_->convergence().MarkStatic(r.node, r.host);

@@ -19,6 +19,7 @@ Nic::Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vec
   set_pfc_mask(spec_.pfc_enabled ? spec_.lossless_mask : 0);
   set_pause_expiry(spec_.pause_expiry);
   rc_.set_pacing_grain(ctx->serialization_grain);
+  rc_.set_timer_scale(ctx->timer_scale);
 }
 
 void Nic::SetRxThresholds(uint64_t headroom_bytes) {
@@ -208,9 +209,8 @@ void Nic::CheckStall() {
     if (p.xoff_sent[prio]) since = std::min(since, p.xoff_began[prio]);
   if (since == kTimeNever || spec_.pfc_prevention_tout == 0 || guard_active_) return;
   const double scale = ctx_->timer_scale;
-  const Time timeout = static_cast<Time>(static_cast<double>(spec_.pfc_prevention_tout) * scale);
-  const Time warning = static_cast<Time>(
-      static_cast<double>(std::max<Time>(80 * kMillisecond, spec_.pfc_prevention_tout / 100 * 85)) * scale);
+  const Time timeout = ScaledTimer(spec_.pfc_prevention_tout, scale);
+  const Time warning = ScaledTimer(std::max<Time>(80 * kMillisecond, spec_.pfc_prevention_tout / 100 * 85), scale);
   const Time stall_start = std::max(last_drain_, since);
   const Time stalled = Now() - stall_start;
   if (stalled >= timeout) {

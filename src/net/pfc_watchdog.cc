@@ -6,17 +6,11 @@
 
 namespace rocelab {
 
-namespace {
-
-Time Scaled(Time t, double scale) { return static_cast<Time>(static_cast<double>(t) * scale); }
-
-}  // namespace
-
 PfcWatchdog::PfcWatchdog(SimContext* ctx, Switch* sw)
     : ctx_(ctx), sw_(sw), spec_(sw->spec().pfc_watchdog), state_(sw->num_ports()) {
-  spec_.detection_time = Scaled(spec_.detection_time, ctx->timer_scale);
-  spec_.restoration_time = Scaled(spec_.restoration_time, ctx->timer_scale);
-  spec_.poll_interval = Scaled(spec_.poll_interval, ctx->timer_scale);
+  spec_.detection_time = ScaledTimer(spec_.detection_time, ctx->timer_scale);
+  spec_.restoration_time = ScaledTimer(spec_.restoration_time, ctx->timer_scale);
+  spec_.poll_interval = ScaledTimer(spec_.poll_interval, ctx->timer_scale);
   action_ = spec_.action == "forward" ? Action::kForward : spec_.action == "alert" ? Action::kAlert : Action::kDrop;
   queues_ = sw->pfc_mask();
   for (auto& port : state_)

@@ -119,7 +119,7 @@ HtmlSection RunSection(const Run& run, const SeriesData* series) {
   facts.AddRow({"seed", r["seed"].Text()});
   facts.AddRow({"simulated time", FormatTimeNs(run.t_end_ns)});
   if (r["timer_scale"].present() && r["timer_scale"].Number() != 1)
-    facts.AddRow({"timer scale", r["timer_scale"].Text() + " of production's (the PFC agents' timers)"});
+    facts.AddRow({"timer scale", r["timer_scale"].Text() + " of production's (the PFC agents', the ACK timeout, link detection, route convergence, the monitor)"});
   facts.AddRow({"device counters", r["device_counters"].Text()});
   std::map<std::string, size_t> states;
   const std::vector<Node> flows = r["flows"].Items();

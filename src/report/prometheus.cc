@@ -182,6 +182,8 @@ const std::vector<Table>& Tables() {
                           "Frames dropped for a bad FCS: bit errors on the link"),
                      Make(kRxDiscardsPhy, kEthtool, "rocelab_nic_rx_discarded_frames_total", kCounter,
                           "Frames dropped because the port's receive buffer was full"),
+                     Make(kTxDiscardsPhy, kEthtool, "rocelab_nic_tx_discarded_frames_total", kCounter,
+                          "Frames the port could not send: sent into a link that was down"),
                      Make(kRxOutOfBuffer, kEthtool, "rocelab_nic_rx_out_of_buffer_packets_total", kCounter,
                           "Packets the receive queues had no posted buffer for: the host did not replenish in time"),
                      Make(kTxPauseStormWarningEvents, kEthtool, "rocelab_nic_tx_pause_storm_warnings_total", kCounter,
@@ -245,6 +247,10 @@ const std::vector<Table>& Tables() {
                           "READ responses beyond the next expected PSN: a response was lost"),
                      Make(kReqTransportRetriesExceeded, kHw, "rocelab_rdma_req_transport_retries_exceeded_total",
                           kCounter, "Queue pairs moved to the error state when their retries ran out"),
+                     Make(kReqCqeError, kHw, "rocelab_rdma_req_cqe_error_total", kCounter,
+                          "Work requests the requester completed in error"),
+                     Make(kReqCqeFlushError, kHw, "rocelab_rdma_req_cqe_flush_error_total", kCounter,
+                          "Work requests flushed behind one completed in error"),
                      Make(kRnrNakRetryErr, kHw, "rocelab_rdma_rnr_nak_retry_err_total", kCounter,
                           "RNR NAKs received: the responder had no receive posted for a SEND"),
                      Make(kRxWriteRequests, kHw, "rocelab_rdma_rx_write_requests_total", kCounter,
@@ -314,6 +320,8 @@ const std::vector<Table>& Tables() {
                           "Frames dropped for a bad FCS"),
                      Make(kSaiPortIfInDiscards, kSai, "rocelab_switch_port_in_discards_total", kCounter,
                           "Ingress drops: headroom overflow, no route, over the MTU or TTL expired"),
+                     Make(kSaiPortIfOutDiscards, kSai, "rocelab_switch_port_out_discards_total", kCounter,
+                          "Egress drops: refused by a lossy queue, or sent into a link that was down"),
                      Make(kSaiPortIfInFecCorrectableFrames, kSai,
                           "rocelab_switch_port_in_fec_correctable_codewords_total", kCounter,
                           "Codewords FEC corrected on the port's receive side (SAI says frames, counts codewords)"),
@@ -518,7 +526,7 @@ const Family kRunInfo{"rocelab_run_info", Type::kGauge,
                       "The run: its scenario, seed and how many device counters summary.json holds; always 1."};
 const Family kRunSimulated{"rocelab_run_simulated_seconds", Type::kGauge, "Simulated time the run covered."};
 const Family kRunTimerScale{"rocelab_run_timer_scale", Type::kGauge,
-                            "The PFC agents' timers as a share of production's (timers.scale)."};
+                            "Production's timers as they run, a share of their length (timers.scale)."};
 
 const Family kNicInfo{"rocelab_nic_info", Type::kGauge,
                       "A host's NIC: its RDMA device, DSCP or PCP trust and congestion control; always 1."};

@@ -118,6 +118,7 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
   w.Uint(kRxPacketsPhy.name, rx.packets).Uint(kRxBytesPhy.name, rx.bytes);
   w.Uint(kTxPacketsPhy.name, tx.packets).Uint(kTxBytesPhy.name, tx.bytes);
   w.Uint(kRxCrcErrorsPhy.name, c.crc_errors).Uint(kRxDiscardsPhy.name, c.rx_discards);
+  w.Uint(kTxDiscardsPhy.name, n.port(0).faults ? n.port(0).faults->counters.tx_link_down_drops : 0);
   w.Uint(kTxPauseStormWarningEvents.name, n.pause_storm_warning_events());
   w.Uint(kTxPauseStormErrorEvents.name, n.pause_storm_error_events());
   if (const PortFaults* pf = n.port(0).faults.get()) {
@@ -147,6 +148,7 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
   w.Uint(kOutOfSequence.name, r.out_of_sequence).Uint(kDuplicateRequest.name, r.duplicate_request);
   w.Uint(kPacketSeqErr.name, r.packet_seq_err).Uint(kLocalAckTimeoutErr.name, r.local_ack_timeout_err);
   w.Uint(kReqTransportRetriesExceeded.name, r.req_transport_retries_exceeded);
+  w.Uint(kReqCqeError.name, r.req_cqe_error).Uint(kReqCqeFlushError.name, r.req_cqe_flush_error);
   w.Uint(kRxWriteRequests.name, r.rx_write_requests).Uint(kRxReadRequests.name, r.rx_read_requests);
   w.Uint(kImpliedNakSeqErr.name, r.implied_nak_seq_err);
   w.EndObject();
@@ -205,6 +207,15 @@ void WritePfcwd(JsonWriter& w, const PfcWatchdog& wd, int port) {
   w.EndObject();
 }
 
+// SAI_PORT_STAT_IF_OUT_DISCARDS of a switch port: its queues' drops and the frames it sent into
+// a link that was down.
+uint64_t OutDiscards(const Switch& s, int port) {
+  uint64_t n = 0;
+  for (int q = 0; q < kNumPriorities; ++q) n += s.queue_counters(port, q).dropped_packets;
+  if (const PortFaults* pf = s.port(port).faults.get()) n += pf->counters.tx_link_down_drops;
+  return n;
+}
+
 void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCounters counters,
                  const PfcWatchdog* wd, Time now) {
   // Each port's counters once: the received ones are gathered from its PGs.
@@ -236,6 +247,7 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
     w.Uint(kSaiPortIfInUcastPkts.name, rx.packets).Uint(kSaiPortIfInOctets.name, rx.bytes);
     w.Uint(kSaiPortIfOutUcastPkts.name, tx.packets).Uint(kSaiPortIfOutOctets.name, tx.bytes);
     w.Uint(kSaiPortIfInErrors.name, c.crc_errors).Uint(kSaiPortIfInDiscards.name, c.rx_discards);
+    w.Uint(kSaiPortIfOutDiscards.name, OutDiscards(s, i));
     if (const PortFaults* pf = s.port(i).faults.get()) {
       w.String("oper_status", pf->carrier ? "up" : "down");
       w.Uint(kSonicFlapCount.name, pf->counters.link_down_events);
@@ -335,8 +347,13 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   w.BeginObject();
   w.String("scenario", f.scenario().name);
   w.Uint("seed", f.scenario().seed);
-  // The agents' timers (PFC watchdog, NIC pause-storm guard) as a share of production's.
+  // Production's timers (agents, transport, control plane, monitor) as a share of their length.
   w.Double("timer_scale", f.scenario().timer_scale);
+  // The monitor's windows, as run: their length and when the first ended (monitor.phase).
+  if (const Monitor* m = x.monitor()) {
+    w.Double("monitor_window_ns", static_cast<double>(m->window()) / kNanosecond, 3);
+    w.Double("monitor_phase_ns", static_cast<double>(m->phase()) / kNanosecond, 3);
+  }
   w.Double("sim_time_ns", static_cast<double>(f.now()) / kNanosecond, 3);
   w.BeginObject("engine");
   w.Uint("events", e.events).Uint("packet_hops", e.packet_hops);

@@ -1,5 +1,7 @@
 #include "run/experiment.h"
 
+#include <algorithm>
+
 #include "workload/allreduce.h"
 #include "workload/generators.h"
 #include "workload/storage.h"
@@ -49,8 +51,8 @@ Experiment::Experiment(const Scenario& sc, Role role)
                              ? std::make_unique<PfcWatchdog>(fabric_.context(), s.get())
                              : nullptr);
   if (sc.monitor_interval > 0 && sc.probes.on) {
-    auto scaled = [&](Time t) { return static_cast<Time>(static_cast<double>(t) * sc.timer_scale); };
-    pingmesh_ = std::make_unique<Pingmesh>(&fabric_, scaled(sc.probes.interval), scaled(sc.probes.timeout),
+    pingmesh_ = std::make_unique<Pingmesh>(&fabric_, ScaledTimer(sc.probes.interval, sc.timer_scale),
+                                           ScaledTimer(sc.probes.timeout, sc.timer_scale),
                                            sc.probes.fabric_peers, sc.probes.dscp);
   }
   if (sc.monitor_interval > 0) monitor_ = std::make_unique<Monitor>(this);
@@ -186,12 +188,20 @@ const Monitor::Detection* Experiment::FaultLocalization(size_t i) const {
   const FaultInjector::Record& r = faults_->records()[i];
   const std::vector<std::string> devices = FaultDevices(i);
   if (!monitor_ || r.injected < 0 || devices.empty()) return nullptr;
-  for (const Monitor::Detection& d : monitor_->detections()) {
+  const auto& all = monitor_->detections();
+  for (auto it = all.begin(); it != all.end(); ++it) {
+    const Monitor::Detection& d = *it;
     // Congestion that congestion control handles is no fault's; a paused port is where it shows.
     if (d.t < r.injected || !d.fault() || !d.localizes()) continue;
     const std::string dev = LocationDevice(d.location);
-    for (const std::string& n : devices)
-      if (dev == n) return &d;
+    if (std::find(devices.begin(), devices.end(), dev) == devices.end()) continue;
+    // A deadlock grows out of a congestion tree: once its cycle holds, through the tree's root,
+    // the deadlock is what the fault is (the tree was how it looked before it closed).
+    if (d.rule == "pfc.congestion_tree")
+      for (auto later = it + 1; later != all.end(); ++later)
+        if (later->rule == "pfc.deadlock" && (" " + later->location + " ").find(" " + dev + " ") != std::string::npos)
+          return &*later;
+    return &d;
   }
   return nullptr;
 }

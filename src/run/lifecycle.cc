@@ -254,7 +254,7 @@ std::optional<ProductionCost> AtProduction(const Experiment& x, size_t i, const 
   in.halted = l && l->rule == "pfc.deadlock";
   for (const JobImpact& j : lc.jobs) in.halted = in.halted || j.stopped;
   in.throughput = lc.throughput;
-  in.retry_budget = LocalAckTimeout(sc.nic.timeout) * (sc.nic.retry_count + 1);
+  in.retry_budget = ScaledTimer(LocalAckTimeout(sc.nic.timeout), sc.timer_scale) * (sc.nic.retry_count + 1);
   return PriceAtProduction(sc.cost, in);
 }
 

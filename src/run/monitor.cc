@@ -49,14 +49,15 @@ void FabricRoutes::Heard(int node, int host, const std::vector<uint16_t>& ports)
 Monitor::Monitor(Experiment* x)
     : x_(x),
       routes_(&x->fabric()),
-      window_(static_cast<Time>(static_cast<double>(x->fabric().scenario().monitor_interval) *
-                                x->fabric().scenario().timer_scale)) {
+      window_(ScaledTimer(x->fabric().scenario().monitor_interval, x->fabric().scenario().timer_scale)) {
   if (window_ < 1) window_ = 1;
+  const Scenario& sc = x->fabric().scenario();
+  phase_ = ScaledTimer(sc.monitor_phase, sc.timer_scale);
   x_->fabric().mutable_topology().SetRouteObserver(
       [this](int node, int host, const std::vector<uint16_t>& ports) { routes_.Heard(node, host, ports); });
   prev_ = Snapshot();
   prev_t_ = x_->fabric().now();
-  x_->fabric().sampler().Every(window_, [this] { Window(); });
+  x_->fabric().sampler().Every(window_, [this] { Window(); }, phase_);
 }
 
 Monitor::~Monitor() { x_->fabric().mutable_topology().SetRouteObserver(nullptr); }
@@ -123,9 +124,25 @@ void Monitor::Window() {
   w.perftest.clear();
   ++windows_;
   named_.push_back({now, {}});
-  const std::vector<Diagnosis> findings = Diagnose(w, /*merge_places=*/false);
-  const bool cycle = std::any_of(findings.begin(), findings.end(), [](const Diagnosis& d) { return d.rule == "pfc.deadlock"; });
+  std::vector<Diagnosis> findings = Diagnose(w, /*merge_places=*/false);
+  const auto found = std::find_if(findings.begin(), findings.end(), [](const Diagnosis& d) { return d.rule == "pfc.deadlock"; });
+  std::optional<Diagnosis> cycle;
+  if (found != findings.end()) cycle = *found;
   deadlock_windows_ = cycle ? deadlock_windows_ + 1 : 0;
+  // A cycle held through one window whose queue the PFC watchdog then found stormed (paused
+  // without sending for its detection time, longer than a window) is one the watchdog broke
+  // before a second window could show it: the watchdog is the second witness.
+  if (!cycle && last_cycle_) {
+    const bool broken = std::any_of(findings.begin(), findings.end(), [&](const Diagnosis& d) {
+      return d.rule == "pfc.watchdog_storm" &&
+             (" " + last_cycle_->location + " ").find(" " + LocationDevice(d.location) + " ") != std::string::npos;
+    });
+    if (broken) {
+      findings.push_back(*last_cycle_);
+      deadlock_windows_ = kDeadlockWindows;
+    }
+  }
+  last_cycle_ = cycle;
   for (const Diagnosis& d : findings) {
     if (d.tier.empty() || (d.severity == Severity::kInfo && d.tier != "T1") || d.layer == "application" ||
         d.layer == "evidence")

@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -81,6 +82,8 @@ class Monitor {
   // pausing discards what it cannot take): it does not keep the device from being quiet.
   void Expect(const std::string& rule, const std::string& device) { expected_.insert({rule, device}); }
   Time window() const { return window_; }
+  // When the first window ends (within the first interval; 0: at its end): the scrapes' phase.
+  Time phase() const { return phase_; }
 
 
  private:
@@ -90,6 +93,7 @@ class Monitor {
   Experiment* x_;
   FabricRoutes routes_;
   Time window_;
+  Time phase_ = 0;
   Evidence prev_;
   Time prev_t_ = 0;
   // (rule, location) -> the last window it was found in. A finding is a new detection when it
@@ -99,6 +103,7 @@ class Monitor {
   // A deadlock is a cycle of stopped queues that holds: a wait-for cycle seen in this many
   // windows in a row (a congestion tree can stop every queue of a loop for one window).
   static constexpr uint64_t kDeadlockWindows = 2;
+  std::optional<Diagnosis> last_cycle_;  // the last window's pfc.deadlock finding, if it had one
   uint64_t deadlock_windows_ = 0;  // windows in a row with a cycle, up to this one
   uint64_t windows_ = 0;
   std::vector<Detection> detections_;

@@ -20,7 +20,12 @@
 //   T3, isolation and rollback: a link that loses frames (network.gray_drop,
 //   network.probe_loss, physical.crc_errors) or went down or flapped (physical.link_flap) is shut
 //   and held down, so the fabric routes around it, unless hosts would be cut
-//   off; drifted configuration is rolled back to the scenario's: ECN
+//   off, or, for a link that is up and loses less than 5 % of its frames (gray drop, bit
+//   errors, a flap), unless its ECMP siblings could not take what it carried in the last window
+//   (CorrOpt's capacity constraint: Zhuo et al., SIGCOMM 2017): then it stays in service for a
+//   person to repair, since a go-back-N fabric loses less to a few lost frames than to half its
+//   uplinks;
+//   drifted configuration is rolled back to the scenario's: ECN
 //   (ecn.off, ecn.turned_off, ecn.pfc_without_ecn with ECN off),
 //   classification and PFC priorities (qos.roce_in_lossy_queue, pfc.off_on_hop),
 //   MTU (link.mtu_oversize), headroom (drop.lossless_pg_headroom), routes
@@ -66,7 +71,16 @@ class Recovery {
 
  private:
   void Act(const std::string& tier, const std::string& what, std::vector<std::string> devices, const std::string& port);
-  void ShutLink(const Monitor::Detection& d, const std::string& why);
+  // `capacity`: only if its ECMP siblings can take its load (a link that still carries).
+  void ShutLink(const Monitor::Detection& d, const std::string& why, bool capacity);
+  // Why shutting `node`:`port` costs more than keeping it ("" when it does not): it loses few of
+  // its frames and its ECMP siblings could not take what it and they carried since the last
+  // window, each way, at their line rate.
+  std::string KeepInService(int node, int port) const;
+  // The share of the frames sent into `node`:`port`'s link, either way, since the last window
+  // that did not arrive whole at the other end (vanished, or dropped for a bad FCS).
+  double LossShare(int node, int port) const;
+  void NoteTallies();
   const TopoPort* HostSwitchPort(const std::string& host, const std::string& key);
   void IgnorePause(const Monitor::Detection& d, bool drop);
   void RetuneEcnFacing(const Monitor::Detection& d);
@@ -100,6 +114,19 @@ class Recovery {
     uint64_t dropped_before;  // the port's drop counts when it began
   };
   std::vector<Drained> drained_;
+ public:
+  // What a switch port sent and received.
+  struct PortTally {
+    uint64_t tx = 0, rx = 0;              // bytes
+    uint64_t tx_frames = 0, rx_frames = 0;  // frames; rx_frames counts those with a bad FCS
+    uint64_t crc_errors = 0;
+  };
+
+ private:
+  // What `node`:`port` sent and received since the last window ended; the tallies at its end.
+  PortTally Since(int node, int port) const;
+  std::vector<std::vector<PortTally>> tallies_;
+  Time tallies_at_ = 0;
 };
 
 }  // namespace rocelab

@@ -263,10 +263,10 @@ inline constexpr Option kSwitchMtu = Integer("switch.mtu", 9216, 1500, 9216, "la
 // route_convergence, both counted from the failure. The same when it comes back.
 inline constexpr Option kSwitchLinkDownDetection =
     Duration("switch.link_down_detection", kMillisecond, 0, 10 * kSecond,
-             "a failed or restored link leaves or rejoins this switch's ECMP groups after this");
+             "a failed or restored link leaves or rejoins this switch's ECMP groups after this (scaled with timers.scale)");
 inline constexpr Option kSwitchRouteConvergence =
     Duration("switch.route_convergence", 150 * kMillisecond, 0, 100 * kSecond,
-             "this switch's routes reflect a link failure or repair elsewhere after this");
+             "this switch's routes reflect a link failure or repair elsewhere after this (scaled with timers.scale)");
 
 // ---- nic (and devices.NAME of a host) ----
 inline constexpr Option kNic =
@@ -311,8 +311,18 @@ inline constexpr Option kNicDcqcnCnpModeration =
            "min_time_between_cnps spaces the port's CNPs or each QP's (the paper profile: qp)");
 inline constexpr Option kNicAckEvery =
     Integer("nic.ack_every", 1, 1, 1024, "the responder ACKs every this many packets");
+// Who sets the queue pairs' timeouts. verbs: timeout 14 (67 ms), the value perftest and most
+// verbs programs pass to ibv_modify_qp; nccl: NCCL_IB_TIMEOUT 20 (4.3 s) and NCCL_IB_RETRY_CNT 7,
+// NCCL's defaults (NCCL user guide, "Environment Variables"): a QP fails after 8 x 4.3 s = 34 s.
+inline constexpr int kNcclIbTimeout = 20;
+inline constexpr int kNcclIbRetryCnt = 7;
+inline constexpr Option kNicProfile =
+    Choice("nic.profile", "verbs", "verbs|nccl",
+           "the queue pairs' timeout and retry_count as set by: verbs (14, 7) or nccl (NCCL_IB_TIMEOUT 20, "
+           "NCCL_IB_RETRY_CNT 7); the two keys below override it");
 inline constexpr Option kNicTimeout =
-    Integer("nic.timeout", 14, 1, 31, "local ACK timeout exponent: 4.096 µs × 2^timeout");
+    Integer("nic.timeout", 14, 1, 31, "local ACK timeout exponent: 4.096 µs × 2^timeout (scaled with timers.scale)")
+        .DefaultIs("14 (profile nccl: 20)");
 inline constexpr Option kNicRetryCount = Integer("nic.retry_count", 7, 0, 7, "retries before the QP fails");
 inline constexpr Option kNicBackToChunk =
     Integer("nic.back_to_chunk", 0, 0, 65536,
@@ -440,6 +450,11 @@ inline constexpr Option kMonitor =
 inline constexpr Option kMonitorInterval =
     Duration("monitor.interval", 10 * kMillisecond, kMicrosecond, 3600 * kSecond,
              "the sampling window (scaled with timers.scale)");
+// A collector's scrapes keep their own clock: nothing lines them up with the moments a fault
+// begins, so a window boundary that falls on an injection (and an MTTD of 0) is an artefact.
+inline constexpr Option kMonitorPhase =
+    Duration("monitor.phase", 0, 0, 3600 * kSecond,
+             "when the first window ends, within the first interval (scaled with timers.scale); 0s: at the interval");
 // Probing (run/pingmesh.h, docs/faults.md "Probing").
 inline constexpr Option kMonitorProbes =
     Other("monitor.probes", Unit::kMapping, "",
@@ -524,7 +539,9 @@ inline constexpr Option kTimers =
     Other("timers", Unit::kMapping, "", "the agents' production timers, scaled to fit a short run");
 inline constexpr Option kTimersScale =
     Number("timers.scale", 1, 1e-6, 1,
-           "multiplies the PFC watchdog's and the NIC pause-storm guard's timers (summary.json says so)");
+           "multiplies every production timer: the PFC watchdog's, the NIC pause-storm guard's, the queue pairs' "
+           "ACK timeout, link-down detection, route convergence, the monitor's window and probes "
+           "(summary.json says so)");
 
 // ---- faults: changes to the running fabric, each at a time ----
 inline constexpr Option kFaults =

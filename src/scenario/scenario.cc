@@ -168,6 +168,11 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
   if (r.Choice(opt::kNicCc, &cc)) n->cc = cc == "dcqcn" ? NicSpec::Cc::kDcqcn : NicSpec::Cc::kNone;
   ReadSection(r, opt::kNicDcqcn, [&](ConfigReader& d) { ReadDcqcn(d, &n->dcqcn); });
   r.Int(opt::kNicAckEvery, &n->ack_every);
+  std::string profile;
+  if (r.Choice(opt::kNicProfile, &profile)) {
+    n->timeout = profile == "nccl" ? opt::kNcclIbTimeout : static_cast<int>(opt::kNicTimeout.def);
+    n->retry_count = profile == "nccl" ? opt::kNcclIbRetryCnt : static_cast<int>(opt::kNicRetryCount.def);
+  }
   r.Int(opt::kNicTimeout, &n->timeout);
   r.Int(opt::kNicRetryCount, &n->retry_count);
   r.Int(opt::kNicBackToChunk, &n->back_to_chunk);
@@ -754,6 +759,9 @@ Scenario ParseScenarioTree(const YamlNode& root, const std::string& file_label) 
   ReadSection(top, opt::kMonitor, [&](ConfigReader& r) {
     sc.monitor_interval = static_cast<Time>(opt::kMonitorInterval.def);
     r.Duration(opt::kMonitorInterval, &sc.monitor_interval);
+    if (r.Duration(opt::kMonitorPhase, &sc.monitor_phase) && sc.monitor_phase >= sc.monitor_interval)
+      r.Fail(opt::kMonitorPhase, "the first window must end within the first interval (" +
+                                     FormatTime(sc.monitor_interval) + ")");
     ReadSection(r, opt::kMonitorProbes, [&](ConfigReader& p) {
       ProbeSpec& ps = sc.probes;
       ps.on = true;

@@ -360,6 +360,7 @@ struct Scenario {
   double timer_scale = opt::kTimersScale.def;  // the agents' timers, scaled (timers.scale)
   TelemetrySpec telemetry;
   Time monitor_interval = 0;  // 0: no monitor (monitor.interval)
+  Time monitor_phase = 0;     // monitor.phase
   ProbeSpec probes;           // monitor.probes
   bool recovery_auto = false;  // recovery.mode: auto
   bool recovery_runbook = false;  // recovery.mode: runbook: the same actions after recovery.delay

@@ -26,6 +26,10 @@ inline Time SerializationTime(uint64_t bytes, uint64_t rate_bps) {
 // profile rounds to its clock's nanosecond: that simulator truncates every transmission time.
 inline Time RoundDown(Time t, Time grain) { return grain > 0 && t >= grain ? t - t % grain : t; }
 
+// A production timer run at `scale` of its length (timers.scale): the story of a scaled scenario
+// is production's, faster.
+inline Time ScaledTimer(Time t, double scale) { return static_cast<Time>(static_cast<double>(t) * scale); }
+
 inline double ToMicroseconds(Time t) { return static_cast<double>(t) / kMicrosecond; }
 inline double ToNanoseconds(Time t) { return static_cast<double>(t) / kNanosecond; }
 

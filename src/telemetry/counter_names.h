@@ -81,6 +81,8 @@ inline constexpr Counter kTxBytesPhy = {"tx_bytes_phy", "bytes", CounterSource::
 inline constexpr Counter kRxCrcErrorsPhy = {"rx_crc_errors_phy", "frames", CounterSource::kEthtool};
 // Dropped because the port's receive buffer was full.
 inline constexpr Counter kRxDiscardsPhy = {"rx_discards_phy", "frames", CounterSource::kEthtool};
+// Frames the port could not send, among them those sent into a link that is down (mlx5 ethtool).
+inline constexpr Counter kTxDiscardsPhy = {"tx_discards_phy", "frames", CounterSource::kEthtool};
 
 // Per priority. mlx5 lists the pause rows only for priorities with PFC on,
 // so their absence is itself evidence that PFC is off.
@@ -125,6 +127,8 @@ inline constexpr Counter kImpliedNakSeqErr = {"implied_nak_seq_err", "events", C
 // Queue pairs moved to the error state: the application sees failed work requests.
 inline constexpr Counter kReqTransportRetriesExceeded = {"req_transport_retries_exceeded", "QPs",
                                                          CounterSource::kRdmaHwCounters};
+inline constexpr Counter kReqCqeError = {"req_cqe_error", "completions", CounterSource::kRdmaHwCounters};
+inline constexpr Counter kReqCqeFlushError = {"req_cqe_flush_error", "completions", CounterSource::kRdmaHwCounters};
 inline constexpr Counter kRxWriteRequests = {"rx_write_requests", "messages", CounterSource::kRdmaHwCounters};
 inline constexpr Counter kRxReadRequests = {"rx_read_requests", "requests", CounterSource::kRdmaHwCounters};
 
@@ -196,6 +200,8 @@ inline constexpr Counter kSaiPortIfInErrors = {"SAI_PORT_STAT_IF_IN_ERRORS", "fr
 // Every ingress drop: PG headroom overflow, and also no route, over the MTU or
 // TTL expired, which is why diagnose subtracts the PG drops before blaming the route.
 inline constexpr Counter kSaiPortIfInDiscards = {"SAI_PORT_STAT_IF_IN_DISCARDS", "frames", CounterSource::kSaiPort};
+// Egress drops: the port's lossy queues refused them, or the link was down (SONiC TX_DRP).
+inline constexpr Counter kSaiPortIfOutDiscards = {"SAI_PORT_STAT_IF_OUT_DISCARDS", "frames", CounterSource::kSaiPort};
 
 inline constexpr PriorityCounter kSaiPortPfcRxPkts = {"SAI_PORT_STAT_PFC_", "_RX_PKTS", "frames", CounterSource::kSaiPort};
 inline constexpr PriorityCounter kSaiPortPfcTxPkts = {"SAI_PORT_STAT_PFC_", "_TX_PKTS", "frames", CounterSource::kSaiPort};

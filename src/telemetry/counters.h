@@ -89,6 +89,8 @@ struct RdmaCounters {
   uint64_t packet_seq_err = 0;
   uint64_t local_ack_timeout_err = 0;
   uint64_t req_transport_retries_exceeded = 0;
+  uint64_t req_cqe_error = 0;        // work requests completed in error
+  uint64_t req_cqe_flush_error = 0;  // work requests flushed behind one
   uint64_t rx_write_requests = 0;
   uint64_t rx_read_requests = 0;
   uint64_t implied_nak_seq_err = 0;

@@ -23,10 +23,11 @@ class Sampler final : public EventSource {
  public:
   explicit Sampler(Simulator* sim) : sim_(sim) {}
 
-  // Calls `read` at now + interval, now + 2 x interval, ... for the rest of the run.
-  void Every(Time interval, std::function<void()> read) {
+  // Calls `read` at now + interval, now + 2 x interval, ... for the rest of the run; with a
+  // `phase` in (0, interval), at now + phase, now + phase + interval, ... instead.
+  void Every(Time interval, std::function<void()> read, Time phase = 0) {
     readers_.push_back({interval < 1 ? 1 : interval, 0, std::move(read)});
-    readers_.back().next = sim_->Now() + readers_.back().interval;
+    readers_.back().next = sim_->Now() + (phase > 0 && phase < interval ? phase : readers_.back().interval);
     Arm();
   }
 

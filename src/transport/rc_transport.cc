@@ -91,8 +91,9 @@ void RcTransport::OnAckTimer(QueuePair& qp) {
     carrier_->ArmTimer(RcCarrier::Timer::kAck, deadline, qp.id);
     return;
   }
-  rdma_->local_ack_timeout_err++;
   if (!ConsumeRetry(qp)) return;
+  // mlx5 counts the expiries that did not exhaust the retries; the last is the QP's error.
+  rdma_->local_ack_timeout_err++;
   qp.snd_nxt = qp.snd_una;  // go back to the oldest unacknowledged PSN
   // ...or to its chunk's start: the receiver may have reset to it behind a lost NAK.
   if (spec_->back_to_chunk) qp.snd_nxt = qp.snd_una / spec_->back_to_chunk * spec_->back_to_chunk;
@@ -174,9 +175,12 @@ void RcTransport::OnReadResponse(const Packet* pkt) {
     rdma_->bytes_delivered += pkt->payload;
     AdvanceUna(qp, pkt->psn + 1);
   } else if (pkt->psn > qp.snd_una) {
-    // A response is missing: ask again from the first missing PSN, once per gap.
+    // A response is missing: ask again from the first missing PSN, once per gap. The implied
+    // NAK is a sequence error and its retry comes from the same budget (Linux rxe's check_psn
+    // sends it to COMPST_ERROR_RETRY, as a NAK).
     rdma_->implied_nak_seq_err++;
     if (!qp.read_rewound) {
+      if (!ConsumeRetry(qp)) return;
       qp.read_rewound = true;
       qp.snd_nxt = qp.snd_una;
       qp.last_progress = Now();
@@ -186,8 +190,14 @@ void RcTransport::OnReadResponse(const Packet* pkt) {
 }
 
 void RcTransport::Complete(QueuePair& qp, bool failed) {
-  if (failed) qp.failed = true;
-  else qp.done = true;
+  if (failed) {
+    qp.failed = true;
+    // The work request in error completes with an error, every one behind it flushed.
+    rdma_->req_cqe_error++;
+    if (qp.messages.size() > qp.completed + 1) rdma_->req_cqe_flush_error += qp.messages.size() - qp.completed - 1;
+  } else {
+    qp.done = true;
+  }
   qp.finish = Now();
   if (failed && qp.listener)
     for (size_t i = qp.completed; i < qp.messages.size(); ++i)

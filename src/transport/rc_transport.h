@@ -50,6 +50,8 @@ class RcTransport {
               std::vector<QueuePair>* qps, RdmaCounters* counters, RcCarrier* carrier);
   // Pacing gaps rounded down to this (SimContext::serialization_grain).
   void set_pacing_grain(Time grain) { pacing_grain_ = grain; }
+  // The local ACK timeout runs at this share of its length (timers.scale).
+  void set_timer_scale(double scale) { timer_scale_ = scale; }
 
   // Requester: the next packet of `qp` (data, or a READ request for the rest of a READ).
   Packet* NextRequest(QueuePair& qp);
@@ -115,7 +117,7 @@ class RcTransport {
   void OnCcTimer(QueuePair& qp, const Pacing& pace);
   void Complete(QueuePair& qp, bool failed);
   Time Now() const { return clock_->Now(); }
-  Time AckTimeout() const { return LocalAckTimeout(spec_->timeout); }
+  Time AckTimeout() const { return ScaledTimer(LocalAckTimeout(spec_->timeout), timer_scale_); }
   Time Timeout(const QueuePair& qp) const { return qp.rto > 0 ? qp.rto : AckTimeout(); }
   bool CcOn() const { return spec_->cc == NicSpec::Cc::kDcqcn; }
   bool RpOn() const { return CcOn() && rp_on_; }
@@ -126,6 +128,7 @@ class RcTransport {
   bool rp_on_ = true;
   uint32_t wire_overhead_;
   Time pacing_grain_ = 0;
+  double timer_scale_ = 1;
   std::vector<QueuePair>* qps_;
   RdmaCounters* rdma_;
   RcCarrier* carrier_;
