@@ -28,7 +28,7 @@ constexpr double kSiblingShare = 0.75;
 // A link that loses this share of its frames or more is shut whatever its siblings carry: go-back-N
 // flows over it lose more than a crowded sibling costs them (measured on scenarios/faults, seeds
 // 1..8: a leaf uplink losing 2 % of its frames under a ring that fills the uplinks cost 2.9 ms
-// kept and 3.1 ms shut; losing 12 %, 8.9 ms kept and 6.4 ms shut).
+// kept and 3.1 ms shut; losing 12 %, 8.9 ms kept and 4.0 ms shut).
 constexpr double kSevereLoss = 0.05;
 
 bool SameEcn(const EcnSpec& a, const EcnSpec& b) {
