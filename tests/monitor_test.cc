@@ -57,6 +57,25 @@ TEST(Monitor, DetectsAndLocalizesAPauseStormWithinOneWindow) {
   for (const Monitor::Detection& x : f.run->monitor()->detections()) EXPECT_GE(x.t, 2 * kMillisecond) << x.rule;
 }
 
+// A collector's scrapes on their own clock: with monitor.phase 3.7 ms (scaled: 37 us) the
+// windows end at 0.037 ms, 0.137 ms, ...; the storm at 2 ms is seen at a window end after it,
+// not at a boundary that falls on the injection. The phase must fit in the interval.
+TEST(Monitor, APhaseShiftsEveryWindowEnd) {
+  TestRun f = RunYaml(StormScenario("{interval: 10ms, phase: 3700us}"));
+  EXPECT_EQ(f.run->monitor()->phase(), 37 * kMicrosecond);
+  for (const Monitor::Detection& d : f.run->monitor()->detections())
+    EXPECT_EQ((d.t - 37 * kMicrosecond) % (100 * kMicrosecond), 0) << d.rule << " at " << d.t;
+  const Monitor::Detection* d = f.run->FaultLocalization(0);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->rule, "pfc.pause_storm");
+  EXPECT_GT(d->t, 2 * kMillisecond);
+  EXPECT_LE(d->t, 2137 * kMicrosecond);
+  const auto s = nlohmann::json::parse(SummaryJson(*f.run));
+  EXPECT_EQ(s["monitor_phase_ns"], 37000.0);
+  EXPECT_EQ(s["monitor_window_ns"], 100000.0);
+  EXPECT_THROW(ParseScenarioText(StormScenario("{interval: 10ms, phase: 10ms}"), "t.yaml"), ConfigError);
+}
+
 // The monitor and the time series read the fabric on one sampler: with telemetry on, the
 // monitor's windows come at the same times and find the same, and the run's results are the
 // same (the sampler only reads).
