@@ -110,6 +110,8 @@ for c in classes:
         if text not in actions:
             actions.append(text)
     detector = f"`{f['detected_by']}` ({f['detected_tier']})" if f["detected_by"] else "not detected"
+    if f.get("flap_mttd_ns") is not None:
+        detector += f"; as a flap `physical.link_flap` at {ms(f['flap_mttd_ns'])}"
     auto = [lost_ms(c, "auto", k) for k in seeds]
     off = [lost_ms(c, "off", k) for k in seeds]
     mean_auto, mean_off = sum(auto) / len(auto), sum(off) / len(off)
@@ -122,7 +124,7 @@ for c in classes:
         worse.append(f"{c} ({mean_auto:.2f} ms with recovery, {mean_off:.2f} ms without)")
     seeds_worse = sum(a > o for a, o in zip(auto, off))
     sweep = f"{mean_auto:.1f} / {mean_off:.1f} ms" + (f" ({seeds_worse} seed{'s' if seeds_worse > 1 else ''} worse)" if seeds_worse else "")
-    rows.append(f"| `{c}` | {detector} | {f['localized_to'] or '—'} | {'; '.join(actions) or '—'} | {recovered} | "
+    rows.append(f"| `{c}` | {detector} | {f['localized_to'] or '—'} | {'; '.join(actions) or ('none: the switches route around it' if f['detected_by'] == 'physical.link_down' else '—')} | {recovered} | "
                 f"{ms(f['mttd_ns'])} | {since(f, 'quiet_ns')} | {mttr(s, f)} | {ms(f['lost_ns'])} | {sweep} |")
 if worse:
     sys.stderr.write("fault-table: recovery loses more than none (mean over the seeds): " + "; ".join(worse) + "\n")

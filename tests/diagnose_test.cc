@@ -378,7 +378,7 @@ TEST(Collect, CapturedTreeMakesABundleThatDiagnoses) {
   ASSERT_NE(cnp, nullptr) << Dump(ds);
   EXPECT_EQ(cnp->location, "gpu-node-17 (mlx5_0/eth0)");
   ASSERT_NE(Find(ds, "packet loss on the RoCE path"), nullptr) << Dump(ds);
-  ASSERT_NE(Find(ds, "the link went down and up"), nullptr) << Dump(ds);
+  ASSERT_NE(Find(ds, "the link went down and came back"), nullptr) << Dump(ds);
   ASSERT_NE(Find(ds, "RoCE on DSCP 26 is lossless"), nullptr) << Dump(ds);
 }
 

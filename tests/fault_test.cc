@@ -22,7 +22,7 @@ namespace {
 std::string LeafSpine(const std::string& extra, const std::string& nic = "{timeout: 6}") {
   return "duration: 50ms\n"
          "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4}\n"
-         "switch: {link_down_detection: 50us, route_convergence: 200us}\n"
+         "switch: {link_down_detection: 50us, route_convergence: 200us, link_up_time: 0s}\n"
          "nic: " + nic + "\n"
          "workload:\n  - {type: all-to-all, size: 1MB}\n" + extra;
 }
@@ -176,6 +176,53 @@ TEST(FaultLink, FlapSeriesShowsEveryTransition) {
   EXPECT_EQ(s["faults"][0]["kind"], "link_flap");
   EXPECT_EQ(s["faults"][0]["cleared_ns"], 1050000.0);
   EXPECT_EQ(s["timeline"].size(), f->timeline().events().size());
+}
+
+// A reported loss of signal: when the signal is back, the link trains (link_up_time) before its
+// carrier is up and it carries frames again; nothing crosses it meanwhile.
+TEST(LinkPhy, AReportedLossNeedsLinkTrainingBeforeTheCarrierIsUp) {
+  std::string yaml = LeafSpine("faults:\n  - {kind: link_down, target: leaf0-spine1, at: 100us, duration: 300us}\n");
+  yaml.replace(yaml.find("link_up_time: 0s"), 16, "link_up_time: 500us");
+  TestRun f = StartYaml(yaml);
+  const int port = PortToward(*f, "leaf0", "spine1");
+  f->RunUntil(850 * kMicrosecond);
+  const PortFaults& pf = *f->sw("leaf0").port(port).faults;
+  EXPECT_TRUE(pf.signal);
+  EXPECT_FALSE(pf.carrier) << "training: the signal is back since 400 us, the carrier not yet";
+  const uint64_t sent = f->sw("leaf0").port(port).counters.tx_prio[3].packets;
+  f->RunUntil(899 * kMicrosecond);
+  EXPECT_EQ(f->sw("leaf0").port(port).counters.tx_prio[3].packets, sent) << "nothing crosses a link in training";
+  f.run->Run();
+  ASSERT_EQ(Count(*f, "carrier_up"), 2);
+  EXPECT_EQ(Events(*f, "carrier_up")[0]->t, 900 * kMicrosecond);  // 400 us + 500 us of training
+  EXPECT_EQ(Delivered(*f), 56ull << 20);
+}
+
+// A loss of signal shorter than the debounce is never reported: no carrier change, no flap
+// count, no route change; what crossed the link meanwhile is lost all the same. A longer one is
+// reported the debounce late.
+TEST(LinkPhy, ALossWithinTheDebounceIsNoCarrierChangeButLosesWhatCrossed) {
+  std::string yaml = LeafSpine(
+      "faults:\n  - {kind: link_flap, target: leaf0-spine1, at: 100us, period: 400us, count: 3, duration: 150us}\n");
+  yaml.replace(yaml.find("link_up_time: 0s"), 16, "link_up_time: 0s, link_debounce: 200us");
+  TestRun f = RunYaml(yaml);
+  EXPECT_EQ(Count(*f, "carrier_down"), 0);
+  EXPECT_EQ(Count(*f, "ecmp_pruned"), 0);
+  EXPECT_EQ(Count(*f, "signal_blip"), 3);
+  const PortFaults& pf = *f->sw("leaf0").port(PortToward(*f, "leaf0", "spine1")).faults;
+  EXPECT_EQ(pf.counters.link_down_events, 0u);
+  EXPECT_EQ(pf.counters.carrier_changes, 0u);
+  uint64_t lost = pf.counters.carrier_lost_bytes;
+  lost += f->sw("spine1").port(PortToward(*f, "spine1", "leaf0")).faults->counters.carrier_lost_bytes;
+  EXPECT_GT(lost, 100000u) << "three times 150 us of a busy 100G link went dark";
+  EXPECT_EQ(Delivered(*f), 56ull << 20) << "go-back-N resent it";
+
+  std::string longer = LeafSpine(
+      "faults:\n  - {kind: link_flap, target: leaf0-spine1, at: 100us, period: 400us, count: 3, duration: 300us}\n");
+  longer.replace(longer.find("link_up_time: 0s"), 16, "link_up_time: 0s, link_debounce: 200us");
+  TestRun g = RunYaml(longer);
+  ASSERT_EQ(Count(*g, "carrier_down"), 6);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(Events(*g, "carrier_down")[2 * i]->t, (300 + 400 * i) * kMicrosecond);
 }
 
 // A host's link down for good, with the default ACK timeout (4.096 us x 2^14 = 67 ms) and 7

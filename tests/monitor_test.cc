@@ -176,10 +176,36 @@ TEST(Monitor, LinkDownIsLocalizedToAnEndOfTheLink) {
       "faults:\n  - {kind: link_down, target: leaf0-spine1, at: 100us}\n");
   const Monitor::Detection* d = f.run->FaultLocalization(0);
   ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->rule, "physical.link_flap");
+  EXPECT_EQ(d->rule, "physical.link_down");
   const std::string end = LocationDevice(d->location);
   EXPECT_TRUE(end == "leaf0" || end == "spine1") << d->location;
   EXPECT_EQ(d->t, 200 * kMicrosecond);
+  EXPECT_EQ(d->title, "the link is down");
+}
+
+// A link that keeps going down: each down is a link down until the fifth within the flap window
+// (5 in 10 s, as switches count for errdisable), which makes it a flap. Recovery off: the link
+// flaps on, and is found flapping again at its next down.
+TEST(Monitor, AFlapIsFiveDownsWithinTheFlapWindowNotOneDown) {
+  TestRun f = RunYaml(
+      "duration: 5ms\nmonitor: {interval: 200us, phase: 0s}\n"
+      "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4}\n"
+      "switch: {link_down_detection: 50us, route_convergence: 200us, link_up_time: 0s}\n"
+      "nic: {timeout: 6}\n"
+      "workload:\n  - {type: all-to-all, size: 1MB}\n"
+      "faults:\n  - {kind: link_flap, target: leaf0-spine1, at: 100us, period: 400us, count: 6, duration: 150us}\n");
+  std::vector<const Monitor::Detection*> downs, flaps;
+  for (const Monitor::Detection& d : f.run->monitor()->detections()) {
+    if (d.rule == "physical.link_down") downs.push_back(&d);
+    if (d.rule == "physical.link_flap") flaps.push_back(&d);
+  }
+  ASSERT_FALSE(downs.empty());
+  EXPECT_EQ(downs.front()->t, 200 * kMicrosecond);
+  EXPECT_EQ(downs.front()->title, "the link is down");  // down 100..250 us: still down at 200 us
+  ASSERT_FALSE(flaps.empty());
+  EXPECT_EQ(flaps.front()->t, 1800 * kMicrosecond) << "downs at 100, 500, 900, 1300, 1700 us";
+  EXPECT_EQ(f.run->FlapDetection(0), flaps.front());
+  for (const Monitor::Detection* d : downs) EXPECT_LT(d->t, flaps.front()->t);
 }
 
 // Recovery on: a tenth of the frames vanish on leaf0-spine1; the monitor finds the link, recovery

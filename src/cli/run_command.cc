@@ -141,6 +141,9 @@ void PrintReport(const Experiment& x) {
     if (d)
       std::printf(", detected at %.3f ms by %s at %s (MTTD %.3f ms)", static_cast<double>(d->t) / kMillisecond,
                   d->rule.c_str(), d->location.c_str(), static_cast<double>(d->t - r.injected) / kMillisecond);
+    if (const Monitor::Detection* flap = x.FlapDetection(i))
+      std::printf(", as a flap at %.3f ms by %s (%.3f ms after the injection)", static_cast<double>(flap->t) / kMillisecond,
+                  flap->rule.c_str(), static_cast<double>(flap->t - r.injected) / kMillisecond);
     if (l && l != d)
       std::printf(", localized at %.3f ms by %s to %s", static_cast<double>(l->t) / kMillisecond, l->rule.c_str(),
                   l->location.c_str());

@@ -54,6 +54,17 @@ const char* LadderTier(const std::string& rule) {
   return "T3";
 }
 
+double LinkDownsOf(const PortEvidence& p) {
+  const Counter& downs = p.is_switch ? kSonicFlapCount : kLinkDownEventsPhy;
+  auto delta = [&](const char* k) {
+    auto it = p.deltas.find(k);
+    return it == p.deltas.end() ? 0.0 : it->second;
+  };
+  // Every other change of the carrier is a down too (a netdev's carrier also goes with an
+  // administrative down or a driver reload, which the PHY's count misses).
+  return std::max(delta(downs.name), std::ceil(delta(kCarrierChanges.name) / 2));
+}
+
 std::string LocationDevice(const std::string& location) { return location.substr(0, location.find_first_of(": ")); }
 
 namespace {
@@ -175,8 +186,12 @@ class Rules {
     out_.insert(out_.begin(), own.begin(), own.end());
   }
 
-  // The monitor's detection that localized `f`: at its localization, naming its place.
+  // The monitor's detection that localized `f`: at its localization, naming its place; a flap's,
+  // once the monitor had counted enough downs to call it one (each before was a link down).
   const LiveFinding* Localizing(const RunFault& f) const {
+    if (f.flap_detected_s >= 0)
+      for (const LiveFinding& l : ev_.live)
+        if (std::fabs(l.t_s - f.flap_detected_s) < 1e-12 && l.finding.rule == "physical.link_flap") return &l;
     if (f.localized_s < 0) return nullptr;
     for (const LiveFinding& l : ev_.live)
       if (std::fabs(l.t_s - f.localized_s) < 1e-12 && l.finding.location == f.localized_to) return &l;
@@ -228,7 +243,8 @@ class Rules {
           const bool on_link = d.location.find(" facing ") == std::string::npos ||
                                d.location.find("facing " + end1) != std::string::npos ||
                                d.location.find("facing " + end2) != std::string::npos;
-          if (d.rule == "physical.link_flap" && !own_link && (dev == end1 || dev == end2) && on_link)
+          if ((d.rule == "physical.link_down" || d.rule == "physical.link_flap") && !own_link && (dev == end1 || dev == end2) &&
+              on_link)
             return "the recovery shut the link " + link + " at " + when + " (" + f.kind + " on " + f.target + ")";
           if (d.rule == "drop.ingress_discard" && f.no_route_after_shut_bytes > 0)
             return Count(f.no_route_after_shut_bytes) + " B were dropped for want of a route after the recovery shut " +
@@ -471,6 +487,34 @@ class Rules {
     }
   }
 
+  // A link that went down: once (it is down, or came back), or often enough to be flapping, by
+  // the count switches keep for errdisable (5 downs in 10 s: the link-flap defaults of OcNOS and
+  // Huawei's port link-flap protection). A monitor counts the downs over that window across its
+  // windows (scaled with the run's timers); other evidence counts them over its interval.
+  void LinkDowns(const PortEvidence& p) {
+    const Counter& downs_counter = p.is_switch ? kSonicFlapCount : kLinkDownEventsPhy;
+    const double downs = LinkDownsOf(p);
+    if (downs <= 0) return;
+    const double recent = p.downs_in_flap_window >= 0 ? p.downs_in_flap_window : downs;
+    const std::string grew = Grew(downs_counter.name, downs) + (p.oper_up == false ? ", down now" : "");
+    if (recent >= kFlapDowns) {
+      Add("physical.link_flap", "physical", Severity::kError, "the link flaps", Where(p),
+          grew + (p.downs_in_flap_window >= 0 ? ", " + Count(recent) + " downs in the flap window" : ""),
+          "take it out of service (shutdown, or errdisable link-flap) and test the optics and cable at both ends: each "
+          "down loses what was in flight and each return moves the fabric's routes again");
+      return;
+    }
+    if (p.oper_up == false) {
+      Add("physical.link_down", "physical", Severity::kError, "the link is down", Where(p), grew,
+          "the switches route around it (ECMP pruned, routes converged); test the optics and cable at both ends before "
+          "bringing it back; queue pairs whose packets it lost wait out their ACK timeout");
+      return;
+    }
+    Add("physical.link_down", "physical", Severity::kWarning, "the link went down and came back", Where(p), grew,
+        "check the link's optics, cabling and the peer port's logs; watch it: " + Count(kFlapDowns) +
+            " downs in a flap window make it a flap");
+  }
+
   void Physical(const PortEvidence& p) {
     const Counter& fcs_errors = p.is_switch ? kSaiPortIfInErrors : kRxCrcErrorsPhy;
     const Counter& received = p.is_switch ? kSaiPortIfInUcastPkts : kRxPacketsPhy;
@@ -486,11 +530,7 @@ class Rules {
       if (D(p, k) > 0)
         Add("physical.symbol_errors", "physical", Severity::kWarning, "symbol errors on the link", Where(p), Grew(k, D(p, k)),
             "a marginal optic or cable: watch " + std::string(kRxCrcErrorsPhy.name) + " and plan a replacement");
-    for (const Counter* flaps : {&kCarrierChanges, &kSonicFlapCount})
-      if (D(p, flaps->name) > 0)
-        Add("physical.link_flap", "physical", Severity::kWarning, "the link went down and up", Where(p), Grew(flaps->name, D(p, flaps->name)),
-            "check the link's optics, cabling and the peer port's logs; RC queue pairs whose packets were lost wait out "
-            "their ACK timeout, and an outage longer than the retry budget fails them");
+    LinkDowns(p);
     // FEC at work: corrected codewords are the warning that comes before lost frames.
     const Counter& corrected = p.is_switch ? kSaiPortIfInFecCorrectableFrames : kFecCorrectedBlocks;
     const Counter& bits = p.is_switch ? kSaiPortIfInFecSymbolErrors : kRxCorrectedBitsPhy;

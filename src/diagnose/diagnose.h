@@ -31,6 +31,15 @@ struct Diagnosis {
   std::string tier;
 };
 
+// A link flaps when it went down this many times within this window (the errdisable link-flap
+// defaults of OcNOS and Huawei's port link-flap protection: 5 downs in 10 s). A monitor counts
+// over the window scaled with the run's timers.
+constexpr double kFlapDowns = 5;
+constexpr double kFlapWindowSeconds = 10;
+
+// How often the port's link went down over the evidence's interval (its deltas).
+double LinkDownsOf(const PortEvidence& p);
+
 // A rule's own tier ("T1", "T2", "T3"; "" for application and evidence findings). A few rules
 // grade each finding on its evidence instead: pausing traced to a storm or a slow receiver is
 // T2, to a hot spot whose queue does not mark ECN T2, to a deadlock T3; PFC without ECN on a

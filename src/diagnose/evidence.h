@@ -37,6 +37,12 @@ struct PortEvidence {
   std::map<std::string, std::string> cc_params;  // roce_np/*, roce_rp/*, mlxconfig names
   double speed_gbps = 0;
   int mtu = 0;
+  // The port's state at the last sample (sysfs operstate, SONiC oper_status), when known.
+  std::optional<bool> oper_up;
+  // How often the link went down in the flap detection's window ending at the last sample, as
+  // a monitor that keeps the count across its windows knows it (-1: not counted; the deltas say
+  // how often over the whole interval).
+  double downs_in_flap_window = -1;
   std::vector<std::string> sources;  // the files it came from
 };
 
@@ -104,6 +110,7 @@ struct RunFault {
   double injected_s = 0;
   std::string localized_to;        // empty: not localized
   double localized_s = -1;
+  double flap_detected_s = -1;     // a link_flap: when the monitor saw it as a flap (-1: never)
   struct Action {
     double t_s = 0;
     std::string tier, action;      // "shut link leaf0-spine1: ...", "ignore h0's pause at leaf0:Ethernet0 ..."

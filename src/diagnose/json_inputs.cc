@@ -103,6 +103,7 @@ void ReadSummaryJson(const JsonDocument& doc, const std::string& file, Evidence*
       rf.localized_to = f["localized_to"].String();
       rf.localized_s = f["localized_ns"].Number() * 1e-9;
     }
+    if (f["flap_detected_ns"].IsNumber()) rf.flap_detected_s = f["flap_detected_ns"].Number() * 1e-9;
     for (const Node& a : f["actions"].Items()) rf.actions.push_back({a["t_ns"].Number() * 1e-9, a["tier"].String(), a["action"].String()});
     if (f["dropped_by"]["no_route_after_shut"].present()) rf.no_route_after_shut_bytes = f["dropped_by"]["no_route_after_shut"].Number();
     ev->faults.push_back(std::move(rf));
@@ -152,6 +153,7 @@ void ReadSummaryJson(const JsonDocument& doc, const std::string& file, Evidence*
     for (const char* block : {kSysfsBlock, kFecBlock})
       for (const auto& [k, v] : h[block].Members())
         if (v.IsNumber()) p.counters[k] = v.Number();
+    if (h[kSysfsBlock]["operstate"].present()) p.oper_up = h[kSysfsBlock]["operstate"].String() == "up";
     // Counters at all? The rocelab block counts too: its receive thresholds are never zero.
     host_counters |= !p.counters.empty() || !h[kRocelabBlock].Members().empty();
     ReadConfig(h["config"], &p);
@@ -170,6 +172,7 @@ void ReadSummaryJson(const JsonDocument& doc, const std::string& file, Evidence*
       p.port = name;
       p.is_switch = true;
       p.peer = port["peer"].String();
+      if (port["oper_status"].present()) p.oper_up = port["oper_status"].String() == "up";
       // The port's own counters are its numbers; peer, queues and priority groups are not.
       for (const auto& [k, v] : port.Members())
         if (v.IsNumber()) p.counters[k] = v.Number();

@@ -125,7 +125,7 @@ void FaultInjector::HandleEvent(uint32_t kind, uint32_t arg, Packet*) {
           Log(i, "fault_injected", Describe(f, ""));
         }
         --flaps_left_[i];
-        fabric_->SetLinkUp(t.node, t.port, false);
+        fabric_->LoseSignal(t.node, t.port);
         fabric_->ScheduleAt(fabric_->now() + f.duration, this, kFlapUp, arg);
         return;
       }
@@ -133,7 +133,7 @@ void FaultInjector::HandleEvent(uint32_t kind, uint32_t arg, Packet*) {
       if (f.duration > 0) fabric_->ScheduleAt(f.at + f.duration, this, kClear, arg);
       return;
     case kFlapUp:
-      fabric_->SetLinkUp(t.node, t.port, true);
+      fabric_->RestoreSignal(t.node, t.port);
       if (flaps_left_[i] > 0) {
         fabric_->ScheduleAt(f.at + f.period * (f.count - flaps_left_[i]), this, kInject, arg);
       } else {
@@ -157,7 +157,7 @@ void FaultInjector::Inject(size_t i) {
   Log(i, "fault_injected",
       Describe(f, f.kind == Kind::kLinkErrors ? FecModeName(FecFor(f, fabric_->device(t.node).port(t.port).rate_bps)) : ""));
   switch (f.kind) {
-    case Kind::kLinkDown: fabric_->SetLinkUp(t.node, t.port, false); break;
+    case Kind::kLinkDown: fabric_->LoseSignal(t.node, t.port); break;
     case Kind::kLinkErrors:
       for (const auto& [n, p] : Ports(t))
         fabric_->device(n).SetLinkErrors(p, f.pre_fec_ber, FecFor(f, fabric_->device(n).port(p).rate_bps));
@@ -216,7 +216,7 @@ void FaultInjector::Clear(size_t i) {
   }
   records_[i].cleared = fabric_->now();
   Log(i, "fault_cleared", "back as configured");
-  if (f.kind == Kind::kLinkDown) fabric_->SetLinkUp(t.node, t.port, true);
+  if (f.kind == Kind::kLinkDown) fabric_->RestoreSignal(t.node, t.port);
 }
 
 void FaultInjector::SetEcn(size_t i, bool apply) {

@@ -1,6 +1,7 @@
 // The scenario's faults, acting on the running fabric. Each changes the model
 // at its `at` and, when it has a duration, puts back what it changed at
-// `at + duration`; a flap goes down and up `count` times. Every change is a
+// `at + duration`; a flap loses its signal `count` times (a link's signal, lost
+// or back, is its PHYs' to report: net/link_phy.h). Every change is a
 // timeline event, and summary.json lists each fault with the times it was
 // injected and cleared. docs/faults.md describes each kind and the counters
 // it moves.

@@ -96,19 +96,22 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
   }
   flow_paths_ = std::make_unique<FlowPaths>(this, &topo_, &ctx_.pool);
   ctx_.flow_paths = flow_paths_.get();
+  link_phy_ = std::make_unique<LinkPhy>(this);
 }
 
 void Fabric::SetLinkUp(int node, int port, bool up) {
   if (up && held_down_.count({node, port})) return;
   const TopoPort& tp = topo_.nodes()[node].ports[port];
   const std::string link = LinkName(topo_.nodes()[node].name, topo_.nodes()[tp.peer_node].name);
+  bool changed = false;
   for (const auto& [n, p] : {std::pair{node, port}, std::pair{tp.peer_node, tp.peer_port}}) {
     if (by_node_[n]->Carrier(p) == up) continue;
     by_node_[n]->SetCarrier(p, up);
+    changed = true;
     ctx_.timeline.Add(now(), topo_.nodes()[n].name, TimelinePortName(topo_, n, p), -1, up ? "carrier_up" : "carrier_down",
                       link + (up ? " is up" : " is down"));
   }
-  control_plane_->LinkChanged(node, port, up);
+  if (changed) control_plane_->LinkChanged(node, port, up);
 }
 
 void Fabric::HoldLinkDown(int node, int port) {

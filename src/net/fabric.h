@@ -12,6 +12,7 @@
 
 #include "net/control_plane.h"
 #include "net/flow_paths.h"
+#include "net/link_phy.h"
 #include "net/nic.h"
 #include "net/switch.h"
 #include "scenario/scenario.h"
@@ -91,6 +92,10 @@ class Fabric {
   // Takes the link at `node`:`port` down or up now: both ends' carriers, then the control
   // plane's detection and convergence. A link held down stays down.
   void SetLinkUp(int node, int port, bool up);
+  // The link's signal lost or back (a fault): what its PHYs make of it, debounce and link
+  // training (net/link_phy.h), decides when SetLinkUp follows.
+  void LoseSignal(int node, int port) { link_phy_->LoseSignal(node, port); }
+  void RestoreSignal(int node, int port) { link_phy_->RestoreSignal(node, port); }
   // Shuts the link at `node`:`port` administratively: down now, and whatever its PHY does
   // after (a flap coming back up), down until the run ends, as `shutdown` on a port keeps it.
   void HoldLinkDown(int node, int port);
@@ -124,6 +129,7 @@ class Fabric {
   std::vector<Node*> by_node_;  // topology node id -> device
   std::unique_ptr<ControlPlane> control_plane_;
   std::unique_ptr<FlowPaths> flow_paths_;
+  std::unique_ptr<LinkPhy> link_phy_;
   std::set<std::pair<int, int>> held_down_;  // (node, port), both ends of each link held down
   Sampler sampler_{&ctx_.sim};
   EngineStats engine_;

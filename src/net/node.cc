@@ -221,8 +221,14 @@ void Node::Transmit(int port, Packet* pkt) {
     if (ber_rng_.Uniform() < p_err) pkt->flags |= Packet::kFlagCorrupted;
   }
   ++ctx_->packet_hops;
-  if (p.watched && p.faults && p.faults->gray_drop > 0 && pkt->type != PacketType::kPause &&
-      p.faults->gray_rng.Uniform() < p.faults->gray_drop) {
+  if (p.watched && p.faults && !p.faults->signal) {
+    // No signal, but the port does not know it yet (its debounce): the frame leaves, counted as
+    // sent, into a dark fibre.
+    if (pkt->type != PacketType::kPause) p.faults->counters.carrier_lost_bytes += pkt->frame_bytes;
+    if (p.tap) p.tap->Lost(*pkt, now);
+    ctx_->pool.Put(pkt);
+  } else if (p.watched && p.faults && p.faults->gray_drop > 0 && pkt->type != PacketType::kPause &&
+             p.faults->gray_rng.Uniform() < p.faults->gray_drop) {
     // A gray drop: the frame left (and is counted as sent) but never arrives, and no counter
     // anywhere says so.
     ctx_->pool.Put(pkt);
@@ -255,10 +261,10 @@ void Node::SetTap(int port, PortTap* tap) {
 bool Node::SurvivesFaults(Port& p, Packet* pkt) {
   PortFaults& f = *p.faults;
   const uint32_t wire = pkt->frame_bytes + ctx_->wire_overhead;
-  // Lost in flight: the link was down at some moment between the frame's first bit leaving
+  // Lost in flight: the link was dark at some moment between the frame's first bit leaving
   // the peer and its last bit arriving here.
   const Time sent = Now() - p.delay - FrameTime(p, wire);
-  if (!f.carrier || f.carrier_down_at >= sent) {
+  if (!f.carrier || !f.signal || f.dark_at >= sent) {
     if (pkt->type != PacketType::kPause) f.counters.carrier_lost_bytes += pkt->frame_bytes;
     if (p.tap) p.tap->Lost(*pkt, Now());
     ctx_->pool.Put(pkt);
@@ -283,7 +289,7 @@ void Node::SetCarrier(int port, bool up) {
   Port& p = ports_[port];
   if (!up) {
     f.counters.link_down_events++;
-    f.carrier_down_at = Now();
+    f.dark_at = Now();
     // PFC state is per link: a pause the peer sent ends with the link.
     for (int prio = 0; prio < kNumPriorities; ++prio)
       if (p.paused[prio]) Resume(port, prio);
@@ -293,6 +299,13 @@ void Node::SetCarrier(int port, bool up) {
   for (int prio = 0; prio < kNumPriorities; ++prio)
     if (p.xoff_sent[prio]) SendPauseFrame(port, prio, pause_quanta_);
   Kick(port);
+}
+
+void Node::SetSignal(int port, bool present) {
+  PortFaults& f = Faults(port);
+  if (f.signal == present) return;
+  f.signal = present;
+  if (!present) f.dark_at = Now();
 }
 
 void Node::SetPauseIgnored(int port, int prio, bool ignored) {

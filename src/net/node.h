@@ -44,8 +44,9 @@ struct SimContext {
 // MTU. Held apart from Port, and only for ports a fault touches, so the per-frame path of a
 // healthy port reads one null pointer.
 struct PortFaults {
-  bool carrier = true;          // the link is up
-  Time carrier_down_at = -1;    // the last time it went down: frames in flight then are lost
+  bool carrier = true;          // the link is up, as the port reports it (operstate, oper_status)
+  bool signal = true;           // light reaches the other end: frames cross (net/link_phy.h)
+  Time dark_at = -1;            // the last time frames stopped crossing: those in flight then are lost
   double gray_drop = 0;         // share of frames sent that vanish, counted nowhere
   Rng gray_rng;                 // this port's own stream for them
   double blackhole = 0;         // switch: share of the 5-tuples whose packets it drops before sending here
@@ -142,6 +143,9 @@ class Node : public EventSource {
   // pause the peer asserted is void; up again, the pause this end still asserts is sent anew.
   // Fabric::SetLinkUp changes both ends together.
   void SetCarrier(int port, bool up);
+  // The link's physical signal: lost, frames sent or in flight vanish whatever the carrier says
+  // (a loss within the PHY's debounce is not reported: net/link_phy.h).
+  void SetSignal(int port, bool present);
   bool Carrier(int port) const { return !ports_[port].faults || ports_[port].faults->carrier; }
   // The capture of `port`'s frames (null: none).
   void SetTap(int port, PortTap* tap);

@@ -434,6 +434,14 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     } else {
       w.Null("detected_ns").Null("detected_by").Null("detected_at").Null("mttd_ns").Null("detected_tier");
     }
+    if (r.kind == "link_flap") {
+      // Its downs are link downs until there are enough of them to be a flap.
+      if (const Monitor::Detection* flap = x.FlapDetection(fault))
+        w.Double("flap_detected_ns", static_cast<double>(flap->t) / kNanosecond, 3)
+            .Double("flap_mttd_ns", static_cast<double>(flap->t - r.injected) / kNanosecond, 3);
+      else
+        w.Null("flap_detected_ns").Null("flap_mttd_ns");
+    }
     if (const Monitor::Detection* l = x.FaultLocalization(fault)) w.String("localized_to", l->location);
     else w.Null("localized_to");
     // What recovery (if on) did about it, and when the monitor saw its devices quiet after.

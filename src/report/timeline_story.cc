@@ -20,7 +20,7 @@ std::vector<StoryLine> TellTimeline(const std::vector<TimelineEvent>& events) {
       auto [it, fresh] = line_of.try_emplace(std::make_tuple(e.event, f.tier, f.rule, f.title), out.size());
       if (!fresh) {
         StoryLine& line = out[it->second];
-        ++line.count;
+        if (e.t != line.last) ++line.count;  // times it was found: one instant's places are one
         line.last = e.t;
         std::vector<std::string>& p = places[it->second];
         if (std::find(p.begin(), p.end(), f.location) == p.end()) p.push_back(f.location);

@@ -162,8 +162,25 @@ std::vector<Recovery::Action> Experiment::FaultActions(size_t i) const {
 
 Time Experiment::FaultRecovered(size_t i) const {
   const std::vector<Recovery::Action> actions = FaultActions(i);
-  if (actions.empty()) return -1;
+  if (actions.empty()) return FaultLeftToFabric(i) ? monitor_->QuietAfter(FaultDetection(i)->t, FaultDevices(i)) : -1;
   return monitor_->QuietAfter(actions.back().t, FaultDevices(i));
+}
+
+const Monitor::Detection* Experiment::FlapDetection(size_t i) const {
+  const FaultInjector::Record& r = faults_->records()[i];
+  if (!monitor_ || r.injected < 0 || r.kind != "link_flap") return nullptr;
+  const std::vector<std::string> devices = FaultDevices(i);
+  for (const Monitor::Detection& d : monitor_->detections())
+    if (d.t >= r.injected && d.rule == "physical.link_flap" &&
+        std::find(devices.begin(), devices.end(), LocationDevice(d.location)) != devices.end())
+      return &d;
+  return nullptr;
+}
+
+bool Experiment::FaultLeftToFabric(size_t i) const {
+  if (!recovery_) return false;
+  const Monitor::Detection* d = FaultDetection(i);
+  return d && d->rule == "physical.link_down";
 }
 
 const Monitor::Detection* Experiment::FaultDetection(size_t i) const {

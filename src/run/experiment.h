@@ -70,10 +70,17 @@ class Experiment {
   // theirs by where it is: then this is the localization). No later than the localization;
   // nullptr if neither.
   const Monitor::Detection* FaultDetection(size_t i) const;
+  // A link_flap fault: the monitor's first physical.link_flap detection naming its link (each
+  // down before the flap count is reached is a link down); nullptr if none or another kind.
+  const Monitor::Detection* FlapDetection(size_t i) const;
   // The recovery actions taken on fault `i`'s devices, and when the monitor saw them quiet
   // after the last of them (-1: not yet); empty without `recovery: {mode: auto}` (or runbook).
   std::vector<Recovery::Action> FaultActions(size_t i) const;
   Time FaultRecovered(size_t i) const;
+  // Whether fault `i` was detected as what the switches answer on their own (a link down: they
+  // route around it, and take it back when it comes up), so that no action is due: then it
+  // counts as recovered once the monitor is quiet about it after its detection.
+  bool FaultLeftToFabric(size_t i) const;
   // The devices fault `i` acts on: the host or switch, or both ends of the link.
   std::vector<std::string> FaultDevices(size_t i) const;
 

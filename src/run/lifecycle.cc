@@ -415,7 +415,9 @@ std::vector<std::string> LifecycleLines(const Experiment& x, size_t i, const Fau
   const Time injected = x.faults().records()[i].injected;
   for (const Recovery::Action& a : x.FaultActions(i))
     lines.push_back("  action at " + Ms(a.t) + ": " + a.tier + " " + a.action);
-  if (!x.FaultActions(i).empty()) {
+  if (x.FaultLeftToFabric(i) && x.FaultActions(i).empty())
+    lines.push_back("  no action: the switches route around a link down on their own, and take it back when it comes up");
+  if (!x.FaultActions(i).empty() || x.FaultLeftToFabric(i)) {
     const Time quiet = x.FaultRecovered(i), recovered = FaultRecoveredAt(x, i, &lc);
     std::string s = recovered >= 0 ? "  recovered at " + Ms(recovered) + " (MTTR " + Ms(recovered - injected) + ")"
                                    : std::string("  not recovered by the end of the run");

@@ -53,6 +53,7 @@ Monitor::Monitor(Experiment* x)
   if (window_ < 1) window_ = 1;
   const Scenario& sc = x->fabric().scenario();
   phase_ = ScaledTimer(sc.monitor_phase, sc.timer_scale);
+  flap_window_ = ScaledTimer(static_cast<Time>(kFlapWindowSeconds * kSecond), sc.timer_scale);
   x_->fabric().mutable_topology().SetRouteObserver(
       [this](int node, int host, const std::vector<uint16_t>& ports) { routes_.Heard(node, host, ports); });
   prev_ = Snapshot();
@@ -96,6 +97,12 @@ void Monitor::Window() {
       if (before.queues.count(q)) Subtract(before.queues.at(q), &c);
     for (auto& [g, c] : p.pgs)
       if (before.pgs.count(g)) Subtract(before.pgs.at(g), &c);
+    // The downs of the flap window: this window's and those of the windows that ended within it.
+    std::deque<std::pair<Time, double>>& downs = downs_[p.device + ":" + p.port];
+    if (const double n = LinkDownsOf(p); n > 0) downs.push_back({now, n});
+    while (!downs.empty() && downs.front().first <= now - flap_window_) downs.pop_front();
+    p.downs_in_flap_window = 0;
+    for (const auto& [t, n] : downs) p.downs_in_flap_window += n;
   }
   // Probes: what was judged in the window, path by path (a path not seen before counts whole;
   // the run-long extremes of its round trips stay as they are).

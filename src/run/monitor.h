@@ -18,6 +18,7 @@
 #ifndef ROCELAB_RUN_MONITOR_H_
 #define ROCELAB_RUN_MONITOR_H_
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -112,6 +113,10 @@ class Monitor {
   // Per window: its end and the devices its findings above T1 named.
   std::vector<std::pair<Time, std::set<std::string>>> named_;
   std::set<std::pair<std::string, std::string>> expected_;  // (rule, device)
+  // The link-flap count (diagnose.h: kFlapDowns in kFlapWindowSeconds, scaled with the timers):
+  // per port, the windows in that span that saw it go down, with how often.
+  Time flap_window_;
+  std::map<std::string, std::deque<std::pair<Time, double>>> downs_;
 };
 
 }  // namespace rocelab

@@ -267,7 +267,7 @@ void Recovery::IsolateHost(Ignored* ig, uint64_t frames, const std::string& wind
   done_.insert(LinkName(sw, ig->host));  // the link is shut: a flap detection there asks nothing more
   done_.insert(LinkName(ig->host, sw));
   // The shut's flap at both ends is the action's, not a new fault.
-  for (const std::string& dev : {ig->host, sw}) monitor_->Expect("physical.link_flap", dev);
+  for (const std::string& dev : {ig->host, sw}) monitor_->Expect("physical.link_down", dev);
   Act("T3",
       "isolate " + ig->host + ": shut its link " + LinkName(sw, ig->host) + " and withdraw its route (" +
           std::to_string(frames) + " frames for it dropped at " + sw + ":" + SwitchPortAlias(ig->port) + " in the last " +
@@ -410,7 +410,10 @@ void Recovery::OnDetection(const Monitor::Detection& d) {
   if (d.rule == "network.gray_drop") return ShutLink(d, "frames vanish on it", true);
   if (d.rule == "network.probe_loss") return ShutLink(d, "probes through it are lost", false);
   if (d.rule == "physical.crc_errors") return ShutLink(d, "frames lost to bit errors", true);
-  if (d.rule == "physical.link_flap") return ShutLink(d, "it went down; held down until someone tests it", true);
+  if (d.rule == "physical.link_flap") return ShutLink(d, "it flaps; held down until someone tests it (errdisable)", true);
+  // A link down is out of the fabric already: the switches route around it on their own, and it
+  // rejoins when it comes back up. Only a flap (downs counted over the flap window) is shut.
+  if (d.rule == "physical.link_down") return;
   if (d.rule == "pfc.deadlock") return BreakDeadlock(d);
   const int node = f.topology().FindNode(device);
   if (node < 0) return;

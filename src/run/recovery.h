@@ -18,13 +18,14 @@
 //   A hot spot whose queue does not mark (ecn.pfc_without_ecn with ECN on, a
 //   pfc.congestion_tree rooted at a switch): its ECN re-tuned to its profile.
 //   T3, isolation and rollback: a link that loses frames (network.gray_drop,
-//   network.probe_loss, physical.crc_errors) or went down or flapped (physical.link_flap) is shut
-//   and held down, so the fabric routes around it, unless hosts would be cut
+//   network.probe_loss, physical.crc_errors) or flapped (physical.link_flap: downs counted over
+//   the flap window) is shut and held down, so the fabric routes around it, unless hosts would be cut
 //   off, or, for a link that is up and loses less than 5 % of its frames (gray drop, bit
 //   errors, a flap), unless its ECMP siblings could not take what it carried in the last window
 //   (CorrOpt's capacity constraint: Zhuo et al., SIGCOMM 2017): then it stays in service for a
 //   person to repair, since a go-back-N fabric loses less to a few lost frames than to half its
-//   uplinks;
+//   uplinks; a link that went down once (physical.link_down) is left to the switches, which
+//   route around it and take it back when it comes up;
 //   drifted configuration is rolled back to the scenario's: ECN
 //   (ecn.off, ecn.turned_off, ecn.pfc_without_ecn with ECN off),
 //   classification and PFC priorities (qos.roce_in_lossy_queue, pfc.off_on_hop),

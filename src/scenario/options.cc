@@ -29,7 +29,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kSwitchPfcWatchdog, &kSwitchPfcWatchdogEnabled, &kSwitchPfcWatchdogDetectionTime,
       &kSwitchPfcWatchdogRestorationTime, &kSwitchPfcWatchdogAction, &kSwitchPfcWatchdogPollInterval,
       &kSwitchTrust, &kSwitchDscpToPriority, &kSwitchLossyAlpha, &kSwitchEgressLossyAlpha, &kSwitchMtu,
-      &kSwitchLinkDownDetection, &kSwitchRouteConvergence,
+      &kSwitchLinkDownDetection, &kSwitchRouteConvergence, &kSwitchLinkDebounce, &kSwitchLinkUpTime,
       &kNic, &kNicMtu, &kNicCc,
       &kNicDcqcn, &kNicDcqcnProfile, &kNicDcqcnG, &kNicDcqcnAlphaUpdatePeriod, &kNicDcqcnInitialAlpha,
       &kNicDcqcnRateReducePeriod, &kNicDcqcnRateIncreasePeriod, &kNicDcqcnByteCounter,

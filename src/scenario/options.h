@@ -267,6 +267,18 @@ inline constexpr Option kSwitchLinkDownDetection =
 inline constexpr Option kSwitchRouteConvergence =
     Duration("switch.route_convergence", 150 * kMillisecond, 0, 100 * kSecond,
              "this switch's routes reflect a link failure or repair elsewhere after this (scaled with timers.scale)");
+// What a port's PHY makes of a loss of signal (net/link_phy.h; docs/faults.md says why these
+// defaults): a loss shorter than the debounce is never reported (off by default on Cisco
+// Catalyst, Dell and OcNOS switches); a reported one needs the link trained again once the
+// signal is back (IEEE 802.3 clause 72 gives link training 500 ms: max_wait_timer).
+inline constexpr Option kSwitchLinkDebounce =
+    Duration("switch.link_debounce", 0, 0, 5 * kSecond,
+             "a loss of signal shorter than this is not reported (no carrier change); a longer one is reported this "
+             "late (scaled with timers.scale)");
+inline constexpr Option kSwitchLinkUpTime =
+    Duration("switch.link_up_time", 500 * kMillisecond, 0, 60 * kSecond,
+             "from a reported link's signal coming back to its carrier up: autonegotiation and link training (scaled "
+             "with timers.scale)");
 
 // ---- nic (and devices.NAME of a host) ----
 inline constexpr Option kNic =
@@ -559,11 +571,11 @@ inline constexpr Option kFaultsTarget =
 inline constexpr Option kFaultsAt = Duration("faults[].at", 0, 0, 3600 * kSecond, "when it starts").Required();
 inline constexpr Option kFaultsDuration =
     Duration("faults[].duration", 0, kNanosecond, 3600 * kSecond,
-             "it undoes itself after this (link_flap: how long each down lasts)")
+             "it undoes itself after this (link_down, link_flap: the loss of signal; the link then trains: switch.link_up_time)")
         .DefaultIs("permanent (link_flap: half the period)");
 inline constexpr Option kFaultsPeriod =
-    Duration("faults[link_flap].period", 0, kNanosecond, 3600 * kSecond, "from one down to the next").Required();
-inline constexpr Option kFaultsCount = Integer("faults[link_flap].count", 0, 1, 100000, "how many times it goes down").Required();
+    Duration("faults[link_flap].period", 0, kNanosecond, 3600 * kSecond, "from one loss of signal to the next").Required();
+inline constexpr Option kFaultsCount = Integer("faults[link_flap].count", 0, 1, 100000, "how many times the signal goes").Required();
 inline constexpr Option kFaultsPreFecBer =
     Number("faults[link_errors].pre_fec_ber", 0, 1e-15, 1e-2, "bit-error rate before FEC, both directions").Required();
 inline constexpr Option kFaultsFec = Choice("faults[link_errors].fec", "", "none|rs528|rs544",

@@ -130,6 +130,8 @@ void ReadSwitch(ConfigReader& r, SwitchSpec* s) {
   r.Int(opt::kSwitchMtu, &s->mtu);
   r.Duration(opt::kSwitchLinkDownDetection, &s->link_down_detection);
   r.Duration(opt::kSwitchRouteConvergence, &s->route_convergence);
+  r.Duration(opt::kSwitchLinkDebounce, &s->link_debounce);
+  r.Duration(opt::kSwitchLinkUpTime, &s->link_up_time);
   if (s->route_convergence < s->link_down_detection)
     r.Fail(r.Has(opt::kSwitchRouteConvergence) ? opt::kSwitchRouteConvergence : opt::kSwitchLinkDownDetection,
            "route_convergence must not be shorter than link_down_detection (the routes follow what the switches "

@@ -127,6 +127,8 @@ struct SwitchSpec {
   PfcWatchdogSpec pfc_watchdog;
   Time link_down_detection = opt::kSwitchLinkDownDetection.def;
   Time route_convergence = opt::kSwitchRouteConvergence.def;
+  Time link_debounce = opt::kSwitchLinkDebounce.def;
+  Time link_up_time = opt::kSwitchLinkUpTime.def;
   uint64_t mmu_nic_rate_bps = 0;
 };
 
