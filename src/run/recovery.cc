@@ -184,7 +184,7 @@ std::string Recovery::KeepInService(int node, int port) const {
   return "";
 }
 
-void Recovery::ShutLink(const Monitor::Detection& d, const std::string& why, bool capacity) {
+void Recovery::ShutLink(const Monitor::Detection& d, const std::string& why, bool capacity, bool again) {
   Fabric& f = x_->fabric();
   const Topology& topo = f.topology();
   // "leaf0:Ethernet16 facing spine0", or a host "h3 (mlx5_0/eth0)" (its one link).
@@ -210,13 +210,25 @@ void Recovery::ShutLink(const Monitor::Detection& d, const std::string& why, boo
   }
   if (const std::string over = capacity && f.device(node).Carrier(port) ? KeepInService(node, port) : "";
       !over.empty()) {
+    done_.erase(key);  // reconsidered every window (OnWindow)
+    const TopoPort& tp = topo.nodes()[node].ports[port];
+    const bool known = std::any_of(kept_.begin(), kept_.end(), [&](const Kept& k) {
+      return (k.node == node && k.port == port) || (k.node == tp.peer_node && k.port == tp.peer_port);
+    });
+    if (again || known) return;
+    kept_.push_back({d, why, node, port});
     f.timeline().Add(f.now(), device, TimelinePortName(topo, node, port), -1, "recovery_skipped",
                      d.tier + " shut link " + link + " not taken: " + over +
-                         "; it stays in service for repair (" + why + ")");
+                         "; it stays in service for repair, reconsidered every window (" + why + ")");
     return;
   }
-  Act(d.tier, "shut link " + link + ": " + why + "; the fabric routes around it", {device, topo.nodes()[peer].name},
-      TimelinePortName(topo, node, port));
+  if (again)
+    kept_.erase(std::remove_if(kept_.begin(), kept_.end(), [&](const Kept& k) { return k.node == node && k.port == port; }),
+                kept_.end());
+  Act(d.tier,
+      "shut link " + link + ": " + why + (again ? " (kept in service before; its siblings can take its load now)" : "") +
+          "; the fabric routes around it",
+      {device, topo.nodes()[peer].name}, TimelinePortName(topo, node, port));
   f.HoldLinkDown(node, port);
 }
 
@@ -454,6 +466,18 @@ bool Recovery::ShutsALink(const Action& a) {
 void Recovery::OnWindow(const Evidence& w, bool escalate) {
   Fabric& f = x_->fabric();
   const Topology& topo = f.topology();
+  // Lossy links kept in service: shut once their siblings can take their load; forgotten once
+  // they carry frames and lose none.
+  for (const Kept& k : std::vector<Kept>(kept_)) {
+    const TopoPort& tp = topo.nodes()[k.node].ports[k.port];
+    const bool carried = Since(k.node, k.port).tx_frames + Since(tp.peer_node, tp.peer_port).tx_frames > 0;
+    if (LossShare(k.node, k.port) > 0) {
+      ShutLink(k.d, k.why, true, /*again=*/true);
+    } else if (carried) {
+      kept_.erase(std::remove_if(kept_.begin(), kept_.end(), [&](const Kept& e) { return e.node == k.node && e.port == k.port; }),
+                  kept_.end());
+    }
+  }
   // A queue drained to break a deadlock: one window is enough.
   for (auto it = drained_.begin(); it != drained_.end();) {
     if (it->since == f.now()) {  // drained at this window's end: the next one ends it

@@ -73,7 +73,8 @@ class Recovery {
  private:
   void Act(const std::string& tier, const std::string& what, std::vector<std::string> devices, const std::string& port);
   // `capacity`: only if its ECMP siblings can take its load (a link that still carries).
-  void ShutLink(const Monitor::Detection& d, const std::string& why, bool capacity);
+  // `again`: a link kept in service before, reconsidered (a new skip says nothing).
+  void ShutLink(const Monitor::Detection& d, const std::string& why, bool capacity, bool again = false);
   // Why shutting `node`:`port` costs more than keeping it ("" when it does not): it loses few of
   // its frames and its ECMP siblings could not take what it and they carried since the last
   // window, each way, at their line rate.
@@ -115,6 +116,15 @@ class Recovery {
     uint64_t dropped_before;  // the port's drop counts when it began
   };
   std::vector<Drained> drained_;
+  // A lossy link kept in service because its siblings could not take its load: reconsidered
+  // every window while it still loses frames, shut once they can; forgotten once it carries
+  // frames and loses none.
+  struct Kept {
+    Monitor::Detection d;
+    std::string why;
+    int node, port;
+  };
+  std::vector<Kept> kept_;
  public:
   // What a switch port sent and received.
   struct PortTally {
