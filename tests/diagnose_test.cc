@@ -57,6 +57,25 @@ TEST(DiagnoseSamples, EthtoolWithoutPauseCountersMeansPfcOff) {
   EXPECT_EQ(Problems(ds), 1) << Dump(ds);
 }
 
+// PFC off on every priority of a NIC is one cause: one finding (an error: RoCE there is lossy), not
+// a classification error beside a PFC warning.
+TEST(DiagnoseSamples, PfcOffOnANicIsOneFinding) {
+  std::string text = ReadFile(Sample("mlnx_qos_trust_dscp_pfc3.txt"));
+  const size_t at = text.find("enabled     0   0   0   1");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 25, "enabled     0   0   0   0");
+  const std::string file = TempDir("pfcoff") + "/mlnx_qos.txt";
+  WriteFile(file, text);
+  std::vector<Diagnosis> ds = Diagnose(LoadEvidence({file}));
+  int about_pfc = 0;
+  for (const Diagnosis& d : ds) about_pfc += d.severity != Severity::kInfo;
+  EXPECT_EQ(about_pfc, 1) << Dump(ds);
+  const Diagnosis* d = Find(ds, "PFC is off on every priority");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_EQ(d->severity, Severity::kError);
+  EXPECT_NE(d->evidence.find("DSCP 26 -> priority 3"), std::string::npos) << d->evidence;
+}
+
 TEST(DiagnoseSamples, MlnxQosTrustDscpPfc3IsLossless) {
   Evidence ev = LoadEvidence({Sample("mlnx_qos_trust_dscp_pfc3.txt")});
   ASSERT_EQ(ev.ports.size(), 1u);
@@ -94,6 +113,19 @@ TEST(DiagnoseSamples, PfcwdStormIsFoundWithItsQueue) {
   EXPECT_EQ(d->severity, Severity::kError);
   EXPECT_NE(d->evidence.find("2/1"), std::string::npos);
   EXPECT_NE(d->evidence.find("recurring"), std::string::npos);
+  EXPECT_NE(d->action.find("TX OK 0: nothing has got through this queue"), std::string::npos) << d->action;
+  // The same storm on a queue that carried traffic between its storms: no "TX OK 0" advice.
+  std::string text = ReadFile(Sample("sonic_pfcwd_show_stats_storm_z9332.txt"));
+  const size_t last = text.rfind("0/46497254");
+  ASSERT_NE(last, std::string::npos);
+  text.replace(last, 10, "100000/46497254");
+  const std::string file = TempDir("pfcwd") + "/pfcwd.txt";
+  WriteFile(file, text);
+  std::vector<Diagnosis> carried = Diagnose(LoadEvidence({file}));
+  const Diagnosis* c = Find(carried, "PFC storm in progress on Ethernet4 queue 3");
+  ASSERT_NE(c, nullptr) << Dump(carried);
+  EXPECT_EQ(c->action.find("TX OK 0"), std::string::npos) << c->action;
+  EXPECT_NE(c->action.find("the queue carried 100,000 frames outside its storms"), std::string::npos) << c->action;
 }
 
 TEST(DiagnoseSamples, QueueCountersShowLossyDrops) {
@@ -287,6 +319,25 @@ TEST(DiagnoseSamples, EcnWithoutCnpNeedsMoreMarksThanOneCnpIntervalHolds) {
   };
   EXPECT_FALSE(finding(6));
   EXPECT_TRUE(finding(60));
+}
+
+// A file of another kind says what it is, not which of its lines is no counter.
+TEST(DiagnoseSamples, AFileOfTheWrongKindSaysSo) {
+  auto error = [](const std::string& path) {
+    try {
+      LoadEvidence({path});
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string scenario = error(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/incast-15to1.yaml");
+  EXPECT_NE(scenario.find("incast-15to1.yaml:"), std::string::npos) << scenario;
+  EXPECT_NE(scenario.find("this is a rocelab scenario, not evidence: run it"), std::string::npos) << scenario;
+  EXPECT_EQ(scenario.find("whole-number"), std::string::npos) << scenario;
+  const std::string readme = error(std::string(ROCELAB_SOURCE_DIR) + "/README.md");
+  EXPECT_NE(readme.find("this is not a file diagnose reads"), std::string::npos) << readme;
+  EXPECT_NE(readme.find("ethtool -S"), std::string::npos) << readme;
 }
 
 TEST(DiagnoseSamples, TruncatedOrGarbledInputNamesFileAndLine) {
@@ -525,6 +576,38 @@ TEST(DiagnoseSimulation, PfcOffOnOneHop) {
   std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario(kNone, "devices:\n  spine0: {pfc: {enabled: false}}\n"));
   const Diagnosis* d = Find(ds, "PFC is off for the RoCE priority 3 on spine0");
   ASSERT_NE(d, nullptr) << Dump(ds);
+}
+
+// PFC off on every switch (the map as the NICs have it): PFC is off, not a drifted map, and the fix
+// is to enable it, not to remap DSCP 26.
+TEST(DiagnoseSimulation, PfcOffOnEverySwitchIsPfcOffNotAMapDrift) {
+  std::vector<Diagnosis> ds = DiagnoseRun(IncastScenario(kNone, "devices:\n  spine0: {pfc: {enabled: false}}\n  "
+                                                                 "spine1: {pfc: {enabled: false}}\n  leaf0: {pfc: {enabled: "
+                                                                 "false}}\n  leaf1: {pfc: {enabled: false}}\n"));
+  EXPECT_EQ(Find(ds, "rides lossy queue"), nullptr) << Dump(ds);
+  const Diagnosis* d = Find(ds, "PFC is off for the RoCE priority 3 on leaf0");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_EQ(d->rule, "pfc.off_on_hop");
+  EXPECT_NE(d->action.find("enable PFC for priority 3 on leaf0"), std::string::npos) << d->action;
+}
+
+// A host's own counters of trouble, as a bundle or summary gives them: receive discards for lack of
+// buffer, and link downs.
+TEST(DiagnoseSimulation, HostDiscardsAndLinkDownsAreFlagged) {
+  const std::string dir = TempDir("diag");
+  auto f = RunYaml(IncastScenario("{mtu: 4096, cc: dcqcn}", ""));
+  nlohmann::ordered_json s = nlohmann::ordered_json::parse(SummaryJson(*f.run));
+  s["hosts"]["h3"]["ethtool"]["rx_discards_phy"] = 1234;
+  s["hosts"]["h5"]["ethtool"]["link_down_events_phy"] = 2;
+  std::vector<Diagnosis> ds = DiagnoseSummary(s, dir);
+  const Diagnosis* discards = Find(ds, "the NIC drops received frames for lack of buffer");
+  ASSERT_NE(discards, nullptr) << Dump(ds);
+  EXPECT_EQ(discards->location, "h3 (mlx5_0/eth0)");
+  EXPECT_NE(discards->evidence.find("rx_discards_phy +1,234"), std::string::npos) << discards->evidence;
+  const Diagnosis* down = Find(ds, "the link went down and came back");
+  ASSERT_NE(down, nullptr) << Dump(ds);
+  EXPECT_EQ(down->location, "h5 (mlx5_0/eth0)");
+  EXPECT_EQ(down->rule, "physical.link_down");
 }
 
 TEST(DiagnoseSimulation, MtuTooSmallOnOneHop) {

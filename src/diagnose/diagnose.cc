@@ -446,10 +446,12 @@ class Rules {
   // What the NIC's QoS and congestion-control configuration says (reported for real hosts).
   void Configuration(const PortEvidence& p) {
     if (p.is_switch || ev_.flows > 0) return;
-    if (p.pfc_enabled && !p.trust.empty()) {
-      std::string on;
+    std::string on;
+    if (p.pfc_enabled)
       for (int i = 0; i < 8; ++i)
         if ((*p.pfc_enabled)[i]) on += (on.empty() ? "" : ",") + std::to_string(i);
+    // PFC off on every priority is its own finding (pfc.off_on_nic), which quotes the map.
+    if (p.pfc_enabled && !p.trust.empty() && !on.empty()) {
       std::string ev = "trust " + p.trust + "; PFC enabled on priority " + (on.empty() ? "none" : on);
       Severity sev = Severity::kInfo;
       std::string title = "QoS: trust " + p.trust + ", PFC on priority " + (on.empty() ? "none" : on);
@@ -837,9 +839,13 @@ class Rules {
     if (p.pfc_enabled) {
       bool any = false;
       for (bool b : *p.pfc_enabled) any |= b;
+      std::string map;
+      if (p.dscp_to_priority) map = "; DSCP 26 -> priority " + std::to_string((*p.dscp_to_priority)[kRoceDscp]);
+      if (!p.trust.empty()) map += "; trust " + p.trust;
       if (!any)
-        Add("pfc.off_on_nic", "link", Severity::kWarning, "PFC is off on every priority: RoCE traffic on this NIC is lossy", Where(p),
-            "PFC configuration: enabled 0 0 0 0 0 0 0 0", "enable PFC on the RoCE priority (mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0)");
+        Add("pfc.off_on_nic", "link", Severity::kError, "PFC is off on every priority: RoCE traffic on this NIC is lossy", Where(p),
+            "PFC configuration: enabled 0 0 0 0 0 0 0 0" + map,
+            "enable PFC on the RoCE priority (mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0)");
     } else if (ethtool_seen && !any_pfc_counter) {
       Add("pfc.off_on_nic", "link", Severity::kWarning, "PFC is off on every priority: RoCE traffic on this NIC is lossy", Where(p),
           "ethtool -S has no " + kRxPrioPause.Pattern("N") + " counters (mlx5 shows them only for priorities with PFC enabled)",
@@ -1130,12 +1136,28 @@ class Rules {
       }
       return;
     }
+    double lossless_discards = 0;
     for (int prio = 0; prio < 8; ++prio) {
       const std::string k = kRxPrioDiscards.Name(prio);
-      if (D(p, k) > 0 && Lossless(p, prio))
+      if (D(p, k) > 0 && Lossless(p, prio)) {
+        lossless_discards += D(p, k);
         Add("drop.lossless_nic", "network", Severity::kError, "drops in the lossless class at the NIC (receive buffer full)", Where(p),
             k + " +" + Count(D(p, k)), "the NIC's PFC did not stop the sender in time: check its headroom and pause response");
+      }
     }
+    // The port's own discards beyond the lossless ones (mlx5: received packets dropped for lack of
+    // buffer on the physical port): the host does not take in what arrives. A NIC that pauses
+    // most of the time has its storm or slow-receiver finding, which quotes them.
+    const double port_discards = D(p, kRxDiscardsPhy.name) - lossless_discards;
+    bool pausing = false;
+    for (int prio = 0; prio < 8; ++prio)
+      pausing |= ev_.interval_s > 0 && D(p, kTxPrioPauseDuration.Name(prio)) * 1e-6 / ev_.interval_s > 0.5;
+    if (port_discards > 0 && !pausing)
+      Add("drop.nic_discards", "network", Severity::kWarning, "the NIC drops received frames for lack of buffer", Where(p),
+          Grew(kRxDiscardsPhy.name, D(p, kRxDiscardsPhy.name)) + Rate(D(p, kRxDiscardsPhy.name)) +
+              (lossless_discards > 0 ? " (" + Count(lossless_discards) + " of them in the lossless class)" : ""),
+          "the host cannot take in what arrives (a busy receive path, PCIe, the NIC's buffer): on the RoCE priority PFC "
+          "should pause the sender first (mlnx_qos: --pfc on its priority, --trust dscp); a lossy priority loses them");
     const double marked = D(p, kNpEcnMarkedRocePackets.name), cnp = D(p, kNpCnpSent.name);
     const auto cc = p.cc_params.find("congestion_control");
     if (cc != p.cc_params.end() && cc->second == "none") {
@@ -1238,30 +1260,54 @@ class Rules {
               "enable ECN on the RoCE queue (WRED_PROFILE ecn_all): congestion here reaches the senders only as PFC");
       }
     }
-    // RoCE data carried in a queue that is lossless elsewhere but lossy here.
+    // RoCE data carried in a queue that is lossy here: the map sends DSCP 26 where the other
+    // devices do not (a drifted map), or where they do but PFC is off here (PFC off). The other
+    // devices' word: the hosts' maps first, else the other switches' (the most common priority).
+    std::map<int, int> host_votes, switch_votes;
+    for (const PortEvidence& o : ev_.ports)
+      if (o.dscp_to_priority) ++(o.is_switch ? switch_votes : host_votes)[(*o.dscp_to_priority)[kRoceDscp]];
+    auto most = [](const std::map<int, int>& votes) {
+      int best = -1, n = 0;
+      for (const auto& [prio, count] : votes)
+        if (count > n) best = prio, n = count;
+      return best;
+    };
+    const int roce_prio = !host_votes.empty() ? most(host_votes) : most(switch_votes);
+    std::map<int, std::vector<const PortEvidence*>> pfc_off;  // priority -> ports
+    std::map<int, double> pfc_off_packets;
     for (const PortEvidence& p : ev_.ports) {
       if (!p.is_switch || !p.pfc_enabled || !p.dscp_to_priority) continue;
-      const int prio = (*p.dscp_to_priority)[26];
+      const int prio = (*p.dscp_to_priority)[kRoceDscp];
       if ((*p.pfc_enabled)[prio]) continue;
       const std::string q = QueueName(prio);
       auto it = p.queues.find(q);
       if (it == p.queues.end() || At(it->second, kSaiQueuePackets.name) <= 0) continue;
-      // Is priority `prio` lossless on the other switches? Then PFC is off here; else the map drifted.
-      bool lossless_elsewhere = false;
-      for (const PortEvidence& o : ev_.ports)
-        if (o.is_switch && o.device != p.device && o.pfc_enabled && (*o.pfc_enabled)[prio]) lossless_elsewhere = true;
-      const std::string pk = Count(At(it->second, kSaiQueuePackets.name));
-      if (lossless_elsewhere)
-        Add("pfc.off_on_hop", "network", Severity::kError, "PFC is off for the RoCE priority " + std::to_string(prio) + " on " + p.device, Where(p) + " " + q,
-            std::string(kSaiQueuePackets.name) + " " + pk + " of RoCE (DSCP 26) in " + q +
-                ", which is lossless on the other switches but has no PFC here (no " + kSaiPortPfcTxPkts.prefix +
-                std::to_string(prio) + " counters)",
-            "enable PFC for priority " + std::to_string(prio) + " on " + p.device + " (PORT_QOS_MAP pfc_enable)");
-      else
-        Add("qos.roce_in_lossy_queue", "network", Severity::kError, "RoCE traffic (DSCP 26) rides lossy queue " + q + " on " + p.device, Where(p) + " " + q,
-            std::string(kSaiQueuePackets.name) + " " + pk + "; DSCP 26 maps to priority " + std::to_string(prio) +
-                " here, while PFC protects only the lossless priorities",
-            "fix the DSCP-to-priority map on " + p.device + " so DSCP 26 lands in the lossless priority, as on the other hops");
+      if (prio == roce_prio) {
+        pfc_off[prio].push_back(&p);
+        pfc_off_packets[prio] += At(it->second, kSaiQueuePackets.name);
+        continue;
+      }
+      Add("qos.roce_in_lossy_queue", "network", Severity::kError, "RoCE traffic (DSCP 26) rides lossy queue " + q + " on " + p.device, Where(p) + " " + q,
+          std::string(kSaiQueuePackets.name) + " " + Count(At(it->second, kSaiQueuePackets.name)) + "; DSCP 26 maps to priority " +
+              std::to_string(prio) + " here, priority " + std::to_string(roce_prio) + " on the " +
+              (host_votes.empty() ? "other switches" : "hosts") + ", and PFC protects only the lossless priorities",
+          "fix the DSCP-to-priority map on " + p.device + " so DSCP 26 lands in priority " + std::to_string(roce_prio) +
+              ", as on the other hops");
+    }
+    // PFC off for the RoCE priority: one finding per priority, naming every switch.
+    for (const auto& [prio, ports] : pfc_off) {
+      std::vector<std::string> devices;
+      for (const PortEvidence* p : ports)
+        if (std::find(devices.begin(), devices.end(), p->device) == devices.end()) devices.push_back(p->device);
+      std::string names, where;
+      for (const std::string& d : devices) names += (names.empty() ? "" : ", ") + d;
+      for (const PortEvidence* p : ports) where += (where.empty() ? "" : "; ") + Where(*p) + " " + QueueName(prio);
+      Add("pfc.off_on_hop", "network", Severity::kError,
+          "PFC is off for the RoCE priority " + std::to_string(prio) + " on " + names, where,
+          std::string(kSaiQueuePackets.name) + " " + Count(pfc_off_packets.at(prio)) + " of RoCE (DSCP 26) in " +
+              QueueName(prio) + ", the priority the " + (host_votes.empty() ? "other switches" : "hosts") +
+              " map it to, with no PFC there (no " + kSaiPortPfcTxPkts.prefix + std::to_string(prio) + " counters)",
+          "enable PFC for priority " + std::to_string(prio) + " on " + names + " (PORT_QOS_MAP pfc_enable)");
     }
   }
 
@@ -1276,10 +1322,29 @@ class Rules {
           "STATUS " + q.status + ", STORM DETECTED/RESTORED " + Count(q.storms_detected) + "/" + Count(q.storms_restored) +
               ", TX OK/DROP " + Count(q.tx_ok) + "/" + Count(q.tx_drop) + ", RX OK/DROP " + Count(q.rx_ok) + "/" + Count(q.rx_drop) +
               (q.storms_detected > q.storms_restored + 1 || (q.storms_detected > 1) ? " (recurring)" : ""),
-          "the device on the other end of " + q.port + " keeps sending pause on priority " + std::to_string(q.queue) +
-              " without draining: find its stuck receiver (NIC pause counters, host health) and isolate it; TX OK 0 means "
-              "nothing gets through this queue");
+          WatchdogAdvice(q, now));
     }
+  }
+
+  // What to do about a stormed queue, by what its counters say (cumulative since they were cleared).
+  static std::string WatchdogAdvice(const WatchdogQueue& q, bool now) {
+    const std::string prio = std::to_string(q.queue);
+    std::string s = "the device on the other end of " + q.port + (now ? " is sending" : " sent") + " pause on priority " +
+                    prio + " without draining: find its stuck receiver (NIC pause counters, host health)" +
+                    (now ? " and isolate it" : "");
+    if (q.tx_ok == 0 && q.tx_drop > 0)
+      s += "; TX OK 0: nothing has got through this queue since the counters were cleared, the watchdog dropped all " +
+           Count(q.tx_drop);
+    else if (q.tx_ok > 0 && q.tx_drop > 0)
+      s += "; the queue carried " + Count(q.tx_ok) + " frames outside its storms and the watchdog dropped " +
+           Count(q.tx_drop) + " in them";
+    else if (q.tx_ok > 0)
+      s += "; the queue carried " + Count(q.tx_ok) + " frames and the watchdog dropped none (its action forwards, or "
+           "nothing was sent in the storm)";
+    if (q.storms_detected > 1)
+      s += "; storms recur (" + Count(q.storms_detected) + " detected): the peer pauses again after each restore and "
+           "stays broken until it is fixed or isolated";
+    return s;
   }
 
   void Application() {

@@ -1,5 +1,6 @@
 #include "diagnose/parsers.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -77,12 +78,35 @@ OutputKind DetectOutputKind(const std::string& text) {
   return OutputKind::kUnknown;
 }
 
+// Why a file whose first line is no counter is not one diagnose reads: what it looks like.
+std::string WrongKind(const std::string& text, const std::string& line) {
+  std::string what = "no 'counter: value' line: this is not a file diagnose reads";
+  // A YAML mapping (its first line a key) with a scenario's top-level keys.
+  const size_t colon = line.find(':');
+  const bool key = colon != std::string::npos && colon > 0 &&
+                   std::all_of(line.begin(), line.begin() + static_cast<long>(colon),
+                               [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  for (const Line& l : Lines(key ? text : std::string())) {
+    const std::string t = Trim(l.text);
+    if (t.rfind("topology:", 0) == 0 || t.rfind("workload:", 0) == 0) {
+      what = "this is a rocelab scenario, not evidence: run it (rocelab run FILE --out DIR) and diagnose DIR";
+      break;
+    }
+  }
+  return what + " (its first line: '" + line.substr(0, 60) +
+         "'); diagnose reads a bundle, a run's directory or summary.json, and the outputs of ethtool -S, hw_counters, "
+         "mlnx_qos, mlxconfig q, show pfcwd stats, show queue counters and perftest";
+}
+
 CounterMap ParseCounterList(const std::string& text, const std::string& file) {
   CounterMap m;
   for (const Line& l : Lines(text)) {
     std::string t = Trim(l.text);
     if (t.empty() || IsComment(t) || t == "NIC statistics:" || IsPrompt(t)) continue;
     size_t c = t.find(':');
+    double first;
+    if (m.empty() && (c == std::string::npos || c == 0 || !ParseCount(Trim(t.substr(c + 1)), &first)))
+      throw ParseError(file, l.number, WrongKind(text, t));
     if (c == std::string::npos || c == 0)
       throw ParseError(file, l.number, "expected 'counter: value', found '" + t.substr(0, 60) + "' (truncated or garbled?)");
     std::string name = Trim(t.substr(0, c)), value = Trim(t.substr(c + 1));
