@@ -135,10 +135,17 @@ TEST(Compare, PfcOnAndOffShowsThePauseDifferenceAndTheSetting) {
   // Spines have no uplinks in a two-tier fabric.
   for (const FigureChange& f : c.figures) EXPECT_EQ(f.name.find("spine"), std::string::npos) << f.name;
 
-  // The verdict: the headline figure that moved most; from zero counts as most.
-  EXPECT_EQ(c.verdict, "drops in lossy classes 0 → " + std::to_string(static_cast<int>(lossy)) + ", worse");
+  // The verdict weighs loss first, then the service (flows finished), then tails: B is worse, and
+  // its fewer pauses are no gain.
+  EXPECT_EQ(c.verdict, "B is worse: drops in lossy classes 0 → " + std::to_string(static_cast<int>(lossy)));
   ASSERT_EQ(c.also.size(), 2u);
-  EXPECT_EQ(c.also[0], "pause frames sent -100 % (" + a["totals"]["pause_frames_tx"].dump() + " → 0), better");
+  EXPECT_EQ(c.also[0], "flows finished -20 % (5 → 4), worse");
+  for (const std::string& line : c.also) {
+    if (line.find("pause frames") != std::string::npos)
+      EXPECT_NE(line.find("only in name: it came with the loss above"), std::string::npos) << line;
+    if (line.find("FCT slowdown") != std::string::npos)
+      EXPECT_NE(line.find("(over the flows that finished: 5 in A, 4 in B)"), std::string::npos) << line;
+  }
 
   // The command: the table and JSON say the same.
   const CommandResult text = Rocelab("compare " + on + " " + off);
@@ -190,6 +197,33 @@ TEST(Compare, PfcOnAndOffShowsThePauseDifferenceAndTheSetting) {
   const size_t lossy_row = page.rfind("<tr", page.find("<td>lossy classes</td>", section));
   EXPECT_EQ(page.substr(lossy_row, 18), "<tr class=\"error\">") << page.substr(lossy_row, 200);
   EXPECT_NE(Rocelab("compare " + on + " " + off + " --html " + dir).status, 0);  // a folder is no page
+}
+
+// The run's own settings are settings too: what acts on the monitor (recovery.mode), the
+// monitor's window and the faults scheduled.
+TEST(Compare, RecoveryModeAndFaultsAreSettingsThatDiffer) {
+  const std::string dir = TempDir("compare");
+  const std::string base = Incast(true) + "monitor: {interval: 200us}\n"
+                           "faults:\n  - {kind: ecn_off, target: leaf0, at: 1ms}\n";
+  std::string other = base;
+  other.replace(other.find("target: leaf0"), 13, "target: leaf1");
+  const std::string a = RunInto(dir, "auto", base + "recovery: {mode: auto}\n");
+  const std::string b = RunInto(dir, "off", other + "recovery: {mode: off}\n");
+  const Comparison c = Compare(a, b);
+  auto find = [&](const std::string& key) -> const SettingChange* {
+    for (const SettingChange& s : c.settings)
+      if (s.device.empty() && s.key == key) return &s;
+    return nullptr;
+  };
+  const SettingChange* mode = find("recovery_mode");
+  ASSERT_NE(mode, nullptr);
+  EXPECT_EQ(mode->a, "auto");
+  EXPECT_EQ(mode->b, "off");
+  const SettingChange* target = find("faults[0].target");
+  ASSERT_NE(target, nullptr);
+  EXPECT_EQ(target->a, "leaf0");
+  EXPECT_EQ(target->b, "leaf1");
+  EXPECT_EQ(find("monitor_window_ns"), nullptr) << "the same window on both sides";
 }
 
 TEST(Compare, TheSameRunTwiceDiffersNowhere) {
@@ -272,7 +306,10 @@ TEST(Compare, BundlesCompareByTheirNicCountersAndSettings) {
     EXPECT_NE(f.section, "FCT slowdown");
     EXPECT_NE(f.section, "Uplink utilization");
   }
-  EXPECT_EQ(c.verdict, "drops in lossy classes 0 → 77, worse");
+  EXPECT_EQ(c.verdict, "B is worse: drops in lossy classes 0 → 77");
+  ASSERT_FALSE(c.also.empty());
+  EXPECT_EQ(c.also[0].rfind("pause frames sent -100 %", 0), 0u) << c.also[0];
+  EXPECT_NE(c.also[0].find(", better only in name: it came with the loss above"), std::string::npos) << c.also[0];
 }
 
 TEST(Compare, ABundleOverAnIntervalShowsItsLinkUtilization) {

@@ -94,7 +94,7 @@ std::vector<FigureChange> MatchFigures(const CompareSide& a, const CompareSide& 
     c.label = f.label;
     c.unit = f.unit;
     c.better = f.better;
-    c.headline = f.headline;
+    c.weight = f.weight;
     return c;
   };
   std::set<Key> optional;
@@ -128,38 +128,79 @@ std::vector<FigureChange> MatchFigures(const CompareSide& a, const CompareSide& 
   return out;
 }
 
-// "AllReduce iteration time (mean) +23 % (412 µs → 507 µs), worse"; from zero, "0 → 218".
-std::string Describe(const FigureChange& f) {
+// "AllReduce iteration time (mean) +23 % (412 µs → 507 µs)"; from zero, "0 → 218"; with its
+// direction (", worse") unless `bare`.
+std::string Describe(const FigureChange& f, bool bare = false) {
   std::string s = f.label + " ";
   if (f.change_pct()) s += Percent(*f.change_pct()) + " (";
   s += WithUnit(*f.a, f.unit) + " → " + WithUnit(*f.b, f.unit);
   if (f.change_pct()) s += ")";
   const bool up = *f.b > *f.a;
-  if (f.better != Better::kNeither) s += (up == (f.better == Better::kHigher)) ? ", better" : ", worse";
+  if (!bare && f.better != Better::kNeither) s += (up == (f.better == Better::kHigher)) ? ", better" : ", worse";
   return s;
 }
 
+bool GotWorse(const FigureChange& f) { return f.changed() && f.better != Better::kNeither && (*f.b > *f.a) != (f.better == Better::kHigher); }
+bool GotBetter(const FigureChange& f) { return f.changed() && f.better != Better::kNeither && !GotWorse(f); }
+
+// FCT tails are over the flows that finished: where the two finished different numbers, say so.
+std::string OverFinished(const Comparison& c, const FigureChange& f, std::string line) {
+  if (f.section != "FCT slowdown") return line;
+  for (const FigureChange& g : c.figures)
+    if (g.section == "Flows" && g.name == "finished" && g.changed())
+      return line + " (over the flows that finished: " + WithUnit(*g.a, "") + " in A, " + WithUnit(*g.b, "") + " in B)";
+  return line;
+}
+
 void Judge(Comparison* c) {
-  // The headline figures that moved, most first: by relative change, one that was zero in A
-  // before any other; ties in table order.
+  // The headline figures that moved one way or the other, by weight (what was lost first), and
+  // within a weight by relative change (from zero first), ties in table order.
   std::vector<const FigureChange*> moved;
   for (const FigureChange& f : c->figures)
-    if (f.headline && f.changed()) moved.push_back(&f);
+    if (f.headline() && f.changed() && f.better != Better::kNeither) moved.push_back(&f);
   auto score = [](const FigureChange* f) {
     return f->change_pct() ? std::fabs(*f->change_pct()) : std::numeric_limits<double>::infinity();
   };
-  std::stable_sort(moved.begin(), moved.end(),
-                   [&](const FigureChange* x, const FigureChange* y) { return score(x) > score(y); });
-  if (!moved.empty()) {
-    c->verdict = Describe(*moved[0]);
-    for (size_t i = 1; i < moved.size() && i < 3; ++i) c->also.push_back(Describe(*moved[i]));
+  std::stable_sort(moved.begin(), moved.end(), [&](const FigureChange* x, const FigureChange* y) {
+    if (x->weight != y->weight) return x->weight < y->weight;
+    return score(x) > score(y);
+  });
+  if (moved.empty()) {
+    bool any = false;
+    for (const FigureChange& f : c->figures) any |= f.changed();
+    if (any) c->verdict = "No headline figure changed; the table shows what did";
+    else if (!c->settings.empty()) c->verdict = "The settings differ, and no figure the two have in common changed";
+    else c->verdict = "No difference: the same settings and the same figures";
     return;
   }
-  bool any = false;
-  for (const FigureChange& f : c->figures) any |= f.changed();
-  if (any) c->verdict = "No headline figure changed; the table shows what did";
-  else if (!c->settings.empty()) c->verdict = "The settings differ, and no figure the two have in common changed";
-  else c->verdict = "No difference: the same settings and the same figures";
+  // The heaviest weight that moved decides: worse, better, or mixed within it.
+  const Weight deciding = moved.front()->weight;
+  std::vector<const FigureChange*> worse, better;
+  for (const FigureChange* f : moved)
+    if (f->weight == deciding) (GotWorse(*f) ? worse : better).push_back(f);
+  auto list = [c](const std::vector<const FigureChange*>& fs) {
+    std::string s;
+    for (size_t i = 0; i < fs.size() && i < 2; ++i) s += (i ? "; " : "") + OverFinished(*c, *fs[i], Describe(*fs[i], true));
+    return s;
+  };
+  if (better.empty()) c->verdict = "B is worse: " + list(worse);
+  else if (worse.empty()) c->verdict = "B is better: " + list(better);
+  else c->verdict = "Mixed: worse " + list(worse) + ", but better " + list(better);
+  // The next figures that moved, lighter weights; a mechanism that improved while what was lost
+  // or served got worse is said to be no gain.
+  const bool lost_ground = !worse.empty() && better.empty();
+  for (const FigureChange* f : moved) {
+    if (c->also.size() == 2) break;
+    if (f->weight == deciding && std::find(worse.begin(), worse.begin() + std::min<size_t>(worse.size(), 2), f) !=
+                                     worse.begin() + std::min<size_t>(worse.size(), 2))
+      continue;
+    if (f->weight == deciding && std::find(better.begin(), better.begin() + std::min<size_t>(better.size(), 2), f) !=
+                                     better.begin() + std::min<size_t>(better.size(), 2))
+      continue;
+    std::string line = OverFinished(*c, *f, Describe(*f));
+    if (lost_ground && f->weight == Weight::kMechanism && GotBetter(*f)) line += " only in name: it came with the loss above";
+    c->also.push_back(line);
+  }
 }
 
 }  // namespace
@@ -438,7 +479,7 @@ std::string CompareJson(const Comparison& c) {
     Number(w, "change_pct", f.change_pct());
     if (!f.a_detail.empty()) w.String("a_detail", f.a_detail);
     if (!f.b_detail.empty()) w.String("b_detail", f.b_detail);
-    w.String("better", BetterName(f.better)).Bool("headline", f.headline);
+    w.String("better", BetterName(f.better)).Bool("headline", f.headline());
     w.EndObject();
   }
   w.EndArray();

@@ -10,7 +10,9 @@
 //    iteration time, storage IOPS and latency, pauses, ECN marks and CNPs,
 //    drops by class and priority, and per switch the busiest and the least
 //    loaded uplink (ECMP imbalance);
-//  - a verdict: the headline figure that moved most.
+//  - a verdict, weighed as an engineer would: what was lost first, then the service the
+//    workloads got, then the tails, then the mechanism (fewer pauses bought with loss is no
+//    gain): "B is worse: ...", "B is better: ...", or "Mixed: ...".
 //
 // A bundle has counters and settings but no flows: its figures are the PFC,
 // ECN, CNP and drop counters of its NIC ports, counted between its two
@@ -49,6 +51,12 @@ struct SettingChange {
 // Which way a figure should move.
 enum class Better { kNeither, kHigher, kLower };
 
+// How much a headline figure weighs in the verdict, first first: what was lost (drops, failed
+// queue pairs), then the service the workloads got (flows finished, bus bandwidth, iteration
+// time, IOPS), then the tails (FCT slowdown, latency p99), then the mechanism (pauses), which
+// is never a gain bought with loss.
+enum class Weight { kNone, kLoss, kService, kTails, kMechanism };
+
 // One figure of the table.
 struct FigureChange {
   std::string section;  // "AllReduce", "PFC", ...
@@ -58,7 +66,8 @@ struct FigureChange {
   std::optional<double> a, b;
   std::string a_detail, b_detail;  // what the value is of, where it varies: "Ethernet20 → spine1"
   Better better = Better::kNeither;
-  bool headline = false;  // a candidate for the verdict
+  Weight weight = Weight::kNone;  // a candidate for the verdict unless kNone
+  bool headline() const { return weight != Weight::kNone; }
 
   bool changed() const { return a && b && *a != *b; }
   std::optional<double> change() const;      // b − a
@@ -67,7 +76,8 @@ struct FigureChange {
 
 struct Comparison {
   CompareInput a, b;
-  // "AllReduce iteration time (mean) +23 % (412 µs → 507 µs), worse", or what did not change.
+  // "B is worse: drops in lossy classes 0 → 1829; flows finished -60 % (15 → 6)", or what did
+  // not change.
   std::string verdict;
   std::vector<std::string> also;  // the next headline figures that moved, shortest form
   std::vector<SettingChange> settings;

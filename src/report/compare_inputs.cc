@@ -50,9 +50,9 @@ class Figures {
     prefix_ = prefix;
   }
   void Section(const std::string& name) { Section(name, name + " "); }
-  void Add(const std::string& name, double value, const char* unit, Better better, bool headline = false,
+  void Add(const std::string& name, double value, const char* unit, Better better, Weight weight = Weight::kNone,
            const std::string& detail = "") {
-    side_->figures.push_back({section_, name, prefix_ + name, unit, value, detail, better, headline, false});
+    side_->figures.push_back({section_, name, prefix_ + name, unit, value, detail, better, weight, false});
   }
   void AddIfNonzero(const std::string& name, double value, const char* unit, Better better) {
     Add(name, value, unit, better);
@@ -158,7 +158,7 @@ void AddWorkloads(const Node& root, CompareSide* side, Figures& f) {
         if (w[k].present()) side->settings.push_back({"", "workloads" + at + "." + k, w[k].Text()});
     if (type == "allreduce") {
       f.Section(Numbered("AllReduce", ++allreduce));
-      f.Add("busbw", w["busbw_gbps"].Number(), "Gb/s", Better::kHigher, true);
+      f.Add("busbw", w["busbw_gbps"].Number(), "Gb/s", Better::kHigher, Weight::kService);
       const std::vector<Node> times = w["iteration_ns"].Items();
       if (!times.empty()) {
         double sum = 0, max = 0;
@@ -166,15 +166,15 @@ void AddWorkloads(const Node& root, CompareSide* side, Figures& f) {
           sum += t.Number();
           max = std::max(max, t.Number());
         }
-        f.Add("iteration time (mean)", sum / static_cast<double>(times.size()) / 1e3, "µs", Better::kLower, true);
+        f.Add("iteration time (mean)", sum / static_cast<double>(times.size()) / 1e3, "µs", Better::kLower, Weight::kService);
         f.Add("iteration time (max)", max / 1e3, "µs", Better::kLower);
       }
       f.Add("iterations done", w["iterations_done"].Number(), "", Better::kHigher);
     } else if (type == "storage") {
       f.Section(Numbered("Storage", ++storage));
-      f.Add("IOPS", w["iops"].Number(), "", Better::kHigher, true);
+      f.Add("IOPS", w["iops"].Number(), "", Better::kHigher, Weight::kService);
       f.Add("latency p50", w["latency_us"]["p50"].Number(), "µs", Better::kLower);
-      f.Add("latency p99", w["latency_us"]["p99"].Number(), "µs", Better::kLower, true);
+      f.Add("latency p99", w["latency_us"]["p99"].Number(), "µs", Better::kLower, Weight::kTails);
       f.Add("latency p99.9", w["latency_us"]["p99.9"].Number(), "µs", Better::kLower);
     }
   }
@@ -235,11 +235,11 @@ void AddUplinks(const Evidence& ev, double sim_ns, Figures& f) {
       if (it->util < least->util) least = it;
     }
     if (l.size() == 1) {
-      f.Add(sw + " uplink", busiest->util, "%", Better::kNeither, false, busiest->where);
+      f.Add(sw + " uplink", busiest->util, "%", Better::kNeither, Weight::kNone, busiest->where);
       continue;
     }
-    f.Add(sw + " busiest uplink", busiest->util, "%", Better::kNeither, false, busiest->where);
-    f.Add(sw + " least loaded uplink", least->util, "%", Better::kNeither, false, least->where);
+    f.Add(sw + " busiest uplink", busiest->util, "%", Better::kNeither, Weight::kNone, busiest->where);
+    f.Add(sw + " least loaded uplink", least->util, "%", Better::kNeither, Weight::kNone, least->where);
   }
 }
 
@@ -265,8 +265,16 @@ CompareSide ReadRun(const std::string& path, const std::string& file) {
                     " µs simulated",
                 sim_ns * 1e-9};
 
-  for (const char* k : {"scenario", "seed", "timer_scale", "device_counters"})
+  for (const char* k :
+       {"scenario", "seed", "timer_scale", "device_counters", "monitor_window_ns", "monitor_phase_ns", "recovery_mode"})
     if (root[k].present()) side.settings.push_back({"", k, root[k].Text()});
+  // The faults the run injected, as scheduled.
+  for (const Node& fault : root["faults"].Items()) {
+    const std::string at = fault.key().substr(fault.key().find('['));  // "[0]"
+    for (const char* k : {"kind", "target"})
+      if (fault[k].present()) side.settings.push_back({"", "faults" + at + "." + k, fault[k].Text()});
+    if (fault["injected_ns"].present()) side.settings.push_back({"", "faults" + at + ".injected_ns", fault["injected_ns"].Text()});
+  }
   const std::vector<Node> flows = root["flows"].Items();
   side.settings.push_back({"", "flows", std::to_string(flows.size())});
   Figures f(&side);
@@ -281,15 +289,16 @@ CompareSide ReadRun(const std::string& path, const std::string& file) {
       failed += state == "qp_error";
     }
     f.Section("Flows", "flows ");
-    f.Add("finished", finished, "", Better::kHigher, true);
-    f.Add("failed (QP error)", failed, "", Better::kLower);
+    f.Add("finished", finished, "", Better::kHigher, Weight::kService);
+    f.Add("failed (QP error)", failed, "", Better::kLower, Weight::kLoss);
     f.Add("unfinished", static_cast<double>(flows.size()) - finished - failed, "", Better::kLower);
     f.Section("FCT slowdown");
     for (const Node& r : root["fct_slowdown"].Items()) {
       if (r["flows"].Int(0, INT_MAX) == 0) continue;
       const std::string bucket = r["bucket"].String() == "all" ? "all flows" : r["bucket"].String();
       for (const char* p : {"p50", "p95", "p99"})
-        f.Add(bucket + " " + p, r[p].Number(), "×", Better::kLower, bucket == "all flows" && p != std::string("p95"));
+        f.Add(bucket + " " + p, r[p].Number(), "×", Better::kLower,
+              bucket == "all flows" && p != std::string("p95") ? Weight::kTails : Weight::kNone);
     }
   }
   AddWorkloads(root, &side, f);
@@ -307,16 +316,16 @@ CompareSide ReadRun(const std::string& path, const std::string& file) {
   const bool counters = ev.sections_without_counters.size() < 2;
   const PortSums s = SumPorts(ev);
   f.Section("PFC", "");
-  f.Add("pause frames sent", totals["pause_frames_tx"].Number(), "", Better::kLower, true);
+  f.Add("pause frames sent", totals["pause_frames_tx"].Number(), "", Better::kLower, Weight::kMechanism);
   f.Add("pause frames received", totals["pause_frames_rx"].Number(), "", Better::kLower);
-  if (counters) f.Add("time paused (sum over ports)", s.paused_us, "µs", Better::kLower, true);
+  if (counters) f.Add("time paused (sum over ports)", s.paused_us, "µs", Better::kLower, Weight::kMechanism);
   f.Section("ECN and DCQCN", "");
   f.Add("ECN-marked packets", totals["ecn_marked"].Number(), "", Better::kNeither);
   f.Add("CNPs sent", totals["cnp_sent"].Number(), "", Better::kNeither);
   f.Add("CNPs handled", totals["cnp_handled"].Number(), "", Better::kNeither);
   f.Section("Drops", "drops in ");
-  f.Add("lossless classes", totals["drops_lossless"].Number(), "", Better::kLower, true);
-  f.Add("lossy classes", totals["drops_lossy"].Number(), "", Better::kLower, true);
+  f.Add("lossless classes", totals["drops_lossless"].Number(), "", Better::kLower, Weight::kLoss);
+  f.Add("lossy classes", totals["drops_lossy"].Number(), "", Better::kLower, Weight::kLoss);
   if (counters) AddDropsByPriority(f, s);
   else f.Section("Transport", "");
   f.Add("retransmitted packets", totals["retransmitted_packets"].Number(), "", Better::kLower);
@@ -373,16 +382,16 @@ CompareSide ReadBundle(const std::string& path, const std::string& dir) {
   const PortSums s = SumPorts(ev);
   Figures f(&side);
   f.Section("PFC", "");
-  f.Add("pause frames sent", s.pause_tx, "", Better::kLower, true);
+  f.Add("pause frames sent", s.pause_tx, "", Better::kLower, Weight::kMechanism);
   f.Add("pause frames received", s.pause_rx, "", Better::kLower);
-  f.Add("time paused (sum over ports)", s.paused_us, "µs", Better::kLower, true);
+  f.Add("time paused (sum over ports)", s.paused_us, "µs", Better::kLower, Weight::kMechanism);
   f.Section("ECN and DCQCN", "");
   f.Add("ECN-marked packets", s.ecn_marked, "", Better::kNeither);
   f.Add("CNPs sent", s.cnp_sent, "", Better::kNeither);
   f.Add("CNPs handled", s.cnp_handled, "", Better::kNeither);
   f.Section("Drops", "drops in ");
-  f.Add("lossless classes", s.lossless_drops, "", Better::kLower, true);
-  f.Add("lossy classes", s.lossy_drops, "", Better::kLower, true);
+  f.Add("lossless classes", s.lossless_drops, "", Better::kLower, Weight::kLoss);
+  f.Add("lossy classes", s.lossy_drops, "", Better::kLower, Weight::kLoss);
   AddDropsByPriority(f, s);
   f.Add("out-of-sequence packets", s.out_of_sequence, "", Better::kLower);
   f.Add("ACK timeouts", s.ack_timeouts, "", Better::kLower);

@@ -24,7 +24,7 @@ struct Figure {
   double value = 0;
   std::string detail;
   Better better = Better::kNeither;
-  bool headline = false;
+  Weight weight = Weight::kNone;
   bool only_if_nonzero = false;  // one of many (a priority's drops): left out where zero on both sides
 };
 

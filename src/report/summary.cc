@@ -353,6 +353,10 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   if (const Monitor* m = x.monitor()) {
     w.Double("monitor_window_ns", static_cast<double>(m->window()) / kNanosecond, 3);
     w.Double("monitor_phase_ns", static_cast<double>(m->phase()) / kNanosecond, 3);
+    // What acts on the monitor's findings (recovery.mode).
+    w.String("recovery_mode", f.scenario().recovery_auto      ? "auto"
+                              : f.scenario().recovery_runbook ? "runbook"
+                                                              : "off");
   }
   w.Double("sim_time_ns", static_cast<double>(f.now()) / kNanosecond, 3);
   w.BeginObject("engine");
