@@ -76,6 +76,24 @@ TEST(Monitor, APhaseShiftsEveryWindowEnd) {
   EXPECT_THROW(ParseScenarioText(StormScenario("{interval: 10ms, phase: 10ms}"), "t.yaml"), ConfigError);
 }
 
+// `phase: random`: each seed's collector keeps its own clock, drawn from the seed, within the
+// first window; the same seed, the same phase; and every window ends on it.
+TEST(Monitor, ARandomPhaseIsDrawnFromTheSeedWithinTheFirstWindow) {
+  std::set<Time> phases;
+  for (int seed = 1; seed <= 4; ++seed) {
+    const std::string yaml = "seed: " + std::to_string(seed) + "\n" + StormScenario("{interval: 10ms, phase: random}");
+    TestRun f = RunYaml(yaml);
+    const Time phase = f.run->monitor()->phase();
+    EXPECT_GT(phase, 0);
+    EXPECT_LT(phase, f.run->monitor()->window());
+    for (const Monitor::Detection& d : f.run->monitor()->detections())
+      EXPECT_EQ((d.t - phase) % f.run->monitor()->window(), 0) << d.rule << " at " << d.t;
+    EXPECT_EQ(RunYaml(yaml).run->monitor()->phase(), phase) << "the same seed, the same phase";
+    phases.insert(phase);
+  }
+  EXPECT_EQ(phases.size(), 4u);
+}
+
 // The monitor and the time series read the fabric on one sampler: with telemetry on, the
 // monitor's windows come at the same times and find the same, and the run's results are the
 // same (the sampler only reads).

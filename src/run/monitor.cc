@@ -6,6 +6,7 @@
 #include "diagnose/parsers.h"
 #include "report/summary.h"
 #include "run/experiment.h"
+#include "sim/rng.h"
 
 namespace rocelab {
 
@@ -53,6 +54,9 @@ Monitor::Monitor(Experiment* x)
   if (window_ < 1) window_ = 1;
   const Scenario& sc = x->fabric().scenario();
   phase_ = ScaledTimer(sc.monitor_phase, sc.timer_scale);
+  // A collector whose clock nothing lines up with the run's: the first window ends anywhere in
+  // the first interval, by the seed (its own stream, so the rest of the run draws as before).
+  if (sc.monitor_phase_random) phase_ = 1 + static_cast<Time>(Rng(sc.seed, NameHash("monitor.phase")).Uniform() * static_cast<double>(window_ - 1));
   flap_window_ = ScaledTimer(static_cast<Time>(kFlapWindowSeconds * kSecond), sc.timer_scale);
   x_->fabric().mutable_topology().SetRouteObserver(
       [this](int node, int host, const std::vector<uint16_t>& ports) { routes_.Heard(node, host, ports); });

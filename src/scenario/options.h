@@ -466,7 +466,9 @@ inline constexpr Option kMonitorInterval =
 // begins, so a window boundary that falls on an injection (and an MTTD of 0) is an artefact.
 inline constexpr Option kMonitorPhase =
     Duration("monitor.phase", 0, 0, 3600 * kSecond,
-             "when the first window ends, within the first interval (scaled with timers.scale); 0s: at the interval");
+             "when the first window ends, within the first interval (scaled with timers.scale); 0s: at the interval; "
+             "random: drawn from the seed")
+        .Or("random");
 // Probing (run/pingmesh.h, docs/faults.md "Probing").
 inline constexpr Option kMonitorProbes =
     Other("monitor.probes", Unit::kMapping, "",

@@ -761,7 +761,8 @@ Scenario ParseScenarioTree(const YamlNode& root, const std::string& file_label) 
   ReadSection(top, opt::kMonitor, [&](ConfigReader& r) {
     sc.monitor_interval = static_cast<Time>(opt::kMonitorInterval.def);
     r.Duration(opt::kMonitorInterval, &sc.monitor_interval);
-    if (r.Duration(opt::kMonitorPhase, &sc.monitor_phase) && sc.monitor_phase >= sc.monitor_interval)
+    if (r.IsWord(opt::kMonitorPhase)) sc.monitor_phase_random = true;
+    else if (r.Duration(opt::kMonitorPhase, &sc.monitor_phase) && sc.monitor_phase >= sc.monitor_interval)
       r.Fail(opt::kMonitorPhase, "the first window must end within the first interval (" +
                                      FormatTime(sc.monitor_interval) + ")");
     ReadSection(r, opt::kMonitorProbes, [&](ConfigReader& p) {

@@ -363,6 +363,7 @@ struct Scenario {
   TelemetrySpec telemetry;
   Time monitor_interval = 0;  // 0: no monitor (monitor.interval)
   Time monitor_phase = 0;     // monitor.phase
+  bool monitor_phase_random = false;  // monitor.phase: random (drawn from the seed)
   ProbeSpec probes;           // monitor.probes
   bool recovery_auto = false;  // recovery.mode: auto
   bool recovery_runbook = false;  // recovery.mode: runbook: the same actions after recovery.delay
