@@ -1,6 +1,7 @@
 // The rocelab command: exit statuses, error text, and no partial output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -144,6 +145,23 @@ TEST(Cli, PlanEcnTakesCableAndAsic) {
   EXPECT_NE(forty.output.find("pg_lossless_100000_40m_profile"), std::string::npos);
   EXPECT_NE(five.output, forty.output);
   EXPECT_EQ(RunCli("plan ecn --speed 100G --rtt 10us --asic tomahawk").status, 2);
+}
+
+// plan ecn reads in a screen: a line per table of what the switch gets, the whole config_db
+// only when asked.
+TEST(Cli, PlanEcnIsAShortSummaryUnlessTheConfigDbIsAskedFor) {
+  CommandResult brief = RunCli("plan ecn --speed 100G --rtt 10us");
+  ASSERT_EQ(brief.status, 0) << brief.output;
+  EXPECT_LT(std::count(brief.output.begin(), brief.output.end(), '\n'), 40) << brief.output;
+  EXPECT_EQ(brief.output.find("\"BUFFER_PG\""), std::string::npos);
+  EXPECT_NE(brief.output.find("green_min_threshold 62500, green_max_threshold 250000"), std::string::npos) << brief.output;
+  EXPECT_NE(brief.output.find("PFC_WD: detection 200 ms, restoration 200 ms, action drop; POLL_INTERVAL 100 ms"),
+            std::string::npos)
+      << brief.output;
+  CommandResult full = RunCli("plan ecn --speed 100G --rtt 10us --config-db");
+  ASSERT_EQ(full.status, 0);
+  EXPECT_NE(full.output.find("\"BUFFER_PG\""), std::string::npos);
+  EXPECT_NE(full.output.find("\"POLL_INTERVAL\": \"100\""), std::string::npos);
 }
 
 }  // namespace rocelab

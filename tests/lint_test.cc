@@ -80,6 +80,27 @@ TEST(Lint, PfcOffForTheRocePriorityOnOneHop) {
   ASSERT_NE(FindCheck(r, "pfc-enabled", "h2"), nullptr);
 }
 
+// One key set fabric-wide: PFC off on the switches, which the NICs follow (nic.pfc not given),
+// is one finding naming every device, under the key that did it. A NIC told so on its own is
+// its own finding.
+TEST(Lint, OneFabricWideKeyIsOneFindingNamingEveryDevice) {
+  std::string yaml = std::string(kClean);
+  yaml.replace(yaml.find("pfc: {enabled: true"), 19, "pfc: {enabled: false");
+  LintReport r = LintFabric(ParseScenarioText(yaml, "f.yaml"));
+  std::vector<const Finding*> pfc;
+  for (const Finding& f : r.findings)
+    if (f.check == "pfc-enabled") pfc.push_back(&f);
+  ASSERT_EQ(pfc.size(), 1u);
+  EXPECT_EQ(pfc[0]->key, "switch.pfc.enabled");
+  EXPECT_EQ(pfc[0]->device, "leaf0, leaf1, spine0, spine1, h0 and 7 more hosts");
+  LintReport own = LintFabric(ParseScenarioText(yaml + "devices:\n  h2: {pfc: false}\n", "f.yaml"));
+  int findings = 0;
+  for (const Finding& f : own.findings) findings += f.check == "pfc-enabled";
+  EXPECT_EQ(findings, 2);
+  ASSERT_NE(FindCheck(own, "pfc-enabled", "h2"), nullptr);
+  EXPECT_EQ(FindCheck(own, "pfc-enabled", "h2")->key, "devices.h2.pfc");
+}
+
 TEST(Lint, MtuTooSmallOnOneHop) {
   LintReport r = Lint("devices:\n  leaf0: {mtu: 4000}\n");
   const Finding* f = FindCheck(r, "mtu", "leaf0");

@@ -209,6 +209,11 @@ TEST(EcnPlan, SonicConfigDefinesEverythingItReferences) {
   const auto& map = cfg.at("DSCP_TO_TC_MAP").at("ROCE");
   const std::array<uint8_t, 64> sim = DefaultDscpMap();
   for (int d = 0; d < 64; ++d) EXPECT_EQ(map.at(std::to_string(d)), std::to_string(sim[d])) << "DSCP " << d;
+  // The PFC watchdog as the simulator runs it by default: the plan deployed is the plan simulated.
+  const PfcWatchdogSpec wd;
+  EXPECT_EQ(cfg.at("PFC_WD").at("GLOBAL").at("POLL_INTERVAL"), std::to_string(wd.poll_interval / kMillisecond));
+  EXPECT_EQ(cfg.at("PFC_WD").at("Ethernet0").at("detection_time"), std::to_string(wd.detection_time / kMillisecond));
+  EXPECT_EQ(cfg.at("PFC_WD").at("Ethernet0").at("restoration_time"), std::to_string(wd.restoration_time / kMillisecond));
 }
 
 }  // namespace rocelab

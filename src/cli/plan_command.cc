@@ -317,7 +317,25 @@ int PlanEcn(const Args& a) {
               (unsigned long long)t.ecn.kmax, t.ecn.pmax);
   for (const auto& r : t.ecn.reasoning) std::printf("  - %s\n", r.c_str());
   std::printf("\nAssumed: %s.\n", assumptions.c_str());
-  std::printf("\nSONiC config_db (switch):\n%s\nNIC (per host):\n", SonicQosTemplate(t).c_str());
+  if (a.Has("--config-db")) {
+    std::printf("\nSONiC config_db (switch):\n%s\nNIC (per host):\n", SonicQosTemplate(t).c_str());
+  } else {
+    // What the config_db sets, one line each; --config-db prints it whole, ready to load.
+    const int prio = t.lossless.front();
+    const PfcWatchdogSpec wd;
+    std::printf("\nSONiC (switch; --config-db prints the whole config_db, %d ports):\n", t.ports);
+    std::printf("  WRED_PROFILE ROCE_LOSSLESS on queue %d: ecn_all, green_min_threshold %llu, green_max_threshold %llu, "
+                "green_drop_probability %d\n",
+                prio, (unsigned long long)t.ecn.kmin, (unsigned long long)t.ecn.kmax, static_cast<int>(t.ecn.pmax * 100 + 0.5));
+    std::printf("  BUFFER_PROFILE for PG %d: xon %llu, xoff %llu, size %llu (%s)\n", prio, (unsigned long long)t.xon,
+                (unsigned long long)t.xoff, (unsigned long long)t.size, cable_name);
+    std::printf("  PORT_QOS_MAP: pfc_enable %d; DSCP %d -> TC %d, DSCP %d (CNP) -> TC 6 on a strict queue\n", prio,
+                t.roce_dscp, prio, t.cnp_dscp);
+    std::printf("  PFC_WD: detection %lld ms, restoration %lld ms, action %s; POLL_INTERVAL %lld ms\n",
+                (long long)(wd.detection_time / kMillisecond), (long long)(wd.restoration_time / kMillisecond),
+                wd.action.c_str(), (long long)(wd.poll_interval / kMillisecond));
+    std::printf("\nNIC (per host):\n");
+  }
   for (const auto& c : nic) std::printf("  %s\n", c.c_str());
   return 0;
 }
@@ -352,7 +370,8 @@ void AddPlanCommand(CLI::App* root) {
   AddValue(e, "--lossless", "PRIORITY", "the lossless priority (default 3)");
   AddValue(e, "--cable", "LENGTH", "cable length for the lossless profile's headroom (default 5m)");
   AddValue(e, "--asic", "spectrumN", "spectrum1 to spectrum5 (default spectrum2)");
-  AddFlag(e, "--json", "the plan as JSON");
+  AddFlag(e, "--config-db", "print the whole SONiC config_db (by default a line per table)");
+  AddFlag(e, "--json", "the plan as JSON (with the whole config_db)");
 }
 
 }  // namespace rocelab

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "scenario/options.h"
 #include "sim/packet.h"
 #include "util/json_writer.h"
 
@@ -146,14 +147,20 @@ std::string SonicQosTemplate(const TemplateInput& in) {
   w.EndObject();
   w.EndObject();
   w.BeginObject("PFC_WD");
-  // sonic-utilities pfcwd start_default: detection = restoration = 200 ms, action drop.
+  // What a rocelab switch runs with by default (switch.pfc_watchdog), so that the plan deployed
+  // and the plan simulated agree: sonic-utilities `pfcwd start_default`'s detection and
+  // restoration (200 ms, action drop) and orchagent's poll interval (100 ms). start_default
+  // itself would poll every 200 ms x ceil(ports / 32).
+  const auto ms = [](Time t) { return std::to_string(t / kMillisecond); };
   for (const auto& p : ports) {
     w.BeginObject(p.c_str());
-    w.String("action", "drop").String("detection_time", "200").String("restoration_time", "200");
+    w.String("action", std::string(opt::kSwitchPfcWatchdogAction.def_text))
+        .String("detection_time", ms(static_cast<Time>(opt::kSwitchPfcWatchdogDetectionTime.def)))
+        .String("restoration_time", ms(static_cast<Time>(opt::kSwitchPfcWatchdogRestorationTime.def)));
     w.EndObject();
   }
   w.BeginObject("GLOBAL");
-  w.String("POLL_INTERVAL", "200");
+  w.String("POLL_INTERVAL", ms(static_cast<Time>(opt::kSwitchPfcWatchdogPollInterval.def)));
   w.EndObject();
   w.EndObject();
   w.EndObject();

@@ -153,9 +153,14 @@ class Linter {
         add(d, Severity::kError, "trust-mode", KeyFor(d.name, d.is_switch, "trust"),
             "classifies by 802.1p PCP while the fabric trusts DSCP; PCP does not survive a routed hop",
             "set trust: dscp (mlnx_qos --trust dscp on NICs; DSCP_TO_TC_MAP on SONiC)");
-      if (!d.pfc)
-        add(d, Severity::kError, "pfc-enabled", KeyFor(d.name, d.is_switch, d.is_switch ? "pfc.enabled" : "pfc"),
-            "PFC is disabled: the RoCE priority is lossy on this device", "enable PFC on the lossless priorities");
+      if (!d.pfc) {
+        // A NIC whose PFC follows the switches' (nic.pfc not given) is off by the switches' key:
+        // one key, one finding naming every device it turned off.
+        std::string key = KeyFor(d.name, d.is_switch, d.is_switch ? "pfc.enabled" : "pfc");
+        if (!d.is_switch && key == "nic.pfc" && sc_.nic_pfc_follows_switch) key = KeyFor(d.name, true, "pfc.enabled");
+        add(d, Severity::kError, "pfc-enabled", key, "PFC is disabled: the RoCE priority is lossy there",
+            "enable PFC on the lossless priorities");
+      }
       for (uint8_t dscp : roce_dscps_) {
         const int p = (*d.map)[dscp];
         if (d.pfc && !(d.lossless & (1u << p))) {

@@ -801,7 +801,10 @@ Scenario ParseScenarioTree(const YamlNode& root, const std::string& file_label) 
   // The NIC follows the switches' lossless priorities and PFC unless told otherwise.
   const YamlNode* nic = root.Find(opt::kNic.key);
   if (!(nic && nic->IsMap() && nic->Find(opt::kNicLosslessPriorities.leaf()))) sc.nic.lossless_mask = sc.sw.lossless_mask;
-  if (!sc.sw.pfc.enabled && !(nic && nic->Find(opt::kNicPfc.leaf()))) sc.nic.pfc_enabled = false;
+  if (!(nic && nic->IsMap() && nic->Find(opt::kNicPfc.leaf()))) {
+    sc.nic_pfc_follows_switch = true;
+    if (!sc.sw.pfc.enabled) sc.nic.pfc_enabled = false;
+  }
   ReadWorkload(top, &sc);
   CheckWorkloadHosts(sc);
   CheckFiles(sc);

@@ -375,6 +375,7 @@ struct Scenario {
   EcmpSpec ecmp;
   SwitchSpec sw;
   NicSpec nic;
+  bool nic_pfc_follows_switch = false;  // nic.pfc not given: it is switch.pfc.enabled
   std::vector<FlowSpec> flows;
   std::vector<PermutationSpec> permutations;
   std::vector<IncastSpec> incasts;
