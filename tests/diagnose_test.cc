@@ -191,6 +191,21 @@ TEST(DiagnoseSamples, PfcCountersSayWhichWayThePauseGoes) {
   const Diagnosis* tx = Find(ds, "sends pause on priority 3");
   ASSERT_NE(tx, nullptr) << Dump(ds);
   EXPECT_EQ(tx->location, "leaf0:Ethernet4");
+  // After a counter clear pfcstat says since when it counts, above its tables.
+  WriteFile(dir + "/cleared.txt",
+            "admin@leaf0:~$ show pfc counters\n"
+            "Last cached time was 2023-10-11T09:15:03.125448\n"
+            "    Port Rx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
+            "-----------  ------  ------  ------  ------  ------  ------  ------  ------\n"
+            "  Ethernet0       0       0       0      12       0       0       0       0\n"
+            "\n"
+            "    Port Tx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
+            "-----------  ------  ------  ------  ------  ------  ------  ------  ------\n"
+            "  Ethernet0       0       0       0       0       0       0       0       0\n");
+  std::vector<Diagnosis> cleared = Diagnose(LoadEvidence({dir + "/cleared.txt"}));
+  const Diagnosis* since = Find(cleared, "receives pause on priority 3");
+  ASSERT_NE(since, nullptr) << Dump(cleared);
+  EXPECT_NE(since->evidence.find("SAI_PORT_STAT_PFC_3_RX_PKTS +12"), std::string::npos) << since->evidence;
   // A row cut short names its line.
   ExpectParseErrorAtLine(dir + "/cut.txt",
                          "    Port Rx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"

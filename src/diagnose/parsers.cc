@@ -31,6 +31,10 @@ bool IsPrompt(const std::string& t) {
   return at != std::string::npos && sign != std::string::npos && at < sign && t.find(':') < sign;
 }
 
+// A status line SONiC's counter commands print above their tables: after `sonic-clear` (or
+// `pfcstat -c`) they show the counts since then, saying when the snapshot was taken.
+bool IsStatusLine(const std::string& t) { return t.rfind("Last cached time was", 0) == 0; }
+
 bool ParseCount(std::string s, double* v) {
   std::string digits;
   for (char c : s)
@@ -276,7 +280,7 @@ std::vector<PortEvidence> ParsePfcCounters(const std::string& text, const std::s
   };
   for (const Line& l : Lines(text)) {
     const std::string t = Trim(l.text);
-    if (t.empty() || IsComment(t) || IsPrompt(t) || t.rfind("---", 0) == 0) continue;
+    if (t.empty() || IsComment(t) || IsPrompt(t) || IsStatusLine(t) || t.rfind("---", 0) == 0) continue;
     const std::vector<std::string> w = Words(t);
     if (w.size() >= 3 && w[0] == "Port" && (w[1] == "Rx" || w[1] == "Tx")) {
       if (w.size() != 10) throw ParseError(file, l.number, "expected 'Port Rx|Tx PFC0 .. PFC7'");
