@@ -409,6 +409,7 @@ TEST(Collect, CapturedTreeMakesABundleThatDiagnoses) {
   WriteFile(root + "/sys/class/net/eth0/mtu", "9000\n");
   WriteFile(root + "/sys/class/net/eth0/speed", "100000\n");
   WriteFile(root + "/sys/class/net/eth0/carrier_changes", "3\n");
+  WriteFile(root + "/sys/class/net/eth0/operstate", "down\n");
   WriteFile(root + "/sys/class/net/eth0/ecn/roce_np/enable/3", "0\n");
   WriteFile(root + "/sys/class/net/eth0/ecn/roce_rp/enable/3", "1\n");
   WriteFile(root + "/sys/class/net/eth0/ecn/roce_np/cnp_dscp", "48\n");
@@ -444,7 +445,11 @@ TEST(Collect, CapturedTreeMakesABundleThatDiagnoses) {
   ASSERT_NE(cnp, nullptr) << Dump(ds);
   EXPECT_EQ(cnp->location, "gpu-node-17 (mlx5_0/eth0)");
   ASSERT_NE(Find(ds, "packet loss on the RoCE path"), nullptr) << Dump(ds);
-  ASSERT_NE(Find(ds, "the link went down and came back"), nullptr) << Dump(ds);
+  // The netdev's state, kept in the manifest: the link is down now, not only gone and back.
+  EXPECT_NE(manifest.find("\"operstate\": \"down\""), std::string::npos) << manifest;
+  ASSERT_TRUE(ev.ports[0].oper_up.has_value());
+  EXPECT_FALSE(*ev.ports[0].oper_up);
+  ASSERT_NE(Find(ds, "the link is down"), nullptr) << Dump(ds);
   ASSERT_NE(Find(ds, "RoCE on DSCP 26 is lossless"), nullptr) << Dump(ds);
 }
 

@@ -426,6 +426,20 @@ TEST(HtmlReport, RunWritesThePageAndExportWritesTheSameBytes) {
   EXPECT_EQ(ReadFile(out + "/report.html"), html);
 }
 
+// A fault's cost is on the page, not only on the terminal: when it was quiet and back, what it
+// cost against the run without it, and a flap's moment of being seen as one.
+TEST(HtmlReport, TheFaultsCostIsOnThePage) {
+  const std::string dir = TempDir("report-cost");
+  const CommandResult r = Rocelab("run " + std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/link_flap.yaml --out " + dir +
+                                  "/out --quiet");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string html = ReadFile(dir + "/out/report.html");
+  EXPECT_NE(html.find("<h3>What each fault cost</h3>"), std::string::npos);
+  EXPECT_NE(html.find("Measured against the counterfactual: the same run without its faults, seed 1"), std::string::npos);
+  EXPECT_NE(html.find("seen as a flap at 34"), std::string::npos);
+  EXPECT_NE(html.find("allreduce iterations&#39; time beyond their time without the fault"), std::string::npos);
+}
+
 // The same scenario and seed, written to two folders: the same bytes.
 TEST(HtmlReport, SameRunSameBytes) {
   const std::string a = RunInto(StormScenario(), "report-a");

@@ -110,6 +110,7 @@ struct Device {
   std::map<std::string, std::string> cc_params;
   std::string mlnx_qos;
   long long mtu = 0, speed = 0;
+  std::string operstate;  // /sys/class/net/<netdev>/operstate at the last sample ("up", "down", ...)
 };
 
 // Where a collection reads from and writes to, and how each tool fared.
@@ -167,6 +168,8 @@ void CollectSample(Collection& c, std::vector<Device>& devices, const std::strin
     // Exported under its sysfs file name, as diagnose reads it.
     if (ReadSmall(net + "/" + kCarrierChanges.name, &v) && !v.empty() && std::isdigit(static_cast<unsigned char>(v[0])))
       link += std::string(kCarrierChanges.name) + ": " + v + "\n";
+    // The link's state is a word, not a counter: the manifest keeps the last sample's.
+    if (ReadSmall(net + "/operstate", &v) && !v.empty()) d.operstate = v;
     if (!link.empty()) {
       WriteText(sdir + "/" + d.netdev + ".link.txt", link);
       if (first) d.counter_files.push_back(d.netdev + ".link.txt");
@@ -245,6 +248,7 @@ void WriteManifest(const Collection& c, const std::vector<Device>& devices, int 
     w.BeginObject();
     w.String("rdma_device", d.rdma).String("port", d.port).String("netdev", d.netdev);
     w.Int("mtu", d.mtu).Int("speed_mbps", d.speed);
+    if (!d.operstate.empty()) w.String("operstate", d.operstate);
     w.BeginArray("counter_files");
     for (const std::string& f : d.counter_files) w.StringValue(f);
     w.EndArray();

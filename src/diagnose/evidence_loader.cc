@@ -68,6 +68,7 @@ void LoadBundle(const std::string& dir, Evidence* ev) {
       p.deltas = last;  // one sample: totals since the counters were cleared
     }
     p.cc_params = d.cc_params;
+    if (!d.operstate.empty()) p.oper_up = d.operstate == "up";
     if (!d.mlnx_qos.empty()) {
       const std::string path = dir + "/" + d.mlnx_qos;
       if (IsFile(path)) ParseMlnxQos(ReadFile(path), path, &p);

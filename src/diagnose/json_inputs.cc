@@ -241,6 +241,7 @@ BundleManifest ParseManifest(const std::string& text, const std::string& file) {
     if (const Node r = d["rdma_device"]; r.present()) b.rdma_device = r.String();
     if (const Node n = d["netdev"]; n.present()) b.netdev = n.String();
     b.speed_mbps = d["speed_mbps"].Number();
+    if (d["operstate"].present()) b.operstate = d["operstate"].String();
     b.mtu = d["mtu"].Int(0, 1000000);
     if (const Node files = d["counter_files"]; files.present()) {
       b.counter_files.emplace();

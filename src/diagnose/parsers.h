@@ -75,6 +75,7 @@ struct BundleDevice {
   std::optional<std::vector<std::string>> counter_files;
   std::map<std::string, std::string> cc_params;  // roce_np/..., roce_rp/... as text
   std::string mlnx_qos;                          // "" when not collected
+  std::string operstate;                         // the netdev's at the last sample ("" when not read)
 };
 struct BundleManifest {
   std::string host = "host";

@@ -27,9 +27,9 @@ std::string Number(double v) {
 // What the fault does, in one line for the timeline.
 std::string Describe(const FaultSpec& f, const std::string& fec) {
   switch (f.kind) {
-    case Kind::kLinkDown: return "link down";
+    case Kind::kLinkDown: return "link down (its signal lost)";
     case Kind::kLinkFlap:
-      return "link flaps " + std::to_string(f.count) + " times, every " + FormatTime(f.period) + ", down " +
+      return "link loses its signal " + std::to_string(f.count) + " times, every " + FormatTime(f.period) + ", for " +
              FormatTime(f.duration) + " each";
     case Kind::kLinkErrors: return "pre-FEC BER " + Number(f.pre_fec_ber) + ", FEC " + fec;
     case Kind::kGrayDrop: return "drops " + Number(f.rate) + " of frames silently";

@@ -14,6 +14,7 @@
 #include "report/fabric_drawing.h"
 #include "report/svg_chart.h"
 #include "report/timeline_story.h"
+#include "run/cost.h"
 #include "run/memory_estimate.h"
 #include "telemetry/counter_names.h"
 #include "util/config_error.h"
@@ -231,6 +232,52 @@ HtmlSection TopologySection(const Run& run) {
   return {"topology", "Topology and congestion tree", body};
 }
 
+// What each fault cost, as `rocelab run` prints it under the fault: when its spread stopped (the
+// monitor quiet about it) and when every workload was back, the degraded period and the time lost,
+// the flows it slowed without touching them, what the actions dropped, the price; then what the
+// figures were measured against (the counterfactual).
+std::string FaultCostTable(const Node& r) {
+  HtmlTable t({"fault", "quiet after", "full service after", "degraded", "lost", "victim flows", "dropped by actions",
+               "QP errors", "cost"});
+  bool any = false;
+  for (const Node& f : r["faults"].Items()) {
+    if (!f["injected_ns"].present() || !f["lost_ns"].IsNumber()) continue;
+    any = true;
+    const double injected = f["injected_ns"].Number();
+    auto after = [&](const char* key) {
+      return f[key].IsNumber() ? FormatTimeNs(f[key].Number() - injected) : std::string("not by the end of the run");
+    };
+    std::string degraded = f["degraded_ns"].IsNumber() ? FormatTimeNs(f["degraded_ns"].Number()) : "—";
+    if (f["degraded_to_end"].present() && f["degraded_to_end"].Bool()) degraded += " (to the end, at least)";
+    std::string lost = FormatTimeNs(f["lost_ns"].Number());
+    if (f["lost_from"].present()) lost += " (" + f["lost_from"].String() + ")";
+    const std::string victims = f["victim_flows"].present() ? Count(static_cast<double>(f["victim_flows"].Items().size())) : "— (no counterfactual)";
+    std::string cost = "—";
+    if (f["cost"].present()) {
+      const Node c = f["cost"];
+      cost = FormatMoney(c["amount"].Number()) + " " + c["currency"].String() + " (" + c["arithmetic"].String() + ")";
+      if (c["at_production"].present())
+        cost += "; at production time " + FormatMoney(c["at_production"]["amount"].Number()) + " " + c["currency"].String() +
+                " (" + c["at_production"]["arithmetic"].String() + ")";
+    }
+    t.AddRow({f["kind"].String() + (f["target"].String().empty() ? "" : " on " + f["target"].String()),
+              f["actions"].Items().empty() && !f["quiet_ns"].IsNumber() ? "—" : after("quiet_ns"),
+              after("mttr_ns"), degraded, lost, victims, Count(f["bytes_dropped_by_actions"].Number()) + " B",
+              Count(f["flows_failed"].Number()), cost});
+  }
+  if (!any) return "";
+  std::string out = "<h3>What each fault cost</h3>\n" + t.Html();
+  const Node cf = r["counterfactual"];
+  if (cf["run"].present() && cf["run"].Bool())
+    out += HtmlParagraph("Measured against the counterfactual: the same run without its faults, seed " + cf["seed"].Text() + ", " +
+                         FormatTimeNs(cf["sim_time_ns"].Number()) + " simulated, " + Count(cf["flows_finished"].Number()) +
+                         " of " + Count(cf["flows"].Number()) + " flows finished, " + Count(cf["bytes_delivered"].Number()) +
+                         " B delivered.");
+  else if (cf["why"].present())
+    out += HtmlParagraph("No counterfactual: " + cf["why"].String() + ".");
+  return out;
+}
+
 HtmlSection FaultsSection(const Run& run) {
   const Node& r = run.root;
   const std::vector<Node> faults = r["faults"].Items();
@@ -269,6 +316,9 @@ HtmlSection FaultsSection(const Run& run) {
       row.marks.push_back({a["t_ns"].Number(), "action", FormatTimeNs(a["t_ns"].Number()) + " " + what});
       actions += (actions.empty() ? "" : "; ") + FormatTimeNs(a["t_ns"].Number()) + " " + what;
     }
+    if (f["flap_detected_ns"].present())
+      row.marks.push_back({f["flap_detected_ns"].Number(), "detected",
+                           "seen as a flap at " + FormatTimeNs(f["flap_detected_ns"].Number()) + " (physical.link_flap)"});
     if (f["recovered_ns"].present())
       row.marks.push_back({f["recovered_ns"].Number(), "recovered", "recovered at " + FormatTimeNs(f["recovered_ns"].Number())});
     chart.rows.push_back(std::move(row));
@@ -301,7 +351,7 @@ HtmlSection FaultsSection(const Run& run) {
                std::string(story.size() > kTimelineMarks ? ", the first " + Count(kTimelineMarks) : "") +
                "). Hover a bar or a mark for its text.";
   body += SvgSpanChart(chart);
-  if (!faults.empty()) body += "<h3>Faults</h3>\n" + t.Html();
+  if (!faults.empty()) body += "<h3>Faults</h3>\n" + t.Html() + FaultCostTable(r);
   if (!story.empty())
     body += "<h3>Timeline</h3>\n" + tl.Html() + MoreRows(std::min(story.size(), kTimelineRows), story.size(), "lines") +
             (story.size() < timeline.size() ? HtmlParagraph(Count(timeline.size()) + " events in " + Count(story.size()) +
