@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <string>
@@ -19,6 +21,7 @@
 #include "sweep/campaign.h"
 #include "sweep_util.h"
 #include "test_util.h"
+#include "util/config_error.h"
 #include "util/json_value.h"
 
 namespace rocelab {
@@ -335,6 +338,47 @@ TEST(Sweep, ShardsMergedAreTheSweepMadeAtOnce) {
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("another base scenario"), std::string::npos) << r.output;
   EXPECT_FALSE(Exists(dir + "/again"));
+}
+
+// A reader that polls a sweep's folder while the sweep makes its database (as sweep --table, or
+// the kill tests above, do) never meets a file without tables, and never stops the sweep.
+TEST(Sweep, ADatabaseIsWholeTheMomentItsNameAppears) {
+  const std::string dir = TempDir("db-race");
+  for (int i = 0; i < 40; ++i) {
+    const std::string folder = dir + "/s" + std::to_string(i);
+    ASSERT_EQ(::mkdir(folder.c_str(), 0755), 0);
+    std::atomic<bool> made{false};
+    std::atomic<int> half_made{0};
+    std::thread reader([&] {
+      while (!made) {
+        try {
+          ResultsDb::Open(ResultsPath(folder));
+        } catch (const std::exception& e) {
+          if (std::string(e.what()).find("no such file") == std::string::npos) ++half_made;
+        }
+      }
+    });
+    try {
+      ResultsDb::Create(ResultsPath(folder), {{"campaign", "c"}});
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "creation " << i << " failed: " << e.what();
+    }
+    made = true;
+    reader.join();
+    EXPECT_EQ(half_made, 0) << "creation " << i << ": a reader opened a database without its tables";
+    EXPECT_FALSE(Exists(ResultsPath(folder) + ".new"));
+  }
+  // A creation killed half way leaves its file beside the name; the next one starts afresh.
+  ASSERT_EQ(::mkdir((dir + "/left").c_str(), 0755), 0);
+  WriteFile(ResultsPath(dir + "/left") + ".new", "half a database");
+  EXPECT_EQ(ResultsDb::Create(ResultsPath(dir + "/left"), {{"campaign", "c"}})->Count(), 0u);
+  // A name taken is refused.
+  try {
+    ResultsDb::Create(ResultsPath(dir + "/left"), {{"campaign", "c"}});
+    ADD_FAILURE() << "a second database was made over the first";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("exists already"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace rocelab

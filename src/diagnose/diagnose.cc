@@ -452,9 +452,9 @@ class Rules {
         if ((*p.pfc_enabled)[i]) on += (on.empty() ? "" : ",") + std::to_string(i);
     // PFC off on every priority is its own finding (pfc.off_on_nic), which quotes the map.
     if (p.pfc_enabled && !p.trust.empty() && !on.empty()) {
-      std::string ev = "trust " + p.trust + "; PFC enabled on priority " + (on.empty() ? "none" : on);
+      std::string ev = "trust " + p.trust + "; PFC enabled on priority " + on;
       Severity sev = Severity::kInfo;
-      std::string title = "QoS: trust " + p.trust + ", PFC on priority " + (on.empty() ? "none" : on);
+      std::string title = "QoS: trust " + p.trust + ", PFC on priority " + on;
       std::string action = "nothing to change";
       if (p.dscp_to_priority) {
         const int r = (*p.dscp_to_priority)[kRoceDscp], c = (*p.dscp_to_priority)[kCnpDscp];
@@ -494,11 +494,14 @@ class Rules {
   // Huawei's port link-flap protection). A monitor counts the downs over that window across its
   // windows (scaled with the run's timers); other evidence counts them over its interval.
   void LinkDowns(const PortEvidence& p) {
-    const Counter& downs_counter = p.is_switch ? kSonicFlapCount : kLinkDownEventsPhy;
     const double downs = LinkDownsOf(p);
     if (downs <= 0) return;
     const double recent = p.downs_in_flap_window >= 0 ? p.downs_in_flap_window : downs;
-    const std::string grew = Grew(downs_counter.name, downs) + (p.oper_up == false ? ", down now" : "");
+    // The counter the downs were counted by: the device's own count, or its carrier's changes.
+    const Counter& kept = p.is_switch ? kSonicFlapCount : kLinkDownEventsPhy;
+    const std::string grew = (D(p, kept.name) >= downs ? Grew(kept.name, D(p, kept.name))
+                                                       : Grew(kCarrierChanges.name, D(p, kCarrierChanges.name))) +
+                             (p.oper_up == false ? ", down now" : "");
     if (recent >= kFlapDowns) {
       Add("physical.link_flap", "physical", Severity::kError, "the link flaps", Where(p),
           grew + (p.downs_in_flap_window >= 0 ? ", " + Count(recent) + " downs in the flap window" : ""),

@@ -184,6 +184,20 @@ std::string Recovery::KeepInService(int node, int port) const {
   return "";
 }
 
+// A kept link is one link, whichever end it was named by.
+bool Recovery::SameLink(const Kept& k, int node, int port) const {
+  const TopoPort& tp = x_->fabric().topology().nodes()[node].ports[port];
+  return (k.node == node && k.port == port) || (k.node == tp.peer_node && k.port == tp.peer_port);
+}
+
+bool Recovery::IsKept(int node, int port) const {
+  return std::any_of(kept_.begin(), kept_.end(), [&](const Kept& k) { return SameLink(k, node, port); });
+}
+
+void Recovery::ForgetKept(int node, int port) {
+  kept_.erase(std::remove_if(kept_.begin(), kept_.end(), [&](const Kept& k) { return SameLink(k, node, port); }), kept_.end());
+}
+
 void Recovery::ShutLink(const Monitor::Detection& d, const std::string& why, bool capacity, bool again) {
   Fabric& f = x_->fabric();
   const Topology& topo = f.topology();
@@ -211,20 +225,14 @@ void Recovery::ShutLink(const Monitor::Detection& d, const std::string& why, boo
   if (const std::string over = capacity && f.device(node).Carrier(port) ? KeepInService(node, port) : "";
       !over.empty()) {
     done_.erase(key);  // reconsidered every window (OnWindow)
-    const TopoPort& tp = topo.nodes()[node].ports[port];
-    const bool known = std::any_of(kept_.begin(), kept_.end(), [&](const Kept& k) {
-      return (k.node == node && k.port == port) || (k.node == tp.peer_node && k.port == tp.peer_port);
-    });
-    if (again || known) return;
+    if (again || IsKept(node, port)) return;
     kept_.push_back({d, why, node, port});
     f.timeline().Add(f.now(), device, TimelinePortName(topo, node, port), -1, "recovery_skipped",
                      d.tier + " shut link " + link + " not taken: " + over +
                          "; it stays in service for repair, reconsidered every window (" + why + ")");
     return;
   }
-  if (again)
-    kept_.erase(std::remove_if(kept_.begin(), kept_.end(), [&](const Kept& k) { return k.node == node && k.port == port; }),
-                kept_.end());
+  if (again) ForgetKept(node, port);
   Act(d.tier,
       "shut link " + link + ": " + why + (again ? " (kept in service before; its siblings can take its load now)" : "") +
           "; the fabric routes around it",
@@ -474,8 +482,7 @@ void Recovery::OnWindow(const Evidence& w, bool escalate) {
     if (LossShare(k.node, k.port) > 0) {
       ShutLink(k.d, k.why, true, /*again=*/true);
     } else if (carried) {
-      kept_.erase(std::remove_if(kept_.begin(), kept_.end(), [&](const Kept& e) { return e.node == k.node && e.port == k.port; }),
-                  kept_.end());
+      ForgetKept(k.node, k.port);
     }
   }
   // A queue drained to break a deadlock: one window is enough.

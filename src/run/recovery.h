@@ -125,6 +125,9 @@ class Recovery {
     int node, port;
   };
   std::vector<Kept> kept_;
+  bool SameLink(const Kept& k, int node, int port) const;
+  bool IsKept(int node, int port) const;
+  void ForgetKept(int node, int port);
  public:
   // What a switch port sent and received.
   struct PortTally {

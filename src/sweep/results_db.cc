@@ -2,7 +2,10 @@
 
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
 
 #include "sweep/key_figures.h"
@@ -46,7 +49,19 @@ class Statement {
 }  // namespace
 
 std::unique_ptr<ResultsDb> ResultsDb::Create(const std::string& path, const std::map<std::string, std::string>& meta) {
-  return std::unique_ptr<ResultsDb>(new ResultsDb(path, &meta));
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) throw ConfigError(path, 0, "", "exists already");
+  // Made whole beside its name, then linked in: a reader watching the folder (sweep --table, a
+  // second sweep) never opens a file that has no tables yet. link(), unlike rename(), refuses to
+  // replace a file another sweep made meanwhile.
+  const std::string building = path + ".new";
+  for (const char* leftover : {"", "-wal", "-shm"}) ::unlink((building + leftover).c_str());
+  { ResultsDb made(building, &meta); }  // closed: its log is checkpointed into the file
+  const bool linked = ::link(building.c_str(), path.c_str()) == 0;
+  const int why = errno;
+  ::unlink(building.c_str());
+  if (!linked) throw ConfigError(path, 0, "", why == EEXIST ? "exists already" : std::string("cannot create: ") + std::strerror(why));
+  return Open(path);
 }
 
 std::unique_ptr<ResultsDb> ResultsDb::Open(const std::string& path) {
