@@ -109,7 +109,7 @@ TEST(Cli, DemoRuns) {
   EXPECT_NE(r.output.find("allreduce: 6 ranks, 16777216 B, 10 iteration(s)"), std::string::npos) << r.output;
   // The closing diagnosis is the storm the monitor found; the flows into h0 that ran out of
   // retries are what the action caused (tests/run_account_test.cc).
-  EXPECT_NE(r.output.find("diagnosis: link error: pause storm: this NIC pauses its switch 100 %"), std::string::npos)
+  EXPECT_NE(r.output.find("diagnosis: T2 pfc.pause_storm at h0 (mlx5_0/eth0): pause storm: this NIC pauses its switch 100 %"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("diagnosis: and 5 findings the recovery caused (rocelab diagnose " + dir + ")"), std::string::npos)
       << r.output;

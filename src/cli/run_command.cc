@@ -193,7 +193,9 @@ void PrintDiagnosis(const std::string& out_dir) {
       continue;
     }
     ++problems;
-    std::printf("diagnosis: %s %s: %s (%s)\n", d.layer.c_str(), SeverityName(d.severity), d.title.c_str(), d.location.c_str());
+    // As the timeline writes a detection: the tier and rule, where, what.
+    const std::string tier = d.tier.empty() ? SeverityName(d.severity) : d.tier;
+    std::printf("diagnosis: %s\n", MonitorDetail({tier, d.rule, d.location, d.title}).c_str());
   }
   if (!problems) std::printf("diagnosis: nothing wrong found (rocelab diagnose %s)\n", out_dir.c_str());
   if (caused)

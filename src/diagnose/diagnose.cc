@@ -1414,4 +1414,6 @@ std::vector<Diagnosis> Diagnose(const Evidence& evidence, bool merge_places) {
   return Rules(evidence).Run(merge_places);
 }
 
+std::string CausedByRecovery(const Diagnosis& d, const Evidence& evidence) { return Rules(evidence).CausedByAction(d); }
+
 }  // namespace rocelab

@@ -60,6 +60,13 @@ Evidence LoadEvidence(const std::vector<std::string>& paths);
 // them, unless `merge_places` is false (one finding per place: what a monitor tracks).
 std::vector<Diagnosis> Diagnose(const Evidence& evidence, bool merge_places = true);
 
+// Why finding `d` is what one of the recovery actions in `evidence.faults` caused, "" when it
+// is not: a link down or flap at an end of a link the recovery shut (not the fault's own), ingress
+// discards for want of a route after a shut, the transport findings of hosts whose every flow
+// runs into a host whose pause the recovery ignores. Diagnose labels them in a run's account; a
+// monitor labels them as it finds them.
+std::string CausedByRecovery(const Diagnosis& d, const Evidence& evidence);
+
 }  // namespace rocelab
 
 #endif  // ROCELAB_DIAGNOSE_DIAGNOSE_H_

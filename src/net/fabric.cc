@@ -121,6 +121,16 @@ void Fabric::HoldLinkDown(int node, int port) {
   SetLinkUp(node, port, false);
 }
 
+void Fabric::StartWithLinkDown(int node, int port) {
+  const TopoPort& tp = topo_.nodes()[node].ports[port];
+  for (const auto& [n, p] : {std::pair{node, port}, std::pair{tp.peer_node, tp.peer_port}}) {
+    held_down_.insert({n, p});
+    by_node_[n]->SetCarrier(p, false);
+    if (topo_.nodes()[n].is_switch) topo_.SetPortUp(n, p, false);
+  }
+  control_plane_->convergence().Converge(topo_.switches());
+}
+
 uint64_t Fabric::ConfiguredHeadroom(int node, int port) const {
   const Switch& s = *static_cast<const Switch*>(by_node_[node]);
   return PortHeadroom(s.spec(), s.port(port).rate_bps, s.port(port).delay, WorstCellFillFrame(sc_, s.spec().cell));

@@ -99,6 +99,10 @@ class Fabric {
   // Shuts the link at `node`:`port` administratively: down now, and whatever its PHY does
   // after (a flap coming back up), down until the run ends, as `shutdown` on a port keeps it.
   void HoldLinkDown(int node, int port);
+  // Before the run starts: the link at `node`:`port` down and held down, and every switch's
+  // ECMP groups and routes already without it, as a fabric that has long converged around the
+  // loss runs. No timeline event: nothing changed during the run.
+  void StartWithLinkDown(int node, int port);
   // The links a packet with these headers (source and destination host, UDP ports, type)
   // crosses now, by the routes in force and each switch's ECMP hash, as a traceroute with the
   // same 5-tuple would find them: each link by its sending (node, port), from the source

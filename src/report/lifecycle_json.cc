@@ -65,6 +65,8 @@ void WriteFaultLifecycle(JsonWriter& w, const FaultLifecycle& lc, const CostSpec
     w.Double("throughput_share", j.throughput, 4);
     WriteCeiling(w, "ceiling_before", j.before, j.bytes);
     WriteCeiling(w, "ceiling_after", j.after, j.bytes);
+    Ns(w, "capacity_iteration_ns", j.capacity_iteration > 0 ? j.capacity_iteration : -1);
+    w.String("capacity_links_down", j.capacity_links);
     w.EndObject();
   }
   w.EndArray();

@@ -373,6 +373,7 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   // The faults' lifecycle, once the run is over (the monitor reads summaries mid-run: not then).
   const std::vector<FaultLifecycle> lifecycle = ComputeLifecycle(x);
   if (const Counterfactual* cf = lifecycle.empty() ? nullptr : x.counterfactual()) w.Double("counterfactual_wall_s", cf->wall_s);
+  if (const Counterfactual* cap = lifecycle.empty() ? nullptr : x.capacity()) w.Double("capacity_wall_s", cap->wall_s);
   w.EndObject();
   w.BeginArray("flows");
   for (const QueuePair& qp : f.qps()) {

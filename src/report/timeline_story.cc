@@ -14,10 +14,13 @@ std::vector<StoryLine> TellTimeline(const std::vector<TimelineEvent>& events) {
   std::map<std::tuple<std::string, std::string, std::string, std::string>, size_t> line_of;
   for (const TimelineEvent& e : events) {
     MonitorFinding f;
-    const bool monitor = e.device == "monitor" && (e.event == "detected" || e.event == "congestion") &&
+    const bool monitor = e.device == "monitor" && (e.event == "detected" || e.event == "congestion" || e.event == "recovery_effect") &&
                          ParseMonitorDetail(e.detail, &f);
     if (monitor) {
-      auto [it, fresh] = line_of.try_emplace(std::make_tuple(e.event, f.tier, f.rule, f.title), out.size());
+      // A finding an action caused says why after its title, with what it has cost so far
+      // (bytes dropped for want of a route): one line per rule however the count grows.
+      const std::string key = e.event == "recovery_effect" ? std::string() : f.title;
+      auto [it, fresh] = line_of.try_emplace(std::make_tuple(e.event, f.tier, f.rule, key), out.size());
       if (!fresh) {
         StoryLine& line = out[it->second];
         if (e.t != line.last) ++line.count;  // times it was found: one instant's places are one

@@ -160,6 +160,31 @@ std::vector<Recovery::Action> Experiment::FaultActions(size_t i) const {
   return out;
 }
 
+std::vector<RunFault> Experiment::RecoveryAccount() const {
+  std::vector<RunFault> out;
+  if (!recovery_) return out;
+  uint64_t no_route = 0;
+  for (const auto& sw : fabric_.switches()) no_route += sw->no_route_drop_bytes();
+  for (size_t i = 0; i < faults_->records().size(); ++i) {
+    const FaultInjector::Record& r = faults_->records()[i];
+    if (r.injected < 0) continue;
+    RunFault f;
+    f.kind = r.kind;
+    f.target = r.target;
+    f.injected_s = static_cast<double>(r.injected) / kSecond;
+    bool shut = false;
+    for (const Recovery::Action& a : FaultActions(i)) {
+      f.actions.push_back({static_cast<double>(a.t) / kSecond, a.tier, a.action});
+      if (!shut && ShutLinkTaken(a)) {
+        shut = true;
+        f.no_route_after_shut_bytes = static_cast<double>(no_route - NoRouteBytesAt(a));
+      }
+    }
+    if (!f.actions.empty()) out.push_back(std::move(f));
+  }
+  return out;
+}
+
 Time Experiment::FaultRecovered(size_t i) const {
   const std::vector<Recovery::Action> actions = FaultActions(i);
   if (actions.empty()) return FaultLeftToFabric(i) ? monitor_->QuietAfter(FaultDetection(i)->t, FaultDevices(i)) : -1;

@@ -77,6 +77,10 @@ class Experiment {
   // after the last of them (-1: not yet); empty without `recovery: {mode: auto}` (or runbook).
   std::vector<Recovery::Action> FaultActions(size_t i) const;
   Time FaultRecovered(size_t i) const;
+  // What recovery has done so far, fault by fault, as diagnose reads it from a summary (the
+  // actions, the packets dropped for want of a route since the first link it shut): what the
+  // monitor labels the findings the actions caused by. Faults without actions are left out.
+  std::vector<RunFault> RecoveryAccount() const;
   // Whether fault `i` was detected as what the switches answer on their own (a link down: they
   // route around it, and take it back when it comes up), so that no action is due: then it
   // counts as recovered once the monitor is quiet about it after its detection.
@@ -109,6 +113,17 @@ class Experiment {
   // run/counterfactual.cc.
   const Counterfactual* counterfactual() const;
   void RunCounterfactual(ProgressListener* progress) const;
+  // What the fabric can carry as this run left it: the counterfactual again, with every link
+  // that was down at this run's end (a link down for good, a link recovery shut) down from the
+  // start and the routes converged around it. An AllReduce has its full service back when its
+  // iterations are within 5 % of this run's, not of the run without the fault: a link out of
+  // service lowers what the fabric can carry, and no action brings that back. Run on first
+  // need, once this run has finished; nullptr when no link was down at its end, there is no
+  // AllReduce, or lifecycle.counterfactual is off.
+  const Counterfactual* capacity() const;
+  // The links it holds down ("leaf0-spine1"), and when the last of them went down in this run.
+  const std::vector<std::string>& capacity_links() const { return capacity_links_; }
+  Time capacity_since() const { return capacity_since_; }
 
  private:
   Fabric fabric_;
@@ -134,6 +149,10 @@ class Experiment {
   std::map<std::string, uint64_t> shut_base_, no_route_base_;
   mutable bool counterfactual_run_ = false;
   mutable std::optional<Counterfactual> counterfactual_;
+  mutable bool capacity_run_ = false;
+  mutable std::optional<Counterfactual> capacity_;
+  mutable std::vector<std::string> capacity_links_;
+  mutable Time capacity_since_ = -1;
 };
 
 }  // namespace rocelab

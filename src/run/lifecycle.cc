@@ -44,10 +44,46 @@ void Judge(const std::vector<Time>& ends, const std::vector<bool>& bad, Time inj
   else w->recovered = -1;  // short to the last: it did not come back
 }
 
+// The links the capacity run holds down, "leaf0-spine1, h0-leaf0".
+std::string CapacityLinks(const Experiment& x) {
+  std::string s;
+  for (const std::string& l : x.capacity_links()) s += (s.empty() ? "" : ", ") + l;
+  return s;
+}
+
+// The finite flows (not a collective's queue pairs) running at `t`, by id: the traffic an
+// AllReduce shares the fabric with then. `start`, `finish` (-1: never) and `open` per id.
+template <typename Qps>
+std::vector<bool> FlowsRunning(const Qps& qps, Time t) {
+  std::vector<bool> on(qps.size());
+  for (size_t q = 0; q < qps.size(); ++q) on[q] = !qps[q].open && qps[q].start <= t && (qps[q].finish < 0 || t < qps[q].finish);
+  return on;
+}
+
+// The longest iteration of AllReduce `k` in `run` among those that began beside the same
+// finite flows as `running` (what this run's ring has beside it): the slowest the fabric that
+// run had made the ring under the same traffic. Which workload gets more of a shared link is
+// congestion control's to settle and depends on the history (a ring's iterations beside one
+// incast differ by a third between runs that differ only in when a link went down), so a ring
+// is held to the range the capacity run showed, not to one iteration of it. Where no iteration
+// began beside the same flows, the longest of all; -1 if it did none.
+Time SlowestBeside(const Counterfactual& run, size_t k, const std::vector<bool>& running) {
+  const std::vector<Time>& times = run.allreduce_times[k];
+  const std::vector<Time>& ends = run.allreduce_ends[k];
+  Time same = -1, any = -1;
+  for (size_t j = 0; j < times.size(); ++j) {
+    any = std::max(any, times[j]);
+    if (FlowsRunning(run.qps, ends[j] - times[j]) == running) same = std::max(same, times[j]);
+  }
+  return same >= 0 ? same : any;
+}
+
 // One AllReduce under fault `i`: its recovery and its impact. False when it has nothing to
 // judge (it was done before the injection, or there is no baseline).
-// The ceiling after applies to the iterations that begin at or after `capacity_from` (the last
-// action on the fault, which may have shut a link; else the injection).
+// What the fabric can carry after applies to the iterations that begin at or after
+// `capacity_from` (the last action on the fault, which may have shut a link; else the
+// injection): measured by the capacity run where there is one (a link down at the end), else
+// the analytic ceiling's drop.
 bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Time injected, Time capacity_from,
                     Time end, WorkloadRecovery* w, JobImpact* job) {
   const AllreduceDriver& d = x.allreduce(k);
@@ -74,9 +110,23 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
   job->before = x.ceilings_before()[k];
   job->after = x.ceilings_after()[k];
   // What the fabric can do after the fault, relative to before: a shut link may have lowered it.
-  const double ceiling = job->before.iteration > 0 && job->after.iteration > 0
+  const Counterfactual* cap = cf ? x.capacity() : nullptr;
+  if (cap && cap->allreduce_times[k].empty()) cap = nullptr;
+  if (cap) capacity_from = std::max(capacity_from, x.capacity_since());
+  const double ceiling = !cap && job->before.iteration > 0 && job->after.iteration > 0
                              ? std::max(1.0, static_cast<double>(job->after.iteration) / static_cast<double>(job->before.iteration))
                              : 1.0;
+  // An iteration's allowance: 5 % over its time without the fault, or, from capacity_from on,
+  // over the slowest the fabric as the fault left it made the ring beside the same traffic.
+  double cap_sum = 0;
+  int cap_n = 0;
+  auto allowed = [&](Time begin, double base) {
+    if (begin < capacity_from) return (1 + kRecoveredWithin) * base;
+    if (!cap) return (1 + kRecoveredWithin) * base * ceiling;
+    const Time slowest = SlowestBeside(*cap, k, FlowsRunning(x.fabric().qps(), begin));
+    cap_sum += static_cast<double>(slowest), ++cap_n;
+    return (1 + kRecoveredWithin) * std::max(base, static_cast<double>(slowest));
+  };
   // The iteration in progress at the end, against the run without the fault: how far behind
   // that run this one is (it finished this iteration that long before the end), and whether
   // the iteration is already late by the measure below (a ring a fault holds up may not finish
@@ -87,8 +137,7 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
     const size_t n = times.size();
     const Time cf_end = cf->allreduce_ends[k][n];
     if (cf_end > injected && cf_end < end) behind = end - cf_end;
-    const double allowed = (1 + kRecoveredWithin) * static_cast<double>((*cf_times)[n]) * (begins[n] >= capacity_from ? ceiling : 1.0);
-    late_at_end = static_cast<double>(end - begins[n]) > allowed;
+    late_at_end = static_cast<double>(end - begins[n]) > allowed(begins[n], static_cast<double>((*cf_times)[n]));
   }
   if (after.empty() && !stalled && !late_at_end) return false;
   const double compute = static_cast<double>(d.spec().compute);
@@ -112,8 +161,8 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
     // iteration a little slow after faster ones (the noise of another sequence of events) is
     // no shortfall of a ring that is not behind.
     const bool after_capacity = begins[j] >= capacity_from;
-    bool short_of = t > (1 + kRecoveredWithin) * base * (after_capacity ? ceiling : 1.0);
-    if (short_of && cf && ceiling <= 1 && j < cf->allreduce_ends[k].size())
+    bool short_of = t > allowed(begins[j], base);
+    if (short_of && cf && !(after_capacity && cap) && ceiling <= 1 && j < cf->allreduce_ends[k].size())
       short_of = static_cast<double>(ends.back() - cf->allreduce_ends[k][j]) > kRecoveredWithin * base;
     bad.push_back(short_of);
     ++job->iterations;
@@ -138,9 +187,16 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
   job->extra = static_cast<Time>(std::max(0.0, extra));
   job->gpu_idle_s = static_cast<double>(job->ranks) * static_cast<double>(job->extra) / kSecond;
   job->throughput = cycle > 0 ? std::min(1.0, base_cycle / cycle) : 1.0;
+  if (cap_n > 0) {
+    job->capacity_iteration = static_cast<Time>(cap_sum / cap_n);
+    job->capacity_links = CapacityLinks(x);
+  }
   w->workload = "allreduce " + std::to_string(k);
   w->criterion = "iteration time within 5 % of its time without the fault" +
-                 std::string(ceiling > 1 ? " x the ceiling's drop" : "");
+                 std::string(ceiling > 1 ? " x the ceiling's drop" : "") +
+                 (cap ? "; from " + Ms(capacity_from) + " on, of its time with " + job->capacity_links +
+                            " down from the start (what the fabric can now carry)"
+                      : std::string());
   if (!cf) w->criterion = "iteration time within 5 % of its mean before the fault" + std::string(ceiling > 1 ? " x the ceiling's drop" : "");
   Judge(ends, bad, injected, w);
   if (stalled || late_at_end) w->recovered = -1, w->degraded = true;
@@ -198,6 +254,20 @@ bool JudgeTrace(const Experiment& x, const Counterfactual* cf, size_t t, Time in
 // back a host that cannot drain; such a flow counts in flows_failed instead.
 bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, const std::string& broken_host,
                 WorkloadRecovery* w) {
+  // With links left down, the flows share what is left with the other workloads, and which of
+  // them gets more depends on the history (a flow beside a ring gets less in one run, more in
+  // another): while the fabric as a whole delivered, from the last link's loss on, within 5 %
+  // of what the capacity run delivered then (Experiment::capacity), a flow still running, or
+  // slow to finish, after that loss is no sign of a recovery left undone.
+  const Counterfactual* cap = cf ? x.capacity() : nullptr;
+  Time shared_from = -1;  // from then on, the fabric carried what it can
+  if (cap) {
+    const Time from = std::max(injected, x.capacity_since()), end = x.fabric().now();
+    const std::vector<LifecycleProbe::Sample>& s = x.probe()->samples();
+    const double got = LifecycleProbe::At(s, end) - LifecycleProbe::At(s, from);
+    const double can = LifecycleProbe::At(cap->samples, end) - LifecycleProbe::At(cap->samples, from);
+    if (got >= (1 - kRecoveredWithin) * can) shared_from = from;
+  }
   const std::vector<int>& trace = x.trace_of_qp();
   bool any = false, all_done = true;
   Time last = injected, last_finish = injected;
@@ -209,7 +279,7 @@ bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, co
     any = true;
     if (!qp.done) {
       // Unfinished: the fault's doing unless it did not finish without the fault either.
-      if (!cf || (qp.id < cf->qps.size() && cf->qps[qp.id].done)) all_done = false;
+      if (shared_from < 0 && (!cf || (qp.id < cf->qps.size() && cf->qps[qp.id].done))) all_done = false;
       continue;
     }
     last_finish = std::max(last_finish, qp.finish);
@@ -217,13 +287,16 @@ bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, co
     if (cf && qp.id < cf->qps.size() && cf->qps[qp.id].done) {
       const Counterfactual::Qp& c = cf->qps[qp.id];
       if (static_cast<double>(qp.finish - qp.start) > kVictimSlowdown * static_cast<double>(c.finish - c.start))
-        last = std::max(last, qp.finish);
+        last = std::max(last, shared_from < 0 ? qp.finish : std::min(qp.finish, shared_from));
     }
   }
   if (!any) return false;
   w->workload = "flows";
   w->criterion = cf ? "all that finish without the fault finish; at the finish of the last one it slowed by > 10 %"
                     : "all finish; at the last finish";
+  if (shared_from >= 0)
+    w->criterion += "; from " + Ms(shared_from) + " on, with " + CapacityLinks(x) +
+                    " down, the fabric delivered what it can (within 5 % of the run with them down from the start)";
   if (!broken_host.empty()) w->criterion += " (flows to or from " + broken_host + ", the broken host, aside)";
   if (!cf) last = last_finish;
   w->degraded = !all_done || last > injected;
@@ -266,7 +339,9 @@ std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x) {
   const Counterfactual* cf = x.counterfactual();
   const Fabric& f = x.fabric();
   const Scenario& sc = f.scenario();
-  const Time end = f.now();
+  // The run's end as the scenario sets it: a run whose every flow finished or failed stops
+  // early, and a job a QP error stopped stays stopped for the rest of it.
+  const Time end = std::max(f.now(), sc.duration);
   const std::vector<FaultInjector::Record>& records = x.faults().records();
   const LifecycleProbe& probe = *x.probe();
   out.resize(records.size());
@@ -469,6 +544,13 @@ std::vector<std::string> LifecycleLines(const Experiment& x, size_t i, const Fau
       std::snprintf(buf, sizeof buf, "  allreduce %zu ceiling: %s per iteration before (%s), %s after (%s)%s", j.index,
                     Us(j.before.iteration).c_str(), j.before.bottleneck.c_str(), Us(j.after.iteration).c_str(),
                     j.after.bottleneck.c_str(), j.after.iteration > j.before.iteration ? ": the fabric lost capacity" : "");
+      lines.push_back(buf);
+    }
+    if (j.capacity_iteration > 0) {
+      std::snprintf(buf, sizeof buf,
+                    "  allreduce %zu measured: %s per iteration with %s down from the start, routes converged "
+                    "(what the fabric can now carry; full service is within 5 %% of it)",
+                    j.index, Us(j.capacity_iteration).c_str(), j.capacity_links.c_str());
       lines.push_back(buf);
     }
   }

@@ -72,6 +72,11 @@ struct JobImpact {
   Time behind = 0;        // still running at the end, this far behind the run without the fault
   double throughput = 1;  // iterations per second, as a share of the baseline's
   RingCeiling before, after;
+  // What the fabric as the fault left it carries (Experiment::capacity): the mean time of the
+  // capacity run's iterations the judged ones were held to, and the links it held down; 0 and
+  // empty when there was no such run.
+  Time capacity_iteration = 0;
+  std::string capacity_links;
 };
 
 struct FaultLifecycle {

@@ -154,22 +154,26 @@ void Monitor::Window() {
     }
   }
   last_cycle_ = cycle;
+  // What recovery has done so far: a finding its actions caused is labelled theirs.
+  w.faults = x_->RecoveryAccount();
   for (const Diagnosis& d : findings) {
     if (d.tier.empty() || (d.severity == Severity::kInfo && d.tier != "T1") || d.layer == "application" ||
         d.layer == "evidence")
       continue;
     if (d.rule == "pfc.deadlock" && deadlock_windows_ < kDeadlockWindows) continue;
     const std::string device = LocationDevice(d.location);
-    if (d.tier != "T1" && !expected_.count({d.rule, device})) named_.back().second.insert(device);
+    const std::string caused_by = d.tier != "T1" && !w.faults.empty() ? CausedByRecovery(d, w) : "";
+    if (d.tier != "T1" && caused_by.empty() && !expected_.count({d.rule, device})) named_.back().second.insert(device);
     auto [it, fresh] = seen_.try_emplace(std::make_pair(d.rule, d.location), windows_);
     const bool quiet_before = fresh || windows_ - it->second > kQuiet;
     it->second = windows_;
     if (!quiet_before) continue;
-    detections_.push_back({now, d.rule, d.location, d.title, d.tier});
+    detections_.push_back({now, d.rule, d.location, d.title, d.tier, caused_by});
     const Detection& det = detections_.back();
-    x_->fabric().timeline().Add(now, "monitor", "", -1, det.fault() ? "detected" : "congestion",
-                                MonitorDetail({d.tier, d.rule, d.location, d.title}));
-    if (on_detection_) on_detection_(det);
+    const char* event = !caused_by.empty() ? "recovery_effect" : det.fault() ? "detected" : "congestion";
+    x_->fabric().timeline().Add(now, "monitor", "", -1, event,
+                                MonitorDetail({d.tier, d.rule, d.location, caused_by.empty() ? d.title : d.title + "; " + caused_by}));
+    if (on_detection_ && caused_by.empty()) on_detection_(det);
   }
   if (on_window_) on_window_(w);
   prev_ = std::move(current);

@@ -66,7 +66,11 @@ class Monitor {
     Time t;
     std::string rule, location, title;
     std::string tier;  // T1 (congestion), T2, T3
-    bool fault() const { return tier != "T1"; }
+    // Non-empty when a recovery action caused it (the link recovery shut is down): why. It is
+    // the action's, a "recovery_effect" timeline event, no fault's detection, and nothing acts
+    // on it.
+    std::string caused_by;
+    bool fault() const { return tier != "T1" && caused_by.empty(); }
     // Whether it names where a fault is: a port paused by its peer shows where pause arrives,
     // not where it comes from (the root has its own finding: a storm, a tree, a deadlock).
     bool localizes() const { return rule != "pfc.paused_share"; }
