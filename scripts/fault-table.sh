@@ -58,12 +58,11 @@ mkdir -p "$work/sweep"
 for c in $classes; do
   grep -qx 'recovery: {mode: auto}' "scenarios/faults/$c.yaml" ||
     { echo "fault-table: scenarios/faults/$c.yaml has no line 'recovery: {mode: auto}' to sweep" >&2; exit 2; }
-  grep -q '^monitor: {interval: 100ms' "scenarios/faults/$c.yaml" ||
-    { echo "fault-table: scenarios/faults/$c.yaml has no line 'monitor: {interval: 100ms...' to draw phases on" >&2; exit 2; }
+  grep -q '^monitor: {interval: 100ms, phase: random' "scenarios/faults/$c.yaml" ||
+    { echo "fault-table: scenarios/faults/$c.yaml has no line 'monitor: {interval: 100ms, phase: random...': its windows would end on the injection" >&2; exit 2; }
   for mode in auto off; do
-    # A collector's clock is not the run's: each seed's windows end at a phase it draws.
+    # A collector's clock is not the run's: each seed draws the phase of its windows (phase: random).
     sed -e "s/^recovery: {mode: auto}\$/recovery: {mode: $mode}/" \
-        -e "s/^monitor: {interval: 100ms/monitor: {interval: 100ms, phase: random/" \
         "scenarios/faults/$c.yaml" >"$work/sweep/$c-$mode.yaml"
   done
 done

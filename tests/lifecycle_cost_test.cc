@@ -344,6 +344,7 @@ TEST(LifecycleCost, AFabricStartedWithALinkDownNeverUsesIt) {
 // analytic ceiling (x1.5 here) misses what the ring loses to the incast on the link left (x2).
 TEST(LifecycleCost, FullServiceIsWhatTheFabricCarriesWithTheShutLinkDownFromTheStart) {
   Scenario sc = LoadScenarioFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/link_errors.yaml");
+  sc.monitor_phase_random = false;  // the shut at 3 ms, on the millisecond
   Experiment x(sc);
   x.Run();
   const std::vector<Recovery::Action> actions = x.FaultActions(0);

@@ -25,9 +25,17 @@ struct Ran {
 Ran RunAndDiagnose(const std::string& scenario) {
   Ran r;
   r.dir = TempDir("account");
+  // A fault scenario with its monitor's windows on the millisecond (the shipped ones draw their
+  // phase from the seed): the times below are on it.
+  std::string file;
+  if (!scenario.empty()) {
+    std::string yaml = ReadFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/" + scenario + ".yaml");
+    const size_t at = yaml.find("phase: random");
+    if (at != std::string::npos) yaml.replace(at, 13, "phase: 0s");
+    file = WriteFile(r.dir + "/" + scenario + ".yaml", yaml);
+  }
   const CommandResult c = scenario.empty() ? Rocelab("demo --no-report --out " + r.dir)
-                                           : Rocelab("run " + std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/" +
-                                                     scenario + ".yaml --no-report --out " + r.dir);
+                                           : Rocelab("run " + file + " --no-report --out " + r.dir);
   EXPECT_EQ(c.status, 0) << c.output;
   r.printed = c.output;
   r.findings = Diagnose(LoadEvidence({r.dir}));
@@ -219,7 +227,7 @@ TEST(RecoveryThatHelps, AStuckHostThatFloodsTheFabricIsIsolated) {
   EXPECT_EQ(f.actions[0].tier, "T2");
   EXPECT_EQ(f.actions[1].tier, "T3");
   EXPECT_EQ(f.actions[1].action.rfind("isolate h0: shut its link leaf0-h0 and withdraw its route (", 0), 0u) << f.actions[1].action;
-  EXPECT_NEAR(f.actions[1].t_s, 0.004, 1e-9);  // the first window after the T2 action
+  EXPECT_NEAR(f.actions[1].t_s, f.actions[0].t_s + 0.001, 1e-9);  // the first window after the T2 action
   // What its senders still send is dropped at their first hop, for want of a route.
   EXPECT_GT(f.no_route_after_shut_bytes, 100e6);
   auto lost = [](const std::string& summary) {

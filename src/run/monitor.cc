@@ -108,6 +108,15 @@ void Monitor::Window() {
     p.downs_in_flap_window = 0;
     for (const auto& [t, n] : downs) p.downs_in_flap_window += n;
   }
+  // The PFC watchdog's storms: those detected and restored in the window (a storm restored
+  // long ago is history, not a finding of this window); its frame counts stay as `show pfcwd
+  // stats` prints them, since the counters were cleared.
+  for (WatchdogQueue& q : w.watchdog)
+    for (const WatchdogQueue& before : prev_.watchdog)
+      if (before.port == q.port && before.queue == q.queue) {
+        q.storms_detected -= before.storms_detected;
+        q.storms_restored -= before.storms_restored;
+      }
   // Probes: what was judged in the window, path by path (a path not seen before counts whole;
   // the run-long extremes of its round trips stay as they are).
   auto key = [](const ProbePath& p) {

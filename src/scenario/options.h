@@ -468,7 +468,7 @@ inline constexpr Option kMonitorPhase =
     Duration("monitor.phase", 0, 0, 3600 * kSecond,
              "when the first window ends, within the first interval (scaled with timers.scale); 0s: at the interval; "
              "random: drawn from the seed")
-        .Or("random");
+        .Words("random");
 // Probing (run/pingmesh.h, docs/faults.md "Probing").
 inline constexpr Option kMonitorProbes =
     Other("monitor.probes", Unit::kMapping, "",
