@@ -6,6 +6,8 @@
 #include <cmath>
 #include <initializer_list>
 
+#include <nlohmann/json.hpp>
+
 #include "test_util.h"
 
 namespace rocelab {
@@ -235,6 +237,58 @@ TEST(FabricDcqcn, ReadResponsesAreMarkedAndTheRespondersSlowDown) {
   }
   // DCQCN, not PFC, shares h0's port: the responders are cut, so the switch rarely pauses them.
   EXPECT_LT(ComputeTotals(f).pause_frames_tx, 50u);
+}
+
+// A queue's WRED/ECN profile is set apart from its PFC (SONiC's wred_profile and pfc_enable):
+// lossy RoCE, no PFC on any priority and ECN on queue 3, marks there, so DCQCN slows the
+// incast and the switch drops a fraction of what it drops with no queue marking.
+TEST(FabricDcqcn, EcnMarksItsQueuesWhetherPfcProtectsThemOrNot) {
+  auto run = [](const std::string& ecn_priorities) {
+    std::string y =
+        "duration: 100ms\n"
+        "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 8,\n"
+        "           host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 400G, delay: 1us}}\n"
+        "switch:\n  buffer: 32MB\n  lossless_priorities: []\n"
+        "  ecn: {enabled: true, priorities: " + ecn_priorities + ", kmin: 100KB, kmax: 400KB, pmax: 0.2}\n"
+        "nic: {mtu: 4096, cc: dcqcn}\nworkload:\n";
+    for (int h = 1; h <= 15; ++h)
+      y += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 4MB, priority: 3}\n";
+    return RunYaml(y);
+  };
+  auto marked = run("[3]"), unmarked = run("[]");
+  Totals tm = ComputeTotals(*marked), tu = ComputeTotals(*unmarked);
+  EXPECT_EQ(tm.pause_frames_tx + tu.pause_frames_tx, 0u);
+  EXPECT_GT(tm.ecn_marked, 0u);
+  EXPECT_GT(tm.cnp_handled, 0u);
+  EXPECT_EQ(tu.ecn_marked, 0u);
+  EXPECT_GT(tu.drops_lossy, 0u);
+  EXPECT_LT(tm.drops_lossy * 2, tu.drops_lossy) << tm.drops_lossy << " drops with ECN, " << tu.drops_lossy << " without";
+  EXPECT_EQ(tm.bytes_delivered, 15u * (4u << 20));
+}
+
+// The readings the sources dispute are written beside the results, each with the key that takes
+// the other: all four with the mlx5 profile as shipped, none once each is set the other way, and
+// none without congestion control.
+TEST(FabricDcqcn, TheDisputedReadingsARunRestsOnAreInItsSummary) {
+  auto assumptions = [](const std::string& nic) {
+    TestRun r = StartYaml("duration: 1us\ntopology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2}\nnic: " +
+                          nic + "\n");
+    r.run->Run();
+    std::vector<std::string> keys;
+    const nlohmann::json summary = nlohmann::json::parse(SummaryJson(*r.run));
+    for (const auto& a : summary["assumptions"]) {
+      EXPECT_FALSE(a["assumed"].get<std::string>().empty());
+      EXPECT_FALSE(a["alternative"].get<std::string>().empty());
+      keys.push_back(a["key"].get<std::string>());
+    }
+    return keys;
+  };
+  EXPECT_EQ(assumptions("{cc: dcqcn}"),
+            (std::vector<std::string>{"nic.dcqcn.cnp_moderation", "nic.dcqcn.byte_counter", "nic.dcqcn.g",
+                                      "nic.dcqcn.min_time_between_cnps"}));
+  EXPECT_TRUE(assumptions("{cc: dcqcn, dcqcn: {cnp_moderation: qp, byte_counter: 32KB, g: 0.995, "
+                          "min_time_between_cnps: 4us}}").empty());
+  EXPECT_TRUE(assumptions("{cc: none}").empty());
 }
 
 }  // namespace rocelab

@@ -17,6 +17,33 @@
 namespace rocelab {
 namespace {
 
+// diagnose on a run's summary.json, and finding one of its findings.
+std::vector<Diagnosis> DiagnoseOf(const TestRun& f, const std::string& name) {
+  const std::string dir = ::testing::TempDir() + "/" + name;
+  std::system(("mkdir -p " + dir).c_str());
+  std::ofstream(dir + "/summary.json") << SummaryJson(*f.run);
+  return Diagnose(LoadEvidence({dir}));
+}
+const Diagnosis* Find(const std::vector<Diagnosis>& ds, const std::string& title_part) {
+  for (const Diagnosis& d : ds)
+    if (d.title.find(title_part) != std::string::npos) return &d;
+  return nullptr;
+}
+std::string Dump(const std::vector<Diagnosis>& ds) {
+  std::string s;
+  for (const Diagnosis& d : ds) s += d.layer + " " + d.title + " @ " + d.location + "\n";
+  return s;
+}
+
+// One 64 MB flow from h0 across its link, which errs from 1 ms as `fault_keys` (link_errors keys) say.
+TestRun ErringHostLink(const std::string& head, const std::string& fault_keys) {
+  return RunYaml(head +
+                 "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2}\n"
+                 "nic: {cc: none}\n"
+                 "workload:\n  - {type: flow, src: h0, dst: h1, size: 64MB}\n"
+                 "faults:\n  - {kind: link_errors, target: h0-leaf0, at: 1ms, " + fault_keys + "}\n");
+}
+
 // 2 spines x 2 leaves, 4 hosts each: leaf0-spine1 carries a share of everything between the
 // leaves. All-to-all of 1 MB: 56 flows, about half of them crossing the leaves.
 std::string LeafSpine(const std::string& extra, const std::string& nic = "{timeout: 6}") {
@@ -297,6 +324,8 @@ TEST(FaultLink, TimersScaleRunsEveryProductionTimerFaster) {
 // One 100G host link with pre-FEC errors: RS(528,514) corrects a BER of 1e-5 completely
 // (P(more than 7 of 528 symbols wrong) is about 1.5e-15) while corrected codewords rise; at 5e-4 it
 // gives up on some codewords: CRC errors, go-back-N, a slower flow, every byte still delivered.
+// The high case keeps its link up (`link_fault: false`) to see FEC alone: a standard PCS fails
+// the link at that rate (FaultLink.ErrorsPastFecFailTheLinkAsThePcsDoes).
 TEST(FaultLink, LinkErrorsAreCorrectedAtLowBerAndCostFramesAtHigh) {
   auto run = [](const std::string& ber) {
     std::string yaml =
@@ -304,7 +333,8 @@ TEST(FaultLink, LinkErrorsAreCorrectedAtLowBerAndCostFramesAtHigh) {
         "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2}\n"
         "nic: {cc: none, timeout: 6}\n"
         "workload:\n  - {type: flow, src: h0, dst: h1, size: 8MB}\n";
-    if (!ber.empty()) yaml += "faults:\n  - {kind: link_errors, target: h0-leaf0, at: 0s, pre_fec_ber: " + ber + "}\n";
+    if (!ber.empty())
+      yaml += "faults:\n  - {kind: link_errors, target: h0-leaf0, at: 0s, pre_fec_ber: " + ber + ", link_fault: false}\n";
     return RunYaml(yaml);
   };
   TestRun clean = run(""), low = run("1e-5"), high = run("5e-4");
@@ -312,22 +342,28 @@ TEST(FaultLink, LinkErrorsAreCorrectedAtLowBerAndCostFramesAtHigh) {
   const PortFaults& sw_rx = *l.sw("leaf0").port(0).faults;  // data arrives at leaf0 from h0
   EXPECT_EQ(sw_rx.fec.mode(), FecMode::kRs528);
   EXPECT_EQ(sw_rx.fec.lanes(), 4);
-  const double codewords = static_cast<double>(sw_rx.fec.counters().codewords);
+  const double codewords = static_cast<double>(sw_rx.fec.Counters(l.now()).codewords);
   EXPECT_GT(codewords, 8.0 * (1 << 20) / 640);
   // P(a codeword has an errored symbol) = 1 - (1 - 1e-5)^5280 = 5.1 %.
-  EXPECT_NEAR(sw_rx.fec.counters().corrected_codewords / codewords, 0.0514, 0.006);
-  EXPECT_EQ(sw_rx.fec.counters().uncorrectable_codewords, 0u);
+  EXPECT_NEAR(sw_rx.fec.Counters(l.now()).corrected_codewords / codewords, 0.0514, 0.006);
+  EXPECT_EQ(sw_rx.fec.Counters(l.now()).uncorrectable_codewords, 0u);
   EXPECT_EQ(l.sw("leaf0").port(0).counters.crc_errors, 0u);
   EXPECT_EQ(l.nic("h0").rdma().retransmitted_packets, 0u);
   EXPECT_EQ(l.qps()[0].finish, clean->qps()[0].finish) << "corrected errors cost nothing";
+  // diagnose reads the pre-FEC BER as SONiC does: corrected bits over line rate x interval (the
+  // decoder decodes idles too), not over the bits received.
+  const auto lds = DiagnoseOf(low, "fec_ber");
+  const Diagnosis* corrected = Find(lds, "FEC is correcting bit errors");
+  ASSERT_NE(corrected, nullptr) << Dump(lds);
+  EXPECT_NE(corrected->title.find("about 1.0e-05"), std::string::npos) << corrected->title;
   // The NIC end decodes the ACKs: its corrected bits show per lane.
-  const FecCounters& nic_rx = l.nic("h0").port(0).faults->fec.counters();
+  const FecCounters nic_rx = l.nic("h0").port(0).faults->fec.Counters(l.now());
   uint64_t lanes = 0;
   for (int i = 0; i < 4; ++i) lanes += nic_rx.lane_corrected_bits[i];
   EXPECT_EQ(lanes, nic_rx.corrected_bits);
 
   const Fabric& h = *high;
-  const FecCounters& hc = h.sw("leaf0").port(0).faults->fec.counters();
+  const FecCounters hc = h.sw("leaf0").port(0).faults->fec.Counters(h.now());
   EXPECT_GT(hc.uncorrectable_codewords, 0u);
   EXPECT_EQ(h.sw("leaf0").port(0).counters.crc_errors, hc.lost_frames);
   EXPECT_GT(h.nic("h0").rdma().retransmitted_packets, 0u);
@@ -391,22 +427,6 @@ std::string Incast(const std::string& nic, const std::string& faults, const std:
 const std::string kDcqcn = "{mtu: 4096, cc: dcqcn}";
 const std::string kNoCc = "{mtu: 4096, cc: none, timeout: 10}";
 
-std::vector<Diagnosis> DiagnoseOf(const TestRun& f, const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "/" + name;
-  std::system(("mkdir -p " + dir).c_str());
-  std::ofstream(dir + "/summary.json") << SummaryJson(*f.run);
-  return Diagnose(LoadEvidence({dir}));
-}
-const Diagnosis* Find(const std::vector<Diagnosis>& ds, const std::string& title_part) {
-  for (const Diagnosis& d : ds)
-    if (d.title.find(title_part) != std::string::npos) return &d;
-  return nullptr;
-}
-std::string Dump(const std::vector<Diagnosis>& ds) {
-  std::string s;
-  for (const Diagnosis& d : ds) s += d.layer + " " + d.title + " @ " + d.location + "\n";
-  return s;
-}
 uint64_t Marks(const Switch& s) {
   uint64_t m = 0;
   for (int p = 0; p < s.num_ports(); ++p) m += s.queue_counters(p, 3).ecn_marked;
@@ -488,6 +508,72 @@ TEST(FaultConfig, QosDriftPutsRoceInALossyQueue) {
   const auto ds = DiagnoseOf(f, "qos_drift");
   const Diagnosis* d = Find(ds, "RoCE traffic (DSCP 26) rides lossy queue UC1 on leaf0");
   ASSERT_NE(d, nullptr) << Dump(ds);
+}
+
+// PFC and WRED are bound apart (SONiC's pfc_enable and wred_profile): a push that takes PFC off
+// RoCE's priority leaves its queue marking, and only one that unbinds the WRED profile stops it.
+TEST(FaultConfig, QosDriftChangesPfcAndEcnQueuesApart) {
+  TestRun pfc_off = RunYaml(Incast(kDcqcn, "  - {kind: qos_drift, target: leaf0, at: 0s, lossless_priorities: []}\n"));
+  EXPECT_EQ(pfc_off->sw("leaf0").spec().lossless_mask, 0u);
+  EXPECT_EQ(pfc_off->sw("leaf0").spec().ecn_mask, 1u << 3);
+  EXPECT_GT(Marks(pfc_off->sw("leaf0")), 0u);
+  TestRun ecn_off = RunYaml(Incast(kDcqcn, "  - {kind: qos_drift, target: leaf0, at: 0s, ecn_priorities: []}\n"));
+  EXPECT_EQ(ecn_off->sw("leaf0").spec().lossless_mask, 1u << 3);
+  EXPECT_EQ(Marks(ecn_off->sw("leaf0")), 0u);
+  EXPECT_EQ(ComputeTotals(*ecn_off).drops_lossless, 0u);
+}
+
+// Errors past FEC fail the link, as IEEE 802.3's PCS does (fault/fec.h): at 1.2e-3 about 30 % of
+// RS(528,514)'s codewords are uncorrectable, so the first 500 us window of the BER monitor ends
+// in hi_ber and the link stays down (no window ever ends clean). Frames crossing before it fail
+// their FCS. With `link_fault: false` the link carries its errored frames to the end instead.
+TEST(FaultLink, ErrorsPastFecFailTheLinkAsThePcsDoes) {
+  TestRun failed = ErringHostLink("duration: 5ms\n", "pre_fec_ber: 1.2e-3");
+  TestRun carried = ErringHostLink("duration: 5ms\n", "pre_fec_ber: 1.2e-3, link_fault: false");
+  const auto hi_ber = Events(*failed, "pcs_hi_ber");
+  ASSERT_FALSE(hi_ber.empty());
+  EXPECT_GT(hi_ber[0]->t, 1 * kMillisecond);
+  EXPECT_LE(hi_ber[0]->t, 1500 * kMicrosecond) << "within the first 500 us window";
+  const auto downs = Events(*failed, "carrier_down");
+  ASSERT_EQ(downs.size(), 2u) << "both ends, once";
+  EXPECT_EQ(downs[0]->t, hi_ber[0]->t);
+  EXPECT_TRUE(Events(*failed, "carrier_up").empty()) << "no window ends clean at this rate";
+  EXPECT_FALSE(failed->sw("leaf0").Carrier(0));
+  EXPECT_GT(failed->sw("leaf0").port(0).counters.crc_errors, 0u) << "frames across it before hi_ber";
+  EXPECT_TRUE(Events(*carried, "carrier_down").empty());
+  EXPECT_TRUE(Events(*carried, "pcs_hi_ber").empty());
+  EXPECT_GT(carried->sw("leaf0").port(0).counters.crc_errors, 10 * failed->sw("leaf0").port(0).counters.crc_errors);
+  // diagnose names the cause beside the down: codewords FEC could not correct.
+  const auto ds = DiagnoseOf(failed, "past_fec");
+  const Diagnosis* d = Find(ds, "the link is down");
+  ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_NE(d->evidence.find("errors past FEC"), std::string::npos) << d->evidence;
+  EXPECT_NE(d->action.find("replace the optic or cable"), std::string::npos) << d->action;
+}
+
+// With error indication bypassed the decoder counts symbol errors itself: over 417 in a block of
+// 8192 codewords (419.4 us at 100G) it invalidates every sync header for 67.1 ms (scaled here by
+// 1/100), and the PCS ends hi_ber with the first clean 500 us window after. At 1e-5 a block holds
+// 432 symbol errors on average, so most blocks trip; the same rate with indication (the default)
+// is corrected and never fails the link. The link needs no training to come back: its signal stayed.
+TEST(FaultLink, BypassedIndicationFailsTheLinkOnTheSymbolErrorCount) {
+  const std::string head = "duration: 8ms\ntimers: {scale: 0.01}\n";
+  TestRun bypassed = ErringHostLink(head, "pre_fec_ber: 1e-5, fec_bypass_indication: true");
+  TestRun indicated = ErringHostLink(head, "pre_fec_ber: 1e-5");
+  EXPECT_TRUE(Events(*indicated, "carrier_down").empty());
+  EXPECT_TRUE(Events(*indicated, "fec_hi_ser").empty());
+  const auto hi_ser = Events(*bypassed, "fec_hi_ser");
+  ASSERT_GE(hi_ser.size(), 2u);
+  EXPECT_LE(hi_ser[0]->t, 1 * kMillisecond + 4 * 419430 * kNanosecond) << "a block trips with probability 0.76";
+  std::vector<Time> down, up;
+  for (const TimelineEvent& e : bypassed->timeline().events()) {
+    if (e.device != "leaf0") continue;
+    if (e.event == "carrier_down") down.push_back(e.t);
+    if (e.event == "carrier_up") up.push_back(e.t);
+  }
+  ASSERT_GE(up.size(), 1u);
+  EXPECT_EQ(down[0], hi_ser[0]->t);
+  EXPECT_EQ(up[0] - down[0], 671 * kMicrosecond + 500 * kMicrosecond) << "the hold, scaled, and one clean window";
 }
 
 // A switch classifies by each entry of its DSCP map, odd DSCPs as well as even: RoCE sent with

@@ -83,7 +83,7 @@ TEST(Fec, ModesParseAndName) {
 
 // It sits in every port's state: plain data, no heap.
 static_assert(std::is_trivially_copyable_v<FecLink>, "FecLink is plain data");
-static_assert(sizeof(FecLink) <= 256, "FecLink stays small");
+static_assert(sizeof(FecLink) <= 320, "FecLink stays small");
 
 TEST(Fec, AnalyticProbabilitiesMatchTheBinomialSummedDirectly) {
   for (double ber : {1e-4, 1e-5, 1e-6}) {
@@ -116,7 +116,7 @@ void CheckCorrected(double ber, FecMode m, uint64_t codewords, uint64_t seed) {
   link.Init(ber, m, 4, Rng(seed, 1));
   ASSERT_TRUE(link.active());
   RunMix(&link, codewords);
-  const FecCounters& c = link.counters();
+  const FecCounters c = link.Counters(0);
   const double cw = static_cast<double>(c.codewords);
   ASSERT_GE(c.codewords, codewords);
 
@@ -159,7 +159,7 @@ TEST(Fec, CorrectedBitsPerSymbolAreTheConditionalBinomial) {
   FecLink link;
   link.Init(ber, FecMode::kRs544, 8, Rng(21, 1));
   RunMix(&link, 400000);
-  const FecCounters& c = link.counters();
+  const FecCounters c = link.Counters(0);
   ASSERT_GT(c.corrected_symbols, 3000000u);
   const double ps = static_cast<double>(DirectSymbolError(ber));
   const double mean = 10 * ber / ps;
@@ -183,7 +183,7 @@ std::vector<double> CheckLoss(double ber, FecMode m, int cycles, uint64_t seed) 
   for (int i = 0; i < cycles; ++i) {
     for (int s = 0; s < kSizes; ++s) lost[s] += link.Frame(kFrames[s], Wire(kFrames[s]));
   }
-  const FecCounters& c = link.counters();
+  const FecCounters c = link.Counters(0);
   std::vector<double> fractions;
   uint64_t lost_total = 0;
   for (int s = 0; s < kSizes; ++s) {
@@ -237,7 +237,7 @@ TEST(Fec, NoFecLosesEveryFrameWithAWrongBit) {
     std::printf("  none ber %g frame %u: lost %.6f (expected %.6f)\n", ber, kFrames[s], fraction, expected);
     lost_total += lost[s];
   }
-  const FecCounters& c = link.counters();
+  const FecCounters c = link.Counters(0);
   EXPECT_EQ(c.lost_frames, lost_total);
   EXPECT_EQ(c.uncorrected_symbols, lost_total);
   EXPECT_EQ(c.codewords, 0u);
@@ -250,7 +250,7 @@ TEST(Fec, NoErrorsWithoutABitErrorRate) {
     link.Init(0, m, 4, Rng(1, 1));
     EXPECT_FALSE(link.active());
     for (int i = 0; i < 1000; ++i) EXPECT_FALSE(link.Frame(kMaxJumboFrame, Wire(kMaxJumboFrame)));
-    const FecCounters& c = link.counters();
+    const FecCounters c = link.Counters(0);
     EXPECT_EQ(c.codewords, m == FecMode::kNone ? 0u : 15000u);
     EXPECT_EQ(c.corrected_codewords + c.uncorrectable_codewords + c.lost_frames, 0u);
   }
@@ -262,7 +262,7 @@ TEST(Fec, ExtremeBerDrawsSymbolBySymbol) {
   FecLink link;
   link.Init(0.2, FecMode::kRs544, 1, Rng(51, 1));
   for (int i = 0; i < 2000; ++i) EXPECT_TRUE(link.Frame(kMinFrame, Wire(kMinFrame)));
-  const FecCounters& c = link.counters();
+  const FecCounters c = link.Counters(0);
   EXPECT_EQ(c.uncorrectable_codewords, 2000u);
   const double ps = 1 - std::pow(0.8, 10);
   const double mean = static_cast<double>(c.uncorrected_symbols) / 2000;
@@ -276,7 +276,7 @@ TEST(Fec, SameSeedSameCounters) {
     for (int i = 0; i < 200000; ++i) {
       for (uint32_t f : kFrames) lost->push_back(link.Frame(f, Wire(f)));
     }
-    return link.counters();
+    return link.Counters(0);
   };
   std::vector<bool> lost_a, lost_b, lost_c;
   const FecCounters a = run(3, &lost_a), b = run(3, &lost_b), c = run(4, &lost_c);
@@ -293,7 +293,7 @@ TEST(Fec, CorrectedBitsMoveEveryLane) {
     FecLink link;
     link.Init(1e-5, FecMode::kRs544, lanes, Rng(61, 1));
     RunMix(&link, 2000000);
-    const FecCounters& c = link.counters();
+    const FecCounters c = link.Counters(0);
     uint64_t sum = 0;
     // Codeword i goes to lane i mod lanes, counted across frames: each lane
     // holds about 1/lanes of the bits, whatever the frame sizes.
@@ -315,4 +315,74 @@ TEST(Fec, CorrectedBitsMoveEveryLane) {
 }
 
 }  // namespace
+// The Poisson tail against its sum, where 1 - P(N < k) cannot resolve it and where it is near 1.
+TEST(Fec, PoissonTailIsTheSumOfItsTerms) {
+  EXPECT_DOUBLE_EQ(PoissonAtLeast(2, 0), 1);
+  EXPECT_NEAR(PoissonAtLeast(2, 1), 1 - std::exp(-2.0), 1e-15);
+  EXPECT_NEAR(PoissonAtLeast(2, 3), 1 - std::exp(-2.0) * (1 + 2 + 2), 1e-15);
+  // P(N >= 30) at mean 2: the first term dominates, 2^30 e^-2 / 30! times about 1.07.
+  const double first = std::exp(30 * std::log(2.0) - 2 - std::lgamma(31.0));
+  EXPECT_GT(PoissonAtLeast(2, 30), first);
+  EXPECT_LT(PoissonAtLeast(2, 30), first * 1.1);
+  EXPECT_DOUBLE_EQ(PoissonAtLeast(50000, 418), 1);
+  EXPECT_EQ(PoissonAtLeast(0, 1), 0);
+}
+
+// When the PCS fails a link (fec.h, PcsFailure), from the standard's thresholds.
+TEST(Fec, PcsFailsALinkOnErrorsPastFecNotOnCorrectedOnes) {
+  constexpr uint64_t k100G = 100000000000ull, k200G = 200000000000ull, k400G = 400000000000ull;
+  // With indication: two uncorrectable codewords (160 invalid 66b headers) in a 500 us window.
+  const PcsFailure corrected = PcsFailureFor(1e-5, FecMode::kRs528, k100G, false);
+  EXPECT_EQ(corrected.window, 500 * kMicrosecond);
+  EXPECT_LT(corrected.p_window, 1e-20) << "a compliant link never fails";
+  EXPECT_EQ(corrected.block, 0);
+  const double u = FecLink::UncorrectableProbability(2e-4, FecMode::kRs528);
+  const double m = 9765.625 * u;  // codewords in a window, 51.2 ns each
+  EXPECT_NEAR(PcsFailureFor(2e-4, FecMode::kRs528, k100G, false).p_window, 1 - std::exp(-m) * (1 + m), 1e-12);
+  EXPECT_GT(PcsFailureFor(1.2e-3, FecMode::kRs528, k100G, false).p_window, 1 - 1e-12);
+  EXPECT_EQ(PcsFailureFor(1e-3, FecMode::kRs528, 40000000000ull, false).window, 1250 * kMicrosecond);
+  // No FEC: a sync header is invalid when one of its two bits is; 781,250 headers in 500 us at 100G.
+  EXPECT_NEAR(PcsFailureFor(1e-4, FecMode::kNone, k100G, false).p_window, PoissonAtLeast(781250 * 2e-4 * (1 - 1e-4), 97), 1e-12);
+  EXPECT_LT(PcsFailureFor(1e-5, FecMode::kNone, k100G, false).p_window, 1e-20);
+  // Indication bypassed: symbol errors over K in a block, held 67.1 ms.
+  const PcsFailure bypassed = PcsFailureFor(1e-5, FecMode::kRs528, k100G, true);
+  EXPECT_EQ(bypassed.p_window, 0);
+  EXPECT_EQ(bypassed.block, 8192 * 51200);
+  EXPECT_EQ(bypassed.hold, 67100 * kMicrosecond);
+  const double mean = 8192.0 * 528 * FecLink::SymbolErrorProbability(1e-5);  // 432.5
+  EXPECT_NEAR(bypassed.p_block, PoissonAtLeast(mean, 418), 1e-12);
+  EXPECT_NEAR(bypassed.p_block, 0.764, 0.005);
+  EXPECT_LT(PcsFailureFor(5e-6, FecMode::kRs528, k100G, true).p_block, 1e-20);
+  // RS(544,514): K 6380 in clause 91 (100G), 5560 in clause 119, whose 200G block is 4096 codewords.
+  const double ps = FecLink::SymbolErrorProbability(1.2e-4);
+  EXPECT_NEAR(PcsFailureFor(1.2e-4, FecMode::kRs544, k100G, true).p_block, PoissonAtLeast(8192.0 * 544 * ps, 6381), 1e-12);
+  EXPECT_NEAR(PcsFailureFor(1.2e-4, FecMode::kRs544, k400G, true).p_block, PoissonAtLeast(8192.0 * 544 * ps, 5561), 1e-12);
+  EXPECT_EQ(PcsFailureFor(1.2e-4, FecMode::kRs544, k400G, true).block, 8192 * 12800);
+  EXPECT_EQ(PcsFailureFor(1.2e-4, FecMode::kRs544, k200G, true).block, 4096 * 25600);
+}
+
+// The decoder runs at line rate between frames: an idle link's codewords count, and their
+// corrections, at their expected values; a dark link counts none.
+TEST(Fec, IdleCodewordsCountAtLineRate) {
+  FecLink link;
+  const double ber = 1e-5;
+  link.Init(ber, FecMode::kRs528, 4, Rng(3, 1), 100000000000ull, 0, true);
+  const FecCounters c = link.Counters(1 * kMillisecond);
+  EXPECT_EQ(c.codewords, 19531u);  // 1 ms / 51.2 ns
+  const double p = FecLink::CodewordErrorProbability(ber, FecMode::kRs528);
+  EXPECT_NEAR(static_cast<double>(c.corrected_codewords), 19531 * p, 1.0);
+  // Each errored symbol has about one wrong bit at this rate; ps n bits a codeword.
+  EXPECT_NEAR(static_cast<double>(c.corrected_bits), 19531 * 5280 * ber, 0.01 * 19531 * 5280 * ber + 1);
+  uint64_t lanes = 0;
+  for (int i = 0; i < 4; ++i) lanes += c.lane_corrected_bits[i];
+  EXPECT_EQ(lanes, c.corrected_bits);
+  link.SetDecoding(false, 1 * kMillisecond);
+  EXPECT_EQ(link.Counters(5 * kMillisecond).codewords, 19531u) << "no signal, nothing decoded";
+  link.SetDecoding(true, 5 * kMillisecond);
+  EXPECT_EQ(link.Counters(6 * kMillisecond).codewords, 39062u);
+  // Frames take their codewords out of the idle ones: the total follows the clock.
+  for (int i = 0; i < 100; ++i) link.Frame(4096, 4178);
+  EXPECT_EQ(link.Counters(6 * kMillisecond).codewords, 39062u);
+}
+
 }  // namespace rocelab

@@ -292,18 +292,13 @@ std::vector<FaultCase> Cases() {
   };
 }
 
-std::string FaultScenario(const std::string& name) {
-  return std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/" + name + ".yaml";
-}
-
 // The first 12 ms of each but the flap (whose downs are counted to 32 ms): the detection, the
 // actions and what they stop all fall in them (the scenarios run on to 40 ms so that the
 // workloads' full service shows: LifecycleCost tests and docs/faults.md's table).
 TestRun Start(const std::string& name, bool recovery) {
-  Scenario sc = LoadScenarioFile(FaultScenario(name));
+  Scenario sc = FaultScenarioOnTheClock(name);
   sc.recovery_auto = recovery;
   if (name != "link_flap") sc.duration = std::min(sc.duration, 12 * kMillisecond);
-  sc.monitor_phase_random = false;  // windows on the millisecond (the shipped ones draw their phase)
   return TestRun{std::make_unique<Experiment>(sc)};
 }
 

@@ -47,6 +47,16 @@ TEST(Lint, EcnOffOnOneSwitch) {
   EXPECT_EQ(FindCheck(r, "ecn-enabled", "leaf0"), nullptr);
 }
 
+// ECN on, but its WRED profile on another queue than the one PFC protects: DCQCN gets no signal.
+TEST(Lint, EcnOnAQueueOtherThanTheLosslessOne) {
+  LintReport r = Lint("devices:\n  leaf1: {ecn: {priorities: [0]}}\n");
+  const Finding* f = FindCheck(r, "ecn-enabled", "leaf1");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(f->key, "devices.leaf1.ecn.priorities");
+  EXPECT_EQ(FindCheck(r, "ecn-enabled", "leaf0"), nullptr);
+}
+
 TEST(Lint, PfcBeforeEcn) {
   LintReport r = Lint("devices:\n  spine0: {ecn: {kmin: 6MB, kmax: 8MB}}\n");
   const Finding* f = FindCheck(r, "ecn-before-pfc", "spine0");

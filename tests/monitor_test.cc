@@ -151,10 +151,9 @@ TEST(Monitor, SameRulesAsDiagnoseOverTheSameWindow) {
 // The same for the probes' tomography: a link that drops half the flows it carries, counted
 // nowhere (scenarios/faults/blackhole.yaml left alone), named from the run and from its summary.
 TEST(Monitor, SameProbeTomographyAsDiagnose) {
-  Scenario sc = LoadScenarioFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/blackhole.yaml");
+  Scenario sc = FaultScenarioOnTheClock("blackhole");
   sc.recovery_auto = false;
   sc.duration = 12 * kMillisecond;  // left alone, every flow through the hole has failed by then
-  sc.monitor_phase_random = false;
   sc.monitor_interval = static_cast<Time>(static_cast<double>(sc.duration) / sc.timer_scale);  // one window
   TestRun f{std::make_unique<Experiment>(sc)};
   f.run->Run();

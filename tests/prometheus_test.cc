@@ -115,6 +115,8 @@ double DivisorOfName(const std::string& counter) {
   return 1;
 }
 
+std::string Value(const Exposition& e, const std::string& name, const std::map<std::string, std::string>& labels);
+
 // Every number summary.json keeps for a device or in its totals appears in exactly one sample,
 // found by device, port, queue or priority group and counter name, with its value: exact for
 // counts, divided into seconds for durations. Returns how many were checked.
@@ -155,7 +157,12 @@ int ExpectEveryCounterExported(const std::string& summary, const Exposition& e) 
     for (const auto& [k, v] : s["buffer"].items()) expect({sw, "", "", "", k}, v);
     for (auto& [port, p] : s["ports"].items()) {
       for (const auto& [k, v] : p.items())
-        if (v.is_number()) expect({sw, port, "", "", k}, v);
+        if (v.is_number() && k != "speed") expect({sw, port, "", "", k}, v);
+      // The port's speed is a setting, a gauge of its own in bytes per second.
+      if (p.contains("speed")) {
+        EXPECT_EQ(Value(e, "rocelab_switch_port_speed_bytes", {{"device", sw}, {"port", port}}),
+                  std::to_string(p["speed"].get<uint64_t>() * 125000));
+      }
       for (const auto& [q, counters] : p["queues"].items())
         for (const auto& [k, v] : counters.items()) expect({sw, port, q.substr(2), "", k}, v);
       for (const auto& [pg, counters] : p["priority_groups"].items())

@@ -22,6 +22,7 @@
 #include "report/series.h"
 #include "report/summary.h"
 #include "report/timeline_story.h"
+#include "run/assumptions.h"
 #include "run/experiment.h"
 #include "run/lifecycle.h"
 #include "run/memory_estimate.h"
@@ -125,6 +126,10 @@ void PrintReport(const Experiment& x) {
                 static_cast<double>(qp.delivered - at_tail[qp.id]) * 8 / tail_s / 1e9,
                 static_cast<double>(x.tail_start()) / kMillisecond, static_cast<double>(f.now()) / kMillisecond);
   }
+  const std::vector<Assumption> assumed = OutcomeAssumptions(f.scenario());
+  if (!assumed.empty()) std::printf("readings the sources dispute, as this run takes them (docs/dcqcn.md; each one key away):\n");
+  for (const Assumption& a : assumed)
+    std::printf("  %s: %s; or %s\n", a.key.c_str(), a.assumed.c_str(), a.alternative.c_str());
   if (f.scenario().timer_scale != 1)
     std::printf("timers scaled by %g: the PFC agents', the ACK timeout, link detection, route convergence and the "
                 "monitor's run at %g of production's\n",

@@ -499,20 +499,31 @@ class Rules {
     const double recent = p.downs_in_flap_window >= 0 ? p.downs_in_flap_window : downs;
     // The counter the downs were counted by: the device's own count, or its carrier's changes.
     const Counter& kept = p.is_switch ? kSonicFlapCount : kLinkDownEventsPhy;
+    // Codewords FEC could not correct beside the downs: the PCS failed the link on them (fault/fec.h).
+    const Counter& uncorrectable = p.is_switch ? kSaiPortIfInFecNotCorrectableFrames : kFecUncorrectableBlocks;
+    const bool past_fec = D(p, uncorrectable.name) > 0;
     const std::string grew = (D(p, kept.name) >= downs ? Grew(kept.name, D(p, kept.name))
                                                        : Grew(kCarrierChanges.name, D(p, kCarrierChanges.name))) +
-                             (p.oper_up == false ? ", down now" : "");
+                             (p.oper_up == false ? ", down now" : "") +
+                             (past_fec ? ", " + Grew(uncorrectable.name, D(p, uncorrectable.name)) +
+                                             ": errors past FEC, which the PCS fails the link on (hi_ber)"
+                                       : "");
+    const std::string replace =
+        "replace the optic or cable (check the peer's transmitter too): errors FEC cannot correct take the link down "
+        "and will again once it is back";
     if (recent >= kFlapDowns) {
       Add("physical.link_flap", "physical", Severity::kError, "the link flaps", Where(p),
           grew + (p.downs_in_flap_window >= 0 ? ", " + Count(recent) + " downs in the flap window" : ""),
-          "take it out of service (shutdown, or errdisable link-flap) and test the optics and cable at both ends: each "
-          "down loses what was in flight and each return moves the fabric's routes again");
+          past_fec ? "take it out of service and " + replace
+                   : "take it out of service (shutdown, or errdisable link-flap) and test the optics and cable at both "
+                     "ends: each down loses what was in flight and each return moves the fabric's routes again");
       return;
     }
     if (p.oper_up == false) {
       Add("physical.link_down", "physical", Severity::kError, "the link is down", Where(p), grew,
-          "the switches route around it (ECMP pruned, routes converged); test the optics and cable at both ends before "
-          "bringing it back; queue pairs whose packets it lost wait out their ACK timeout");
+          past_fec ? "the switches route around it; " + replace
+                   : "the switches route around it (ECMP pruned, routes converged); test the optics and cable at both "
+                     "ends before bringing it back; queue pairs whose packets it lost wait out their ACK timeout");
       return;
     }
     Add("physical.link_down", "physical", Severity::kWarning, "the link went down and came back", Where(p), grew,
@@ -541,8 +552,12 @@ class Rules {
     const Counter& bits = p.is_switch ? kSaiPortIfInFecSymbolErrors : kRxCorrectedBitsPhy;
     const Counter& octets = p.is_switch ? kSaiPortIfInOctets : kRxBytesPhy;
     if (D(p, corrected.name) > 0) {
-      // Errored bits over bits received (a switch counts symbols: at real error rates one bit each).
-      const double ber = D(p, octets.name) > 0 ? D(p, bits.name) / (8 * D(p, octets.name)) : 0;
+      // Errored bits over the bits the decoder saw: it decodes idles too, at line rate over the
+      // interval, as SONiC's port FEC BER does (sonic-net/SONiC doc/port_fec_ber). Without a speed
+      // and an interval, over the bits received. A switch counts symbols: at real error rates one bit each.
+      const double line_bits = p.speed_gbps * 1e9 * ev_.interval_s;
+      const double ber = line_bits > 0 ? D(p, bits.name) / line_bits
+                         : D(p, octets.name) > 0 ? D(p, bits.name) / (8 * D(p, octets.name)) : 0;
       Add("physical.fec_corrected", "physical", Severity::kInfo, "FEC is correcting bit errors on the link (pre-FEC BER about " + Fmt("%.1e", ber) + ")",
           Where(p), Grew(corrected.name, D(p, corrected.name)) + ", " + Grew(bits.name, D(p, bits.name)),
           "harmless while no codeword is uncorrectable; a rising rate is the early sign of a failing optic or cable: "
@@ -1414,6 +1429,12 @@ std::vector<Diagnosis> Diagnose(const Evidence& evidence, bool merge_places) {
   return Rules(evidence).Run(merge_places);
 }
 
-std::string CausedByRecovery(const Diagnosis& d, const Evidence& evidence) { return Rules(evidence).CausedByAction(d); }
+std::vector<std::string> CausedByRecovery(const std::vector<Diagnosis>& ds, const Evidence& evidence) {
+  const Rules rules(evidence);
+  std::vector<std::string> out;
+  out.reserve(ds.size());
+  for (const Diagnosis& d : ds) out.push_back(rules.CausedByAction(d));
+  return out;
+}
 
 }  // namespace rocelab

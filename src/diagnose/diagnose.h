@@ -65,7 +65,8 @@ std::vector<Diagnosis> Diagnose(const Evidence& evidence, bool merge_places = tr
 // discards for want of a route after a shut, the transport findings of hosts whose every flow
 // runs into a host whose pause the recovery ignores. Diagnose labels them in a run's account; a
 // monitor labels them as it finds them.
-std::string CausedByRecovery(const Diagnosis& d, const Evidence& evidence);
+// One entry per finding of `ds`: the action that caused it, or empty.
+std::vector<std::string> CausedByRecovery(const std::vector<Diagnosis>& ds, const Evidence& evidence);
 
 }  // namespace rocelab
 

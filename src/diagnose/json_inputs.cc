@@ -148,6 +148,7 @@ void ReadSummaryJson(const JsonDocument& doc, const std::string& file, Evidence*
     PortEvidence p;
     p.device = host;
     p.port = kSimHostPort;
+    p.speed_gbps = h["speed_mbps"].Number() / 1000;
     for (const char* block : {kEthtoolBlock, kHwCountersBlock}) ReadCounters(h[block], &p.counters);
     // The link's state and FEC blocks hold words (operstate, the code) beside their counters.
     for (const char* block : {kSysfsBlock, kFecBlock})
@@ -176,6 +177,8 @@ void ReadSummaryJson(const JsonDocument& doc, const std::string& file, Evidence*
       // The port's own counters are its numbers; peer, queues and priority groups are not.
       for (const auto& [k, v] : port.Members())
         if (v.IsNumber()) p.counters[k] = v.Number();
+      p.speed_gbps = p.counters["speed"] / 1000;  // a setting, not a counter
+      p.counters.erase("speed");
       for (const auto& [block, into] : {std::pair{kQueuesBlock, &p.queues}, std::pair{kPriorityGroupsBlock, &p.pgs}})
         for (const auto& [q, m] : port[block].Members()) ReadCounters(m, &(*into)[q]);
       // The PFC watchdog's queues, as `show pfcwd stats` shows them.

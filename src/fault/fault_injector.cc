@@ -48,12 +48,14 @@ std::string Describe(const FaultSpec& f, const std::string& fec) {
       for (int d = 0; d < 64; ++d)
         if (f.dscp_changes[d] >= 0) s += " DSCP " + std::to_string(d) + " -> priority " + std::to_string(f.dscp_changes[d]);
       if (f.trust_dscp) s += std::string(" trust ") + (*f.trust_dscp ? "dscp" : "pcp");
-      if (f.lossless_mask) {
-        s += " PFC on";
+      auto queues = [&](const char* what, uint8_t mask) {
+        s += what;
         for (int p = 0; p < 8; ++p)
-          if (*f.lossless_mask & (1u << p)) s += " " + std::to_string(p);
-        if (!*f.lossless_mask) s += " none";
-      }
+          if (mask & (1u << p)) s += " " + std::to_string(p);
+        if (!mask) s += " none";
+      };
+      if (f.lossless_mask) queues(" PFC on", *f.lossless_mask);
+      if (f.ecn_mask) queues(" ECN on", *f.ecn_mask);
       return s;
     }
     case Kind::kMtu: return "MTU " + std::to_string(f.mtu);
@@ -159,8 +161,12 @@ void FaultInjector::Inject(size_t i) {
   switch (f.kind) {
     case Kind::kLinkDown: fabric_->LoseSignal(t.node, t.port); break;
     case Kind::kLinkErrors:
-      for (const auto& [n, p] : Ports(t))
-        fabric_->device(n).SetLinkErrors(p, f.pre_fec_ber, FecFor(f, fabric_->device(n).port(p).rate_bps));
+      for (const auto& [n, p] : Ports(t)) {
+        const uint64_t rate = fabric_->device(n).port(p).rate_bps;
+        fabric_->device(n).SetLinkErrors(p, f.pre_fec_ber, FecFor(f, rate));
+        if (f.link_fault)
+          fabric_->SetPcsFailure(n, p, PcsFailureFor(f.pre_fec_ber, FecFor(f, rate), rate, f.fec_bypass_indication));
+      }
       break;
     case Kind::kGrayDrop:
       // A link drops in both directions; a switch port drops what it sends.
@@ -194,8 +200,10 @@ void FaultInjector::Clear(size_t i) {
   switch (f.kind) {
     case Kind::kLinkDown: break;  // after the log line below: it sets off the carrier and routes
     case Kind::kLinkErrors:
-      for (const auto& [n, p] : Ports(t))
+      for (const auto& [n, p] : Ports(t)) {
         fabric_->device(n).SetLinkErrors(p, 0, FecFor(f, fabric_->device(n).port(p).rate_bps));
+        if (f.link_fault) fabric_->SetPcsFailure(n, p, PcsFailure{});
+      }
       break;
     case Kind::kGrayDrop:
       for (const auto& [n, p] : Ports(t)) fabric_->device(n).Faults(p).gray_drop = 0;
@@ -253,16 +261,18 @@ void FaultInjector::SetQos(size_t i, bool apply) {
   Switch& sw = static_cast<Switch&>(fabric_->device(targets_[i].node));
   Saved& s = saved_[i];
   if (!apply) {
-    sw.SetQos(s.dscp_to_priority, s.trust_dscp, s.lossless_mask);
+    sw.SetQos(s.dscp_to_priority, s.trust_dscp, s.lossless_mask, s.ecn_mask);
     return;
   }
   s.dscp_to_priority = sw.spec().dscp_to_priority;
   s.trust_dscp = sw.spec().trust_dscp;
   s.lossless_mask = sw.spec().lossless_mask;
+  s.ecn_mask = sw.spec().ecn_mask;
   std::array<uint8_t, 64> map = s.dscp_to_priority;
   for (int d = 0; d < 64; ++d)
     if (f.dscp_changes[d] >= 0) map[d] = static_cast<uint8_t>(f.dscp_changes[d]);
-  sw.SetQos(map, f.trust_dscp.value_or(s.trust_dscp), f.lossless_mask.value_or(s.lossless_mask));
+  sw.SetQos(map, f.trust_dscp.value_or(s.trust_dscp), f.lossless_mask.value_or(s.lossless_mask),
+            f.ecn_mask.value_or(s.ecn_mask));
 }
 
 void FaultInjector::SetMtu(size_t i, bool apply) {

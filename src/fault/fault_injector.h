@@ -41,7 +41,7 @@ class FaultInjector final : public EventSource {
     EcnSpec configured_ecn;
     std::array<uint8_t, 64> dscp_to_priority{};
     bool trust_dscp = true;
-    uint8_t lossless_mask = 0;
+    uint8_t lossless_mask = 0, ecn_mask = 0;
     std::vector<uint64_t> headroom;
     uint32_t mtu = 0;
     uint64_t drain_rate = 0;

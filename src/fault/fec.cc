@@ -63,13 +63,23 @@ double FecLink::UncorrectableProbability(double ber, FecMode m) {
   return upper <= 0.5 ? upper : 1 - lower;
 }
 
-void FecLink::Init(double pre_fec_ber, FecMode mode, int lanes, Rng rng) {
-  // A BER above 1/2 is a link that inverts; the walks below assume ber/(1-ber) <= 1.
-  const double ber = pre_fec_ber > 0 ? std::min(pre_fec_ber, 0.5) : 0;
+void FecLink::Init(double pre_fec_ber, FecMode mode, int lanes, Rng rng, uint64_t rate_bps, Time now,
+                   bool decoding) {
   rng_ = rng;
   counters_ = FecCounters{};
-  mode_ = mode;
   lanes_ = static_cast<uint8_t>(std::clamp(lanes, 1, kFecMaxLanes));
+  codeword_time_ = rate_bps ? static_cast<Time>(8.0 * kFecCodewordBytes * 1e12 / static_cast<double>(rate_bps)) : 0;
+  decoded_ = 0;
+  decoding_since_ = decoding ? now : -1;
+  frame_codewords_ = 0;
+  InitErrors(pre_fec_ber, mode);
+}
+
+void FecLink::InitErrors(double pre_fec_ber, FecMode mode) {
+  // A BER above 1/2 is a link that inverts; the walks below assume ber/(1-ber) <= 1.
+  const double ber = pre_fec_ber > 0 ? std::min(pre_fec_ber, 0.5) : 0;
+  mode_ = mode;
+  idle_ = PerCodeword{};
   n_ = static_cast<uint16_t>(FecCodewordSymbols(mode));
   t_ = static_cast<uint16_t>(FecCorrectableSymbols(mode));
   log_clean_ = 0;
@@ -94,18 +104,25 @@ void FecLink::Init(double pre_fec_ber, FecMode mode, int lanes, Rng rng) {
     // P(B = 1 | B >= 1) = 10 ber (1 - ber)^9 / ps.
     b_first_ = kFecSymbolBits * ber * std::exp((kFecSymbolBits - 1) * log_bit_clean) / ps_;
     b_ratio_ = ber / (1 - ber);
+    // An idle codeword's expected counts, over the pmf of X ~ Binomial(n, ps) in logs.
+    const double log_p = std::log(ps_), log_q = kFecSymbolBits * log_bit_clean;
+    for (int k = 1; k <= n_; ++k) {
+      const double pk = std::exp(std::lgamma(n_ + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n_ - k + 1.0) + k * log_p +
+                                 (n_ - k) * log_q);
+      if (k <= t_) {
+        idle_.corrected += pk;
+        idle_.corrected_symbols += k * pk;
+      } else {
+        idle_.uncorrectable += pk;
+        idle_.uncorrected_symbols += k * pk;
+      }
+    }
+    idle_.corrected_bits = idle_.corrected_symbols * kFecSymbolBits * ber / ps_;  // E[B | B >= 1] = 10 ber / ps
   }
   countdown_ = DrawCountdown();
 }
 
-uint64_t FecLink::DrawCountdown() {
-  // Geometric on {0, 1, ...} by inversion: floor(log U / log(1 - p)), U in (0, 1]
-  // so log U is finite. p == 1 gives log(1 - p) = -inf and a countdown of 0.
-  const double u = static_cast<double>((rng_.Next() >> 11) + 1) * 0x1.0p-53;
-  const double g = std::floor(std::log(u) / log_clean_);
-  if (g >= 0x1.0p64) return UINT64_MAX;  // p so small that no run reaches it
-  return static_cast<uint64_t>(g);
-}
+uint64_t FecLink::DrawCountdown() { return rng_.Geometric(log_clean_); }
 
 int FecLink::DrawErroredSymbols() {
   if (symbol_by_symbol_) {
@@ -159,6 +176,7 @@ bool FecLink::Frame(uint32_t frame_bytes, uint32_t wire_bytes) {
   const uint64_t codewords = (uint64_t{wire_bytes} + kFecCodewordBytes - 1) / kFecCodewordBytes;
   const uint64_t first = counters_.codewords;
   counters_.codewords += codewords;
+  frame_codewords_ += codewords;
   if (!active()) return false;
   bool lost = false;
   uint64_t done = 0;  // this frame's codewords already decided
@@ -186,10 +204,93 @@ bool FecLink::Frame(uint32_t frame_bytes, uint32_t wire_bytes) {
   return lost;
 }
 
-void FecLink::SetErrorRate(double pre_fec_ber, FecMode mode) {
-  const FecCounters kept = counters_;
-  Init(pre_fec_ber, mode, lanes_, rng_);
-  counters_ = kept;
+void FecLink::SetErrorRate(double pre_fec_ber, FecMode mode, Time now) {
+  FoldIdle(now);
+  InitErrors(pre_fec_ber, mode);
+}
+
+void FecLink::SetDecoding(bool on, Time now) {
+  if (on == (decoding_since_ >= 0)) return;
+  if (on) {
+    decoding_since_ = now;
+  } else {
+    decoded_ += now - decoding_since_;
+    decoding_since_ = -1;
+  }
+}
+
+FecCounters FecLink::Counters(Time now) const {
+  FecCounters c = counters_;
+  if (mode_ == FecMode::kNone || codeword_time_ <= 0) return c;
+  const Time decoded = decoded_ + (decoding_since_ >= 0 ? now - decoding_since_ : 0);
+  const uint64_t all = static_cast<uint64_t>(decoded / codeword_time_);
+  if (all <= frame_codewords_) return c;
+  const double idle = static_cast<double>(all - frame_codewords_);
+  c.codewords += all - frame_codewords_;
+  c.corrected_codewords += static_cast<uint64_t>(idle * idle_.corrected);
+  c.corrected_symbols += static_cast<uint64_t>(idle * idle_.corrected_symbols);
+  const uint64_t bits = static_cast<uint64_t>(idle * idle_.corrected_bits);
+  c.corrected_bits += bits;
+  for (int lane = 0; lane < lanes_; ++lane) c.lane_corrected_bits[lane] += bits / lanes_ + (lane < static_cast<int>(bits % lanes_));
+  c.uncorrectable_codewords += static_cast<uint64_t>(idle * idle_.uncorrectable);
+  c.uncorrected_symbols += static_cast<uint64_t>(idle * idle_.uncorrected_symbols);
+  return c;
+}
+
+void FecLink::FoldIdle(Time now) {
+  counters_ = Counters(now);
+  decoded_ = 0;
+  if (decoding_since_ >= 0) decoding_since_ = now;
+  frame_codewords_ = 0;
+}
+
+double PoissonAtLeast(double mean, int k) {
+  if (k <= 0) return 1;
+  if (!(mean > 0)) return 0;
+  auto log_pmf = [&](int i) { return -mean + i * std::log(mean) - std::lgamma(i + 1.0); };
+  double sum = 0;
+  if (mean < k) {
+    // The upper tail summed directly: its terms fall away fast past the mean.
+    for (int i = k;; ++i) {
+      const double term = std::exp(log_pmf(i));
+      sum += term;
+      if (term <= 1e-17 * sum || i > k + 100000) break;
+    }
+    return std::min(sum, 1.0);
+  }
+  for (int i = 0; i < k; ++i) sum += std::exp(log_pmf(i));
+  return std::max(0.0, 1 - sum);
+}
+
+PcsFailure PcsFailureFor(double pre_fec_ber, FecMode mode, uint64_t rate_bps, bool bypass_indication) {
+  PcsFailure f;
+  const double ber = pre_fec_ber > 0 ? std::min(pre_fec_ber, 0.5) : 0;
+  if (ber == 0 || rate_bps == 0) return f;
+  const double rate = static_cast<double>(rate_bps);
+  // The BER monitor: 97 invalid sync headers in 500 us (clause 82, 40G/100G; 1.25 ms at 40G).
+  constexpr int kHiBerHeaders = 97;
+  f.window = rate_bps >= 100000000000ull ? 500 * kMicrosecond : 1250 * kMicrosecond;
+  const double window_s = static_cast<double>(f.window) / kSecond;
+  const double codeword_s = 8.0 * kFecCodewordBytes / rate;
+  if (mode == FecMode::kNone) {
+    const double blocks = rate * window_s / 64;  // a 66b block carries 64 bits
+    f.p_window = PoissonAtLeast(blocks * 2 * ber * (1 - ber), kHiBerHeaders);
+    return f;
+  }
+  if (!bypass_indication) {
+    constexpr int kBlocksPerCodeword = 80;  // twenty 257b blocks of four 66b blocks, every one marked
+    const double uncorrectable = FecLink::UncorrectableProbability(ber, mode);
+    f.p_window = PoissonAtLeast(window_s / codeword_s * uncorrectable,
+                                (kHiBerHeaders + kBlocksPerCodeword - 1) / kBlocksPerCodeword);
+    return f;
+  }
+  const bool clause119 = mode == FecMode::kRs544 && rate_bps >= 200000000000ull;
+  const int codewords = clause119 && rate_bps < 400000000000ull ? 4096 : 8192;
+  const int k = mode == FecMode::kRs528 ? 417 : clause119 ? 5560 : 6380;
+  f.block = static_cast<Time>(codewords * codeword_s * kSecond);
+  f.p_block = PoissonAtLeast(codewords * FecCodewordSymbols(mode) * FecLink::SymbolErrorProbability(ber), k + 1);
+  f.hold = 67100 * kMicrosecond;
+  return f;
 }
 
 }  // namespace rocelab

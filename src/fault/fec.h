@@ -28,8 +28,12 @@
 //   align with frames. The model charges each frame ceil(W / 640) whole
 //   codewords of its own for its W wire bytes (frame, preamble and IFG), so a
 //   64-byte frame costs a whole codeword: corrected-codeword counts on a
-//   direction of small frames (acknowledgements) read high. Idle time carries
-//   no codewords here; a real link decodes its idles too.
+//   direction of small frames (acknowledgements) read high.
+// - The decoder runs at line rate whether frames cross or not: between frames
+//   it decodes idles, and its counters move on an idle link too. The idle
+//   codewords (the decoding time at line rate less the frames' codewords) add
+//   their expected counts, so what the frames' draws decide is the same
+//   whenever the counters are read.
 // - Lanes: codeword i's corrected bits count on lane i mod lanes. Real RS-FEC
 //   deals each codeword's symbols round robin over all lanes; the model only
 //   keeps the per-lane counters' total right and makes every lane move.
@@ -48,6 +52,7 @@
 #include <string>
 
 #include "sim/rng.h"
+#include "sim/time.h"
 
 namespace rocelab {
 
@@ -77,14 +82,18 @@ struct FecCounters {
   uint64_t lane_corrected_bits[kFecMaxLanes] = {};  // rx_err_lane_<N>_phy
 };
 
-// One receiving direction. Plain data: no heap, copyable, about 200 bytes.
+// One receiving direction. Plain data: no heap, copyable, about 300 bytes.
 class FecLink {
  public:
   // 0 <= pre_fec_ber <= 0.5 (values outside are clamped; NaN reads as 0); lanes
-  // 1, 2, 4 or 8 (clamped to 1..8). `rng` is this direction's own stream.
-  void Init(double pre_fec_ber, FecMode mode, int lanes, Rng rng);
+  // 1, 2, 4 or 8 (clamped to 1..8). `rng` is this direction's own stream. The
+  // decoder runs from `now` on if `decoding`, at `rate_bps` of MAC bits.
+  void Init(double pre_fec_ber, FecMode mode, int lanes, Rng rng, uint64_t rate_bps = 0, Time now = 0,
+            bool decoding = false);
   // A new error rate (or code) on the same link: the counters and the random stream go on.
-  void SetErrorRate(double pre_fec_ber, FecMode mode);
+  void SetErrorRate(double pre_fec_ber, FecMode mode, Time now);
+  // The link has its signal and carrier (the decoder runs), or not.
+  void SetDecoding(bool on, Time now);
 
   // False when no bit can be wrong (ber 0): Frame() then only counts codewords,
   // and a caller may skip it.
@@ -97,7 +106,9 @@ class FecLink {
   // counters; true when the frame is lost (it arrives with a bad FCS).
   bool Frame(uint32_t frame_bytes, uint32_t wire_bytes);
 
-  const FecCounters& counters() const { return counters_; }
+  // The counters as read at `now`: the frames' codewords as they were drawn, and
+  // the idle codewords the decoder ran through between them at their expected counts.
+  FecCounters Counters(Time now) const;
 
   // Analytic values, for tests and documentation. For kNone both are 0.
   static double SymbolErrorProbability(double ber);               // ps
@@ -105,12 +116,25 @@ class FecLink {
   static double UncorrectableProbability(double ber, FecMode m);  // P(X > t)
 
  private:
+  // Idle codewords' counts so far at the current rate move into counters_; the
+  // idle accounting starts again at `now`.
+  void FoldIdle(Time now);
+  void InitErrors(double pre_fec_ber, FecMode mode);
   uint64_t DrawCountdown();
   int DrawErroredSymbols();  // X given X >= 1
   int DrawErroredBits();     // B given B >= 1
 
   Rng rng_;
   FecCounters counters_;
+  // What one idle codeword adds, in expectation, at the current error rate.
+  struct PerCodeword {
+    double corrected = 0, corrected_symbols = 0, corrected_bits = 0;
+    double uncorrectable = 0, uncorrected_symbols = 0;
+  } idle_;
+  Time codeword_time_ = 0;     // one codeword's 5120 MAC bits at line rate
+  Time decoded_ = 0;           // decoding time since the last fold, up to decoding_since_
+  Time decoding_since_ = -1;   // the decoder runs since (-1: it does not)
+  uint64_t frame_codewords_ = 0;  // the frames' codewords since the last fold
   // Clean codewords (bits, with no FEC) before the next errored one.
   uint64_t countdown_ = 0;
   // log P(a codeword is clean), or log(1 - ber) with no FEC; 0 when inactive.
@@ -125,6 +149,33 @@ class FecLink {
   uint16_t n_ = 0, t_ = 0;
   bool symbol_by_symbol_ = false;  // ps so high that the X walk underflows
 };
+
+// Errors FEC leaves make the PCS fail the link rather than carry them (IEEE 802.3 clauses 82, 91
+// and 119; the vendors' documents that describe them are cited in docs/faults.md):
+// - With error indication (the standard's default) the decoder invalidates the 66b blocks of an
+//   uncorrectable codeword, all 80 of them (Intel's RS-FEC: "deliberately invalidated"), and the
+//   PCS's BER monitor declares hi_ber when 97 sync headers in one window are invalid (500 us at
+//   100G and up; 1.25 ms at 40G, taken for every slower port too). In hi_ber the receiver takes no
+//   frame (a local fault: the link is down) until a window ends with fewer. With no FEC a sync
+//   header is invalid when either of its two bits is wrong.
+// - With error indication bypassed, an uncorrectable codeword passes unmarked (its frame fails
+//   the FCS) and the decoder counts symbol errors in blocks of 8192 codewords (4096 at 200G):
+//   over K (417 for RS(528,514), 6380 for RS(544,514) in clause 91, 5560 at 200G and 400G) it
+//   invalidates every sync header for 60 to 75 ms (hi_ser; the AMD IP holds 67.1 ms).
+// Errors are independent between windows, so the number of windows before the next failure is
+// geometric: an event per failure, none per window.
+struct PcsFailure {
+  Time window = 0;      // hi_ber's window
+  double p_window = 0;  // P(a window has 97 invalid sync headers)
+  Time block = 0;       // hi_ser's block of codewords (0: no hi_ser)
+  double p_block = 0;   // P(a block's symbol errors exceed K)
+  Time hold = 0;        // hi_ser invalidates the sync headers this long (production time)
+  bool Fails() const { return p_window > 0 || p_block > 0; }
+};
+PcsFailure PcsFailureFor(double pre_fec_ber, FecMode mode, uint64_t rate_bps, bool bypass_indication);
+
+// P(N >= k) for N ~ Poisson(mean), accurate in the far tails both ways.
+double PoissonAtLeast(double mean, int k);
 
 }  // namespace rocelab
 

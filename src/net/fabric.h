@@ -96,6 +96,7 @@ class Fabric {
   // training (net/link_phy.h), decides when SetLinkUp follows.
   void LoseSignal(int node, int port) { link_phy_->LoseSignal(node, port); }
   void RestoreSignal(int node, int port) { link_phy_->RestoreSignal(node, port); }
+  void SetPcsFailure(int node, int port, const PcsFailure& f) { link_phy_->SetPcsFailure(node, port, f); }
   // Shuts the link at `node`:`port` administratively: down now, and whatever its PHY does
   // after (a flap coming back up), down until the run ends, as `shutdown` on a port keeps it.
   void HoldLinkDown(int node, int port);

@@ -11,6 +11,11 @@
 // scaled with timers.scale); a link between two switches takes the larger of
 // its ends'. An administrative shutdown (Fabric::HoldLinkDown) is no loss of
 // signal and knows no debounce.
+//
+// A receiver whose PCS sees errors past FEC (fault/fec.h, PcsFailure) fails
+// the link now and then: hi_ber for as many windows as keep failing, or hi_ser's
+// hold. The signal stays, so the link needs no training when it ends; the ports
+// report it as any loss, after the debounce.
 #ifndef ROCELAB_NET_LINK_PHY_H_
 #define ROCELAB_NET_LINK_PHY_H_
 
@@ -18,7 +23,9 @@
 #include <utility>
 #include <vector>
 
+#include "fault/fec.h"
 #include "sim/event.h"
+#include "sim/rng.h"
 #include "sim/time.h"
 
 namespace rocelab {
@@ -29,31 +36,58 @@ class LinkPhy final : public EventSource {
  public:
   explicit LinkPhy(Fabric* fabric) : fabric_(fabric) {}
 
-  // The link at `node`:`port` lost its signal now, or has it back.
-  void LoseSignal(int node, int port);
+  // The link at `node`:`port` lost its signal now, or has it back. A loss that is a
+  // PCS fault (`retrain` false) needs no link training when it ends.
+  void LoseSignal(int node, int port, bool retrain = true);
   void RestoreSignal(int node, int port);
+
+  // The receiver at `node`:`port` fails the link as `f` says (a clean link: PcsFailure{}).
+  void SetPcsFailure(int node, int port, const PcsFailure& f);
 
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
  private:
-  enum : uint32_t { kDebounceOver, kTrained };
+  enum : uint32_t { kDebounceOver, kTrained, kPcsFails, kPcsRecovers };
   struct Link {
     int node = 0, port = 0;  // one end
     Time debounce = 0, up_time = 0;
     Time lost_at = -1;       // the current loss of signal began (-1: it has the signal)
+    bool retrain = true;     // the current loss needs link training when it ends
     uint32_t epoch = 0;      // changes with every loss and return: stale timers do nothing
   };
   struct Timer {
     Link* link;
     uint32_t epoch;
   };
+  // One receiving end whose PCS fails the link.
+  struct Receiver {
+    int node = 0, port = 0;
+    PcsFailure failure;
+    Rng rng;
+    bool hi_ser = false;   // the failure drawn next is hi_ser's, not hi_ber's
+    Time failed_at = -1;   // the link is down for this receiver since (-1: it is not)
+    uint32_t epoch = 0;
+  };
+  struct ReceiverTimer {
+    Receiver* receiver;
+    uint32_t epoch;
+  };
   Link& At(int node, int port);
   void SetSignal(const Link& l, bool present);
   void Start(Link& l, Time in, uint32_t kind);
+  // Windows (or blocks) before the next failure, each failing with probability p.
+  static uint64_t Draw(Rng& rng, double p);
+  // `phase`: the share of a period before the first ends (1: a whole one).
+  void ArmPcs(Receiver& r, double phase = 1);
+  void StartPcs(Receiver& r, Time in, uint32_t kind);
+  void PcsFails(Receiver& r);
+  void PcsRecovers(Receiver& r);
 
   Fabric* fabric_;
   std::map<std::pair<int, int>, Link> links_;  // by the end with the lower node id
   std::vector<Timer> timers_;                  // an event's arg indexes its entry
+  std::map<std::pair<int, int>, Receiver> receivers_;
+  std::vector<ReceiverTimer> receiver_timers_;
 };
 
 }  // namespace rocelab

@@ -286,6 +286,7 @@ void Node::SetCarrier(int port, bool up) {
   if (f.carrier == up) return;
   f.carrier = up;
   f.counters.carrier_changes++;
+  if (f.fec_on) f.fec.SetDecoding(f.carrier && f.signal, Now());
   Port& p = ports_[port];
   if (!up) {
     f.counters.link_down_events++;
@@ -306,6 +307,7 @@ void Node::SetSignal(int port, bool present) {
   if (f.signal == present) return;
   f.signal = present;
   if (!present) f.dark_at = Now();
+  if (f.fec_on) f.fec.SetDecoding(f.carrier && f.signal, Now());
 }
 
 void Node::SetPauseIgnored(int port, int prio, bool ignored) {
@@ -326,10 +328,11 @@ void Node::SetLinkErrors(int port, double pre_fec_ber, FecMode mode) {
   const int lanes = rate >= 400000000000ull ? 8 : rate >= 100000000000ull ? 4 : rate >= 50000000000ull ? 2 : 1;
   // A second change of the same link keeps its counters and its random stream going.
   if (!f.fec_on) {
-    f.fec.Init(pre_fec_ber, mode, lanes, Rng(ctx_->seed, NameHash(name_) ^ (0xFEC0000ull + static_cast<uint64_t>(port))));
+    f.fec.Init(pre_fec_ber, mode, lanes, Rng(ctx_->seed, NameHash(name_) ^ (0xFEC0000ull + static_cast<uint64_t>(port))),
+               rate, Now(), f.carrier && f.signal);
     f.fec_on = true;
   } else {
-    f.fec.SetErrorRate(pre_fec_ber, mode);
+    f.fec.SetErrorRate(pre_fec_ber, mode, Now());
   }
 }
 

@@ -37,7 +37,7 @@ void Switch::SyncFrameConfig() {
   frame_.mtu = spec_.mtu;
   frame_.lossless = spec_.pfc.enabled ? spec_.lossless_mask : 0;
   set_pfc_mask(frame_.lossless);  // the node's PFC (net/node.h): the same priorities
-  frame_.lossless_mask = spec_.lossless_mask;
+  frame_.ecn_mask = spec_.ecn_mask;
   frame_.strict_mask = spec_.strict_mask;
   frame_.trust_dscp = spec_.trust_dscp;
   frame_.ns3_mmu = spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc;
@@ -50,10 +50,12 @@ void Switch::SyncFrameConfig() {
   egress_lossy_alpha_ = spec_.egress_lossy_alpha;
 }
 
-void Switch::SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_dscp, uint8_t lossless_mask) {
+void Switch::SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_dscp, uint8_t lossless_mask,
+                    uint8_t ecn_mask) {
   spec_.dscp_to_priority = dscp_to_priority;
   spec_.trust_dscp = trust_dscp;
   spec_.lossless_mask = lossless_mask;
+  spec_.ecn_mask = ecn_mask;
   SyncFrameConfig();
 }
 
@@ -307,7 +309,7 @@ void Switch::PrefetchSend(int port, const Packet* likely) const {
 
 void Switch::MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool departing) {
   const PortState& e = port_state_[port];
-  if (!e.ecn || !(frame_.lossless_mask & (1u << prio)) || pkt->ecn == kNotEct || pkt->ecn == kCe) return;
+  if (!e.ecn || !(frame_.ecn_mask & (1u << prio)) || pkt->ecn == kNotEct || pkt->ecn == kCe) return;
   // RED on the instantaneous queue length (DCQCN's marking profile). The HPCC code measures
   // the queue behind a departing packet; rocelab counts the packet itself.
   uint64_t len = q.fifo.bytes();

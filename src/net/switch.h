@@ -52,7 +52,8 @@ class Switch : public Node {
   // Every port's marking as `spec` configures it (a rollback to a known configuration).
   void SetEcnFrom(const SwitchSpec& spec);
   // Classification (DSCP map and trust) and the PFC priorities.
-  void SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_dscp, uint8_t lossless_mask);
+  void SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_dscp, uint8_t lossless_mask,
+              uint8_t ecn_mask);
   // What the switch reports as its MTU (a port's lowered MTU acts in Node's fault state).
   void SetConfiguredMtu(uint32_t mtu) {
     spec_.mtu = mtu;
@@ -208,7 +209,7 @@ class Switch : public Node {
     uint32_t cell = 0;
     uint32_t mtu = 0;
     uint8_t lossless = 0;       // the priorities PFC protects: lossless_mask, while PFC is on
-    uint8_t lossless_mask = 0;  // as configured: ECN marks these queues
+    uint8_t ecn_mask = 0;       // the queues ECN marks (SwitchSpec::ecn_mask), PFC or not
     uint8_t strict_mask = 0;
     bool trust_dscp = false;
     bool ns3_mmu = false;  // SwitchSpec::Mmu::kNs3Hpcc

@@ -252,6 +252,10 @@ class Linter {
         Add(Severity::kError, "ecn-enabled", n, "", KeyFor(n, true, "ecn.enabled"),
             "ECN marking is off on the lossless queues: DCQCN gets no signal and PFC alone handles congestion",
             "enable ECN (WRED ecn_all) on the RoCE queue");
+      else if (s.pfc.enabled && s.ecn.enabled && (s.lossless_mask & ~s.ecn_mask))
+        Add(Severity::kError, "ecn-enabled", n, "", KeyFor(n, true, "ecn.priorities"),
+            "a lossless queue has no WRED/ECN profile: DCQCN gets no signal there and PFC alone handles congestion",
+            "bind the WRED profile (ecn_all) to every lossless queue");
       if (s.pfc.enabled && s.ecn.enabled && b.shared_left > 0) {
         // N ingress ports feeding one egress queue share it equally: each PG holds Q/N. The PG
         // pauses when Q/N >= alpha (S - Q), i.e. Q >= alpha S N / (1 + alpha N), smallest at N = 1.

@@ -533,6 +533,7 @@ const Family kNicInfo{"rocelab_nic_info", Type::kGauge,
 const Family kNicPfcEnabled{"rocelab_nic_pfc_enabled", Type::kGauge, "1 where the NIC has PFC on for the priority."};
 const Family kNicOperUp{"rocelab_nic_oper_up", Type::kGauge,
                         "1 when the netdev's operstate was up at the end of the run (sysfs operstate)."};
+const Family kNicSpeed{"rocelab_nic_speed_bytes", Type::kGauge, "The NIC port's speed in bytes per second (ethtool Speed), as node_exporter's node_network_speed_bytes."};
 const Family kNicFecInfo{"rocelab_nic_fec_info", Type::kGauge,
                          "The FEC in force on the NIC port (ethtool --show-fec); always 1."};
 
@@ -546,6 +547,8 @@ const Family kSwitchEcnKmax{"rocelab_switch_ecn_kmax_bytes", Type::kGauge,
                             "Queue length at which RED marks with its highest probability (setting)."};
 const Family kSwitchMtu{"rocelab_switch_mtu_bytes", Type::kGauge, "The switch's MTU (setting)."};
 const Family kPortInfo{"rocelab_switch_port_info", Type::kGauge, "A switch port and the device at its other end; always 1."};
+const Family kPortSpeed{"rocelab_switch_port_speed_bytes", Type::kGauge,
+                        "The port's speed in bytes per second (SONiC PORT table speed)."};
 const Family kPortOperUp{"rocelab_switch_port_oper_up", Type::kGauge,
                          "1 when the port's oper_status was up at the end of the run."};
 const Family kPfcwdStormed{"rocelab_switch_pfcwd_stormed", Type::kGauge,
@@ -671,6 +674,7 @@ void AddHost(Exposition& out, const std::string& host, const Node& h) {
            {"congestion_control", config["congestion_control"].String()}},
           "1");
   AddPfcEnabled(out, kNicPfcEnabled, config, at);
+  if (h["speed_mbps"].present()) out.Add(kNicSpeed, at, std::to_string(static_cast<uint64_t>(h["speed_mbps"].Number()) * 125000));
   AddBlock(out, h[kEthtoolBlock], kEthtoolBlock, at, true);
   AddBlock(out, h[kHwCountersBlock], kHwCountersBlock, at, true);
   AddBlock(out, h[kRocelabBlock], kRocelabBlock, at, true);
@@ -703,9 +707,10 @@ void AddSwitch(Exposition& out, const std::string& name, const Node& s) {
     if (p["peer"].present()) out.Add(kPortInfo, With(pat, "peer", p["peer"].String()), "1");
     if (p["oper_status"].present())
       out.Add(kPortOperUp, With(pat, "counter", "oper_status"), p["oper_status"].String() == "up" ? "1" : "0");
+    if (p["speed"].present()) out.Add(kPortSpeed, pat, std::to_string(static_cast<uint64_t>(p["speed"].Number()) * 125000));
     const Table& t = TableOf("ports");
     for (const auto& [key, v] : p.Members())
-      if (IsCounter(t, key, v)) AddCounter(out, t, key, v, pat);
+      if (key != "speed" && IsCounter(t, key, v)) AddCounter(out, t, key, v, pat);
     for (const auto& [q, counters] : p[kQueuesBlock].Members())
       AddBlock(out, counters, kQueuesBlock, With(pat, "queue", IndexOf(q, "UC", counters)), false);
     for (const auto& [pg, counters] : p[kPriorityGroupsBlock].Members())

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/lifecycle_json.h"
+#include "run/assumptions.h"
 #include "telemetry/counter_names.h"
 #include "topo/topology.h"
 #include "util/json_writer.h"
@@ -97,6 +98,10 @@ void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::ar
   w.EndObject();
   if (sw) {
     w.Bool("ecn_enabled", sw->ecn.enabled).Uint("ecn_kmin", sw->ecn.kmin).Uint("ecn_kmax", sw->ecn.kmax);
+    w.BeginArray("ecn_priorities");
+    for (int p = 0; p < kNumPriorities; ++p)
+      if (sw->ecn_mask & (1u << p)) w.UintValue(static_cast<uint64_t>(p));
+    w.EndArray();
     w.Uint("mtu", sw->mtu);
   }
   if (nic) {
@@ -114,6 +119,7 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
   const RdmaCounters& r = n.rdma();
   w.BeginObject(n.name().c_str());
   w.String("rdma_device", "mlx5_0").String("netdev", "eth0");
+  w.Uint("speed_mbps", n.port(0).rate_bps / 1000000);  // ethtool's Speed
   w.BeginObject(kEthtoolBlock);
   w.Uint(kRxPacketsPhy.name, rx.packets).Uint(kRxBytesPhy.name, rx.bytes);
   w.Uint(kTxPacketsPhy.name, tx.packets).Uint(kTxBytesPhy.name, tx.bytes);
@@ -125,7 +131,7 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
     w.Uint(kLinkDownEventsPhy.name, pf->counters.link_down_events);
     w.Uint(kRxOversizePktsPhy.name, pf->counters.rx_oversize);
     if (pf->fec_on) {
-      const FecCounters& fc = pf->fec.counters();
+      const FecCounters fc = pf->fec.Counters(now);
       w.Uint(kRxCorrectedBitsPhy.name, fc.corrected_bits);
       for (int lane = 0; lane < pf->fec.lanes(); ++lane) w.Uint(kRxErrLanePhy.Name(lane), fc.lane_corrected_bits[lane]);
       w.Uint(kRxSymbolErrPhy.name, fc.lost_frames).Uint(kRxPcsSymbolErrPhy.name, fc.uncorrected_symbols);
@@ -161,7 +167,7 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
     w.String("operstate", pf->carrier ? "up" : "down");
     w.EndObject();
     if (pf->fec_on) {
-      const FecCounters& fc = pf->fec.counters();
+      const FecCounters fc = pf->fec.Counters(now);
       w.BeginObject(kFecBlock);
       w.String("active_fec", pf->fec.mode() == FecMode::kNone ? "None" : "RS");
       w.String("code", FecModeName(pf->fec.mode()));
@@ -241,6 +247,7 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
     if (counters == DeviceCounters::kNonzero && !SawTraffic(s.port(i), c)) continue;
     w.BeginObject(SwitchPortAlias(i).c_str());
     w.String("peer", topo.nodes()[tn.ports[i].peer_node].name);
+    w.Uint("speed", s.port(i).rate_bps / 1000000);  // SONiC's PORT table: Mb/s
     w.Uint(kHeadroomBytes.name, s.headroom(i));
     const PortCounters::PriorityTraffic rx = c.Received();
     const PortCounters::SentTraffic tx = c.Sent();
@@ -253,7 +260,7 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
       w.Uint(kSonicFlapCount.name, pf->counters.link_down_events);
       w.Uint(kSaiPortEtherRxOversizePkts.name, pf->counters.rx_oversize);
       if (pf->fec_on) {
-        const FecCounters& fc = pf->fec.counters();
+        const FecCounters fc = pf->fec.Counters(now);
         w.Uint(kSaiPortIfInFecCorrectableFrames.name, fc.corrected_codewords);
         w.Uint(kSaiPortIfInFecNotCorrectableFrames.name, fc.uncorrectable_codewords);
         w.Uint(kSaiPortIfInFecSymbolErrors.name, fc.corrected_symbols + fc.uncorrected_symbols);
@@ -349,6 +356,14 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   w.Uint("seed", f.scenario().seed);
   // Production's timers (agents, transport, control plane, monitor) as a share of their length.
   w.Double("timer_scale", f.scenario().timer_scale);
+  // The disputed readings the results rest on, each with the key that takes the other (run/assumptions.h).
+  w.BeginArray("assumptions");
+  for (const Assumption& a : OutcomeAssumptions(f.scenario())) {
+    w.BeginObject();
+    w.String("key", a.key).String("assumed", a.assumed).String("alternative", a.alternative);
+    w.EndObject();
+  }
+  w.EndArray();
   // The monitor's windows, as run: their length and when the first ended (monitor.phase).
   if (const Monitor* m = x.monitor()) {
     w.Double("monitor_window_ns", static_cast<double>(m->window()) / kNanosecond, 3);

@@ -66,14 +66,15 @@ std::vector<bool> FlowsRunning(const Qps& qps, Time t) {
 // congestion control's to settle and depends on the history (a ring's iterations beside one
 // incast differ by a third between runs that differ only in when a link went down), so a ring
 // is held to the range the capacity run showed, not to one iteration of it. Where no iteration
-// began beside the same flows, the longest of all; -1 if it did none.
-Time SlowestBeside(const Counterfactual& run, size_t k, const std::vector<bool>& running) {
+// began beside the same flows, the longest of all; -1 if it did none. `beside[j]`: the flows
+// running when the run's iteration j began.
+Time SlowestBeside(const Counterfactual& run, size_t k, const std::vector<std::vector<bool>>& beside,
+                   const std::vector<bool>& running) {
   const std::vector<Time>& times = run.allreduce_times[k];
-  const std::vector<Time>& ends = run.allreduce_ends[k];
   Time same = -1, any = -1;
   for (size_t j = 0; j < times.size(); ++j) {
     any = std::max(any, times[j]);
-    if (FlowsRunning(run.qps, ends[j] - times[j]) == running) same = std::max(same, times[j]);
+    if (beside[j] == running) same = std::max(same, times[j]);
   }
   return same >= 0 ? same : any;
 }
@@ -120,10 +121,14 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
   // over the slowest the fabric as the fault left it made the ring beside the same traffic.
   double cap_sum = 0;
   int cap_n = 0;
+  std::vector<std::vector<bool>> cap_beside;
+  if (cap)
+    for (size_t j = 0; j < cap->allreduce_times[k].size(); ++j)
+      cap_beside.push_back(FlowsRunning(cap->qps, cap->allreduce_ends[k][j] - cap->allreduce_times[k][j]));
   auto allowed = [&](Time begin, double base) {
     if (begin < capacity_from) return (1 + kRecoveredWithin) * base;
     if (!cap) return (1 + kRecoveredWithin) * base * ceiling;
-    const Time slowest = SlowestBeside(*cap, k, FlowsRunning(x.fabric().qps(), begin));
+    const Time slowest = SlowestBeside(*cap, k, cap_beside, FlowsRunning(x.fabric().qps(), begin));
     cap_sum += static_cast<double>(slowest), ++cap_n;
     return (1 + kRecoveredWithin) * std::max(base, static_cast<double>(slowest));
   };

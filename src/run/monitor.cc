@@ -165,13 +165,16 @@ void Monitor::Window() {
   last_cycle_ = cycle;
   // What recovery has done so far: a finding its actions caused is labelled theirs.
   w.faults = x_->RecoveryAccount();
-  for (const Diagnosis& d : findings) {
+  const std::vector<std::string> causes =
+      w.faults.empty() ? std::vector<std::string>(findings.size()) : CausedByRecovery(findings, w);
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const Diagnosis& d = findings[i];
     if (d.tier.empty() || (d.severity == Severity::kInfo && d.tier != "T1") || d.layer == "application" ||
         d.layer == "evidence")
       continue;
     if (d.rule == "pfc.deadlock" && deadlock_windows_ < kDeadlockWindows) continue;
     const std::string device = LocationDevice(d.location);
-    const std::string caused_by = d.tier != "T1" && !w.faults.empty() ? CausedByRecovery(d, w) : "";
+    const std::string caused_by = d.tier != "T1" ? causes[i] : std::string();
     if (d.tier != "T1" && caused_by.empty() && !expected_.count({d.rule, device})) named_.back().second.insert(device);
     auto [it, fresh] = seen_.try_emplace(std::make_pair(d.rule, d.location), windows_);
     const bool quiet_before = fresh || windows_ - it->second > kQuiet;

@@ -363,9 +363,9 @@ bool Recovery::RollBackQos(int node) {
   Switch& sw = static_cast<Switch&>(f.device(node));
   const SwitchSpec& s = SwitchSpecFor(f.scenario(), sw.name());
   if (sw.spec().dscp_to_priority == s.dscp_to_priority && sw.spec().trust_dscp == s.trust_dscp &&
-      sw.spec().lossless_mask == s.lossless_mask)
+      sw.spec().lossless_mask == s.lossless_mask && sw.spec().ecn_mask == s.ecn_mask)
     return false;
-  sw.SetQos(s.dscp_to_priority, s.trust_dscp, s.lossless_mask);
+  sw.SetQos(s.dscp_to_priority, s.trust_dscp, s.lossless_mask, s.ecn_mask);
   return true;
 }
 

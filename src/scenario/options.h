@@ -216,8 +216,14 @@ inline constexpr Option kSwitchPfcResponseTime =
              "time to act on a pause; auto: the per-speed 802.1Qbb allowance")
         .Or("auto");
 inline constexpr Option kSwitchEcn =
-    Other("switch.ecn", Unit::kMapping, "", "RED/ECN marking of the lossless queues on the instantaneous queue");
+    Other("switch.ecn", Unit::kMapping, "", "RED/ECN marking of the queues below on the instantaneous queue");
 inline constexpr Option kSwitchEcnEnabled = Boolean("switch.ecn.enabled", true, "mark ECN-capable packets");
+// A queue's WRED/ECN profile and its PFC are separate settings (SONiC binds `wred_profile` to a
+// queue in QUEUE and `pfc_enable` to a port in PORT_QOS_MAP), so "PFC off, ECN on", lossy RoCE,
+// is a configuration of its own.
+inline constexpr Option kSwitchEcnPriorities =
+    Priorities("switch.ecn.priorities", {3}, "queues with a WRED/ECN profile, PFC or not (SONiC wred_profile)")
+        .DefaultIs("as switch.lossless_priorities");
 inline constexpr Option kSwitchEcnKmin =
     Size("switch.ecn.kmin", 100 * kKiB, 0, kNoLimit, "queue length where marking starts");
 inline constexpr Option kSwitchEcnKmax =
@@ -583,6 +589,15 @@ inline constexpr Option kFaultsPreFecBer =
 inline constexpr Option kFaultsFec = Choice("faults[link_errors].fec", "", "none|rs528|rs544",
                                             "forward error correction: RS(528,514) corrects 7 symbols, RS(544,514) 15")
                                          .DefaultIs("rs544 at 200G and above, else rs528");
+// What IEEE 802.3 does with errors FEC leaves (fault/fec.h, PcsFailure): the PCS fails the link.
+// Off, the link carries its errored frames, as no standard PHY does.
+inline constexpr Option kFaultsLinkFault =
+    Boolean("faults[link_errors].link_fault", true,
+            "errors past FEC fail the link as the PCS does (hi_ber; hi_ser with indication bypassed); "
+            "false: the link carries its errored frames");
+inline constexpr Option kFaultsFecBypassIndication =
+    Boolean("faults[link_errors].fec_bypass_indication", false,
+            "the decoder passes uncorrectable codewords unmarked and fails the link on its symbol error count");
 inline constexpr Option kFaultsRate =
     Number("faults[gray_drop].rate", 0, 1e-9, 1, "share of frames that vanish, counted nowhere").Required();
 inline constexpr Option kFaultsShare =
@@ -599,6 +614,8 @@ inline constexpr Option kFaultsTrust =
     Choice("faults[qos_drift].trust", "", "dscp|pcp", "the switch's new trust mode").DefaultIs("unchanged");
 inline constexpr Option kFaultsLosslessPriorities =
     Priorities("faults[qos_drift].lossless_priorities", {}, "the switch's new PFC priorities").DefaultIs("unchanged");
+inline constexpr Option kFaultsEcnPriorities =
+    Priorities("faults[qos_drift].ecn_priorities", {}, "the switch's new WRED/ECN queues").DefaultIs("unchanged");
 inline constexpr Option kFaultsMtu =
     Integer("faults[mtu].mtu", 0, 68, 9216, "the port's new IP MTU: larger frames are dropped as they arrive").Required();
 inline constexpr Option kFaultsHeadroom =

@@ -120,7 +120,11 @@ void ReadSwitch(ConfigReader& r, SwitchSpec* s) {
   if (r.Size(opt::kSwitchCell, &cell)) s->cell = static_cast<uint32_t>(cell);
   r.Priorities(opt::kSwitchLosslessPriorities, &s->lossless_mask);
   ReadSection(r, opt::kSwitchPfc, [&](ConfigReader& p) { ReadPfc(p, &s->pfc); });
-  ReadSection(r, opt::kSwitchEcn, [&](ConfigReader& e) { ReadEcn(e, &s->ecn); });
+  ReadSection(r, opt::kSwitchEcn, [&](ConfigReader& e) {
+    if (e.Priorities(opt::kSwitchEcnPriorities, &s->ecn_mask)) s->ecn_follows_pfc = false;
+    ReadEcn(e, &s->ecn);
+  });
+  if (s->ecn_follows_pfc) s->ecn_mask = s->lossless_mask;
   ReadSection(r, opt::kSwitchEts, [&](ConfigReader& e) { ReadEts(e, s); });
   ReadSection(r, opt::kSwitchPfcWatchdog, [&](ConfigReader& w) { ReadPfcWatchdog(w, &s->pfc_watchdog); });
   ReadTrust(r, opt::kSwitchTrust, &s->trust_dscp);
@@ -523,6 +527,8 @@ void ReadFaultKeys(ConfigReader& r, Scenario* sc, FaultSpec* f) {
       r.Number(opt::kFaultsPreFecBer, &f->pre_fec_ber);
       if (!r.Has(opt::kFaultsPreFecBer)) r.FailRequired(opt::kFaultsPreFecBer);
       r.Choice(opt::kFaultsFec, &f->fec);
+      r.Bool(opt::kFaultsLinkFault, &f->link_fault);
+      r.Bool(opt::kFaultsFecBypassIndication, &f->fec_bypass_indication);
       break;
     case Kind::kGrayDrop:
       r.Number(opt::kFaultsRate, &f->rate);
@@ -554,8 +560,9 @@ void ReadFaultKeys(ConfigReader& r, Scenario* sc, FaultSpec* f) {
       }
       uint8_t mask = 0;
       if (r.Priorities(opt::kFaultsLosslessPriorities, &mask)) f->lossless_mask = mask;
-      if (!r.Has(opt::kFaultsDscpToPriority) && !f->trust_dscp && !f->lossless_mask)
-        r.Fail(opt::kFaultsKind, "qos_drift needs dscp_to_priority, trust or lossless_priorities");
+      if (r.Priorities(opt::kFaultsEcnPriorities, &mask)) f->ecn_mask = mask;
+      if (!r.Has(opt::kFaultsDscpToPriority) && !f->trust_dscp && !f->lossless_mask && !f->ecn_mask)
+        r.Fail(opt::kFaultsKind, "qos_drift needs dscp_to_priority, trust, lossless_priorities or ecn_priorities");
       break;
     }
     case Kind::kMtu:

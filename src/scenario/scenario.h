@@ -103,6 +103,10 @@ struct SwitchSpec {
   uint32_t cell = opt::kSwitchCell.def;  // buffer accounting unit (bytes)
   uint32_t mtu = opt::kSwitchMtu.def;    // largest frame a port accepts
   uint8_t lossless_mask = opt::kSwitchLosslessPriorities.def;
+  // The queues with a WRED/ECN profile, set apart from PFC (switch.ecn.priorities); unless
+  // given, the lossless ones (ecn_follows_pfc).
+  uint8_t ecn_mask = opt::kSwitchEcnPriorities.def;
+  bool ecn_follows_pfc = true;
   uint8_t strict_mask = opt::kSwitchEtsStrict.def;  // strict-priority queues (CNPs ride queue 6)
   bool trust_dscp = opt::kSwitchTrust.Is("dscp");  // classify by DSCP (false: by the 802.1p PCP of the frame)
   // The buffer model. kSharedBuffer: rocelab's shared-buffer MMU (SONiC semantics, net/switch.h).
@@ -275,12 +279,15 @@ struct FaultSpec {
   int count = 0;      // link_flap
   double pre_fec_ber = 0;  // link_errors
   std::string fec;         // link_errors: none, rs528, rs544; empty: by the link's speed
+  bool link_fault = opt::kFaultsLinkFault.def;                           // link_errors
+  bool fec_bypass_indication = opt::kFaultsFecBypassIndication.def;  // link_errors
   double rate = 0;         // gray_drop: share of frames; blackhole: share of 5-tuples
   std::optional<uint64_t> kmin, kmax;  // ecn_thresholds
   std::optional<double> pmax;
   std::array<int16_t, 64> dscp_changes;  // qos_drift: -1 where the map is unchanged
   std::optional<bool> trust_dscp;        // qos_drift
   std::optional<uint8_t> lossless_mask;  // qos_drift
+  std::optional<uint8_t> ecn_mask;       // qos_drift
   uint32_t mtu = 0;                      // mtu
   std::optional<uint64_t> headroom;      // headroom: bytes, or
   std::optional<Time> cable_delay;       //   the delay of the cable the profile was made for

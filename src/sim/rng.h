@@ -5,6 +5,7 @@
 #ifndef ROCELAB_SIM_RNG_H_
 #define ROCELAB_SIM_RNG_H_
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -50,6 +51,15 @@ class Rng {
 
   // Uniform in [0, 1), 53 random bits.
   double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+
+  // Failures before the first success, each trial failing with probability exp(log_fail):
+  // geometric on {0, 1, ...} by inversion, floor(log U / log_fail) with U in (0, 1] so log U
+  // is finite. log_fail = -inf (a sure success) gives 0; a count past 2^64 saturates.
+  uint64_t Geometric(double log_fail) {
+    const double u = static_cast<double>((Next() >> 11) + 1) * 0x1.0p-53;
+    const double g = std::floor(std::log(u) / log_fail);
+    return g >= 0x1.0p64 ? UINT64_MAX : static_cast<uint64_t>(g);
+  }
 
   // Uniform integer in [0, n), n > 0 (Lemire's multiply-shift, bias < 2^-64 * n).
   uint64_t Below(uint64_t n) {

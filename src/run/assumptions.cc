@@ -1,0 +1,32 @@
+#include "run/assumptions.h"
+
+#include "cc/dcqcn_params.h"
+
+namespace rocelab {
+
+std::vector<Assumption> OutcomeAssumptions(const Scenario& sc) {
+  std::vector<Assumption> out;
+  const NicSpec& nic = sc.nic;
+  if (nic.cc != NicSpec::Cc::kDcqcn) return out;
+  const DcqcnParams& p = nic.dcqcn;
+  const DcqcnParams mlx5 = DcqcnMlx5Profile();
+  // The measured consequences are docs/dcqcn.md's table (build/bench/dcqcn_readings).
+  if (p.cnp_per_port && p.min_time_between_cnps > 0)
+    out.push_back({"nic.dcqcn.cnp_moderation",
+                   "port: CNPs spaced per port, as the firmware describes min_time_between_cnps (\"from the port\")",
+                   "qp: spaced per QP, the paper's; a 16-to-1 incast then runs at 0.59 of line rate, not 0.999"});
+  if (p.byte_counter == mlx5.byte_counter)
+    out.push_back({"nic.dcqcn.byte_counter", "2MiB: rpg_byte_reset 32767 read as 64-byte blocks (isekai, Spirent's 2 MB)",
+                   "32KB: read as bytes (the firmware's text); two flows into one host never settle and carry "
+                   "91 Gb/s, not 97.5"});
+  if (p.g == mlx5.g)
+    out.push_back({"nic.dcqcn.g", "0.0049: dce_tcp_g 1019 read as the weight of the old alpha (NVIDIA's DCQCN "
+                                  "Parameters article, isekai)",
+                   "0.995: read as the gain (the firmware's field text); alpha then forgets within a microsecond"});
+  if (p.min_time_between_cnps == mlx5.min_time_between_cnps)
+    out.push_back({"nic.dcqcn.min_time_between_cnps", "2us: ConnectX-5's mlxconfig default",
+                   "4us: ConnectX-6 Lx's; two flows into one host then never settle within 5 % of each other"});
+  return out;
+}
+
+}  // namespace rocelab
