@@ -141,10 +141,12 @@ TEST(Compare, PfcOnAndOffShowsThePauseDifferenceAndTheSetting) {
   ASSERT_EQ(c.also.size(), 2u);
   EXPECT_EQ(c.also[0], "flows finished -20 % (5 → 4), worse");
   for (const std::string& line : c.also) {
-    if (line.find("pause frames") != std::string::npos)
+    if (line.find("pause frames") != std::string::npos) {
       EXPECT_NE(line.find("only in name: it came with the loss above"), std::string::npos) << line;
-    if (line.find("FCT slowdown") != std::string::npos)
+    }
+    if (line.find("FCT slowdown") != std::string::npos) {
       EXPECT_NE(line.find("(over the flows that finished: 5 in A, 4 in B)"), std::string::npos) << line;
+    }
   }
 
   // The command: the table and JSON say the same.
@@ -224,6 +226,23 @@ TEST(Compare, RecoveryModeAndFaultsAreSettingsThatDiffer) {
   EXPECT_EQ(target->a, "leaf0");
   EXPECT_EQ(target->b, "leaf1");
   EXPECT_EQ(find("monitor_window_ns"), nullptr) << "the same window on both sides";
+}
+
+// Two runs apart in one DCQCN parameter (the byte counter's disputed reading) say which, and no other.
+TEST(Compare, ADcqcnParameterIsASettingThatDiffers) {
+  const std::string dir = TempDir("compare");
+  std::string other = Incast(true);
+  other.replace(other.find("cc: dcqcn}"), 10, "cc: dcqcn, dcqcn: {byte_counter: 32KB}}");
+  const Comparison c = Compare(RunInto(dir, "blocks", Incast(true)), RunInto(dir, "bytes", other));
+  int dcqcn = 0;
+  for (const SettingChange& s : c.settings) {
+    if (s.key.rfind("dcqcn.", 0) != 0) continue;
+    ++dcqcn;
+    EXPECT_EQ(s.key, "dcqcn.byte_counter_bytes");
+    EXPECT_EQ(s.a, "2097088");
+    EXPECT_EQ(s.b, "32768");
+  }
+  EXPECT_EQ(dcqcn, 1);
 }
 
 TEST(Compare, TheSameRunTwiceDiffersNowhere) {

@@ -86,7 +86,7 @@ void LinkPhy::SetPcsFailure(int node, int port, const PcsFailure& f) {
   }
   r.failure = f;
   ++r.epoch;
-  if (r.failed_at >= 0) return PcsRecovers(r);  // a cleaner link: what failed ends now
+  if (r.failed_at >= 0) return PcsRecovers(r);  // a new error rate: what failed ends, and it decides what fails next
   // The PCS's windows run on their own clock: the first ends anywhere within one.
   ArmPcs(r, r.rng.Uniform());
 }

@@ -268,6 +268,8 @@ CompareSide ReadRun(const std::string& path, const std::string& file) {
   for (const char* k :
        {"scenario", "seed", "timer_scale", "device_counters", "monitor_window_ns", "monitor_phase_ns", "recovery_mode"})
     if (root[k].present()) side.settings.push_back({"", k, root[k].Text()});
+  // The NICs' DCQCN parameters (nic.dcqcn), one key each.
+  for (const auto& [k, v] : root["dcqcn"].Members()) side.settings.push_back({"", "dcqcn." + k, v.Text()});
   // The faults the run injected, as scheduled.
   for (const Node& fault : root["faults"].Items()) {
     const std::string at = fault.key().substr(fault.key().find('['));  // "[0]"

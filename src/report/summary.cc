@@ -364,6 +364,20 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     w.EndObject();
   }
   w.EndArray();
+  // The NICs' DCQCN parameters as the scenario set them (nic.dcqcn), in SI units.
+  if (f.scenario().nic.cc == NicSpec::Cc::kDcqcn) {
+    const DcqcnParams& p = f.scenario().nic.dcqcn;
+    auto ns = [](Time t) { return static_cast<uint64_t>(t / kNanosecond); };
+    w.BeginObject("dcqcn");
+    w.String("profile", p.profile).Double("g", p.g).Uint("alpha_update_period_ns", ns(p.alpha_update_period));
+    w.Double("initial_alpha", p.initial_alpha).Uint("rate_reduce_period_ns", ns(p.rate_reduce_period));
+    w.Uint("rate_increase_period_ns", ns(p.rate_increase_period)).Uint("byte_counter_bytes", p.byte_counter);
+    w.Int("fast_recovery_stages", p.fast_recovery_stages).Uint("ai_rate_bps", p.ai_rate_bps);
+    w.Uint("hai_rate_bps", p.hai_rate_bps).Uint("min_rate_bps", p.min_rate_bps).Double("min_dec_factor", p.min_dec_factor);
+    w.Bool("clamp_target_rate", p.clamp_target_rate).Uint("min_time_between_cnps_ns", ns(p.min_time_between_cnps));
+    w.String("cnp_moderation", p.cnp_per_port ? "port" : "qp");
+    w.EndObject();
+  }
   // The monitor's windows, as run: their length and when the first ended (monitor.phase).
   if (const Monitor* m = x.monitor()) {
     w.Double("monitor_window_ns", static_cast<double>(m->window()) / kNanosecond, 3);
