@@ -286,7 +286,7 @@ void Node::SetCarrier(int port, bool up) {
   if (f.carrier == up) return;
   f.carrier = up;
   f.counters.carrier_changes++;
-  if (f.fec_on) f.fec.SetDecoding(f.carrier && f.signal, Now());
+  if (f.fec_on) f.fec.SetDecoding(f.Decoding(), Now());
   Port& p = ports_[port];
   if (!up) {
     f.counters.link_down_events++;
@@ -307,7 +307,7 @@ void Node::SetSignal(int port, bool present) {
   if (f.signal == present) return;
   f.signal = present;
   if (!present) f.dark_at = Now();
-  if (f.fec_on) f.fec.SetDecoding(f.carrier && f.signal, Now());
+  if (f.fec_on) f.fec.SetDecoding(f.Decoding(), Now());
 }
 
 void Node::SetPauseIgnored(int port, int prio, bool ignored) {
@@ -329,7 +329,7 @@ void Node::SetLinkErrors(int port, double pre_fec_ber, FecMode mode) {
   // A second change of the same link keeps its counters and its random stream going.
   if (!f.fec_on) {
     f.fec.Init(pre_fec_ber, mode, lanes, Rng(ctx_->seed, NameHash(name_) ^ (0xFEC0000ull + static_cast<uint64_t>(port))),
-               rate, Now(), f.carrier && f.signal);
+               rate, Now(), f.Decoding());
     f.fec_on = true;
   } else {
     f.fec.SetErrorRate(pre_fec_ber, mode, Now());

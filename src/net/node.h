@@ -46,6 +46,7 @@ struct SimContext {
 struct PortFaults {
   bool carrier = true;          // the link is up, as the port reports it (operstate, oper_status)
   bool signal = true;           // light reaches the other end: frames cross (net/link_phy.h)
+  bool Decoding() const { return carrier && signal; }  // the receiver's FEC decodes what arrives
   Time dark_at = -1;            // the last time frames stopped crossing: those in flight then are lost
   double gray_drop = 0;         // share of frames sent that vanish, counted nowhere
   Rng gray_rng;                 // this port's own stream for them

@@ -83,14 +83,19 @@ namespace {
 
 uint64_t Us(Time t) { return static_cast<uint64_t>(t / kMicrosecond); }
 
+// The priorities set in `mask`, as a list under `key`.
+void WritePriorities(JsonWriter& w, const char* key, uint8_t mask) {
+  w.BeginArray(key);
+  for (int p = 0; p < kNumPriorities; ++p)
+    if (mask & (1u << p)) w.UintValue(static_cast<uint64_t>(p));
+  w.EndArray();
+}
+
 // The QoS configuration in force on the device: evidence beside the counters.
 void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::array<uint8_t, 64>& map,
                  const SwitchSpec* sw = nullptr, const NicSpec* nic = nullptr, bool reaction_point = true) {
   w.BeginObject("config");
-  w.BeginArray("pfc_priorities");
-  for (int p = 0; p < kNumPriorities; ++p)
-    if (pfc_mask & (1u << p)) w.UintValue(static_cast<uint64_t>(p));
-  w.EndArray();
+  WritePriorities(w, "pfc_priorities", pfc_mask);
   w.String("trust", trust_dscp ? "dscp" : "pcp");
   w.BeginObject("dscp_to_priority");
   for (int d = 0; d < 64; ++d)
@@ -98,10 +103,7 @@ void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::ar
   w.EndObject();
   if (sw) {
     w.Bool("ecn_enabled", sw->ecn.enabled).Uint("ecn_kmin", sw->ecn.kmin).Uint("ecn_kmax", sw->ecn.kmax);
-    w.BeginArray("ecn_priorities");
-    for (int p = 0; p < kNumPriorities; ++p)
-      if (sw->ecn_mask & (1u << p)) w.UintValue(static_cast<uint64_t>(p));
-    w.EndArray();
+    WritePriorities(w, "ecn_priorities", sw->ecn_mask);
     w.Uint("mtu", sw->mtu);
   }
   if (nic) {
