@@ -205,7 +205,7 @@ TEST(Compare, PfcOnAndOffShowsThePauseDifferenceAndTheSetting) {
 // monitor's window and the faults scheduled.
 TEST(Compare, RecoveryModeAndFaultsAreSettingsThatDiffer) {
   const std::string dir = TempDir("compare");
-  const std::string base = Incast(true) + "monitor: {interval: 200us}\n"
+  const std::string base = Incast(true) + "monitor: {refresh: instant, interval: 200us}\n"
                            "faults:\n  - {kind: ecn_off, target: leaf0, at: 1ms}\n";
   std::string other = base;
   other.replace(other.find("target: leaf0"), 13, "target: leaf1");

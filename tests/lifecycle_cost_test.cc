@@ -254,7 +254,7 @@ TEST(LifecycleCost, ATraceRecoversWhenItDeliversItsLoadAgain) {
 
 // Frames vanish on leaf0-spine1 under a ring whose every edge crosses the leaves.
 std::string GrayRing(const std::string& recovery) {
-  return "duration: 10ms\ntimers: {scale: 0.01}\nmonitor: {interval: 100ms, phase: 0s}\nrecovery: " + recovery +
+  return "duration: 10ms\ntimers: {scale: 0.01}\nmonitor: {refresh: instant, interval: 100ms, phase: 0s}\nrecovery: " + recovery +
          "\n"
          "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,\n"
          "           host_link: {rate: 100G}, fabric_link: {rate: 100G}}\n"
@@ -466,12 +466,12 @@ TEST(LifecycleCost, BadCostRecoveryAndLifecycleKeysAreRefusedWithTheSpot) {
       {"cost: {per_hour: 1, gpus: 4}\n", 2, "cost.gpus"},
       {"cost: {per_hour: 1, currency: US DOLLARS}\n", 2, "cost.currency"},
       {"cost: {per_hour: 1, price: 3}\n", 2, "cost.price"},
-      {"monitor: {interval: 1ms}\nrecovery: {mode: auto, delay: {t3: 1min}}\n", 3, "recovery.delay"},
-      {"monitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {t4: 1min}}\n", 3, "recovery.delay.t4"},
-      {"monitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {t3: 2h}}\n", 3, "recovery.delay.t3"},
-      {"monitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {t3: 61min}}\n", 3, "recovery.delay.t3"},
+      {"monitor: {refresh: instant, interval: 1ms}\nrecovery: {mode: auto, delay: {t3: 1min}}\n", 3, "recovery.delay"},
+      {"monitor: {refresh: instant, interval: 1ms}\nrecovery: {mode: runbook, delay: {t4: 1min}}\n", 3, "recovery.delay.t4"},
+      {"monitor: {refresh: instant, interval: 1ms}\nrecovery: {mode: runbook, delay: {t3: 2h}}\n", 3, "recovery.delay.t3"},
+      {"monitor: {refresh: instant, interval: 1ms}\nrecovery: {mode: runbook, delay: {t3: 61min}}\n", 3, "recovery.delay.t3"},
       {"recovery: {mode: runbook}\n", 2, "recovery.mode"},
-      {"monitor: {interval: 1ms}\nrecovery: {mode: manual}\n", 3, "recovery.mode"},
+      {"monitor: {refresh: instant, interval: 1ms}\nrecovery: {mode: manual}\n", 3, "recovery.mode"},
       {"lifecycle: {counterfactual: maybe}\n", 2, "lifecycle.counterfactual"},
       {"lifecycle: {window: 0s}\n", 2, "lifecycle.window"},
       {"cost: {per_hour: 1, checkpoint: {since_last: 1h}}\n", 2, "cost.checkpoint.interval"},
@@ -494,7 +494,7 @@ TEST(LifecycleCost, BadCostRecoveryAndLifecycleKeysAreRefusedWithTheSpot) {
   }
   // The good forms.
   const Scenario sc = ParseScenarioText(
-      "topology: {type: spine-leaf}\nmonitor: {interval: 1ms, phase: 0s}\nrecovery: {mode: runbook, delay: {t2: 90s}}\n"
+      "topology: {type: spine-leaf}\nmonitor: {refresh: instant, interval: 1ms, phase: 0s}\nrecovery: {mode: runbook, delay: {t2: 90s}}\n"
       "cost: {per_hour: 1200.5, currency: EUR}\nlifecycle: {counterfactual: false, window: 250us}\n",
       "t.yaml");
   EXPECT_TRUE(sc.recovery_runbook);

@@ -50,7 +50,7 @@ size_t ExpectNothingAboveT1(const TestRun& f) {
 TEST(FalsePositives, HealthyIncast16To1IsCongestionNotAFault) {
   for (const char* window : {"100us", "1ms", "5ms"}) {
     SCOPED_TRACE(window);
-    TestRun f = RunYaml("duration: 20ms\nmonitor: {interval: " + std::string(window) +
+    TestRun f = RunYaml("duration: 20ms\nmonitor: {refresh: instant, interval: " + std::string(window) +
                         ", probes: {}}\nrecovery: {mode: auto}\n"
                         "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 17}\n"
                         "workload:\n" + FlowsTo(1, 16, "h0", "8MB"));
@@ -66,7 +66,7 @@ TEST(FalsePositives, HealthyIncast16To1IsCongestionNotAFault) {
 // The same across a spine (16 senders on two leaves): the pause passes through the spines to
 // the hot spot at leaf0, which is where the tree is named.
 TEST(FalsePositives, HealthyIncastAcrossTheSpinesIsCongestionNotAFault) {
-  std::string yaml = "duration: 20ms\nmonitor: {interval: 1ms, probes: {}}\nrecovery: {mode: auto}\n"
+  std::string yaml = "duration: 20ms\nmonitor: {refresh: instant, interval: 1ms, probes: {}}\nrecovery: {mode: auto}\n"
                      "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 9}\nworkload:\n";
   yaml += FlowsTo(1, 8, "h0", "8MB") + FlowsTo(10, 17, "h0", "8MB");
   TestRun f = RunYaml(yaml);
@@ -82,7 +82,7 @@ TEST(FalsePositives, HealthyIncastAcrossTheSpinesIsCongestionNotAFault) {
 
 // WebSearch flow sizes at 70 % load on a k = 4 fat-tree.
 TEST(FalsePositives, TraceAt70PercentLoad) {
-  TestRun f = RunYaml("duration: 8ms\nseed: 3\nmonitor: {interval: 500us, probes: {}}\nrecovery: {mode: auto}\n"
+  TestRun f = RunYaml("duration: 8ms\nseed: 3\nmonitor: {refresh: instant, interval: 500us, probes: {}}\nrecovery: {mode: auto}\n"
                       "topology: {type: fat-tree, k: 4, link: {rate: 100G, delay: 1us}}\n"
                       "workload:\n  - {type: trace, cdf: " + std::string(ROCELAB_SHARED_DATA) +
                       "/cdf/WebSearch_distribution.txt, load: 0.7, duration: 6ms}\n");
@@ -95,7 +95,7 @@ TEST(FalsePositives, TraceAt70PercentLoad) {
 // and the network has nothing to do with it.
 TEST(FalsePositives, AllreduceWithOneSlowRank) {
   auto ring = [](const std::string& straggler) {
-    return "duration: 40ms\nmonitor: {interval: 1ms, probes: {}}\nrecovery: {mode: auto}\n"
+    return "duration: 40ms\nmonitor: {refresh: instant, interval: 1ms, probes: {}}\nrecovery: {mode: auto}\n"
            "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,\n"
            "           host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 100G, delay: 1us}}\n"
            "workload:\n  - {type: allreduce, hosts: [h0, h4, h1, h5, h2, h6, h3, h7], size: 8MB, iterations: 4, "
@@ -127,7 +127,7 @@ TEST(FalsePositives, AStragglerMustBeARankAndComputeLonger) {
 // --- storm, slow receiver, hot spot --------------------------------------------------------------
 
 std::string TwoLeaves(const std::string& extra) {
-  return "duration: 8ms\ntimers: {scale: 0.01}\nmonitor: {interval: 50ms}\n"
+  return "duration: 8ms\ntimers: {scale: 0.01}\nmonitor: {refresh: instant, interval: 50ms}\n"
          "topology: {type: spine-leaf, spines: 1, leaves: 2, hosts_per_leaf: 3}\n"
          "nic: {pfc_prevention_tout: off}\nswitch: {pfc_watchdog: {enabled: false}}\n"
          "workload:\n  - {type: flow, src: h3, dst: h0, size: 1GB}\n  - {type: flow, src: h4, dst: h0, size: 1GB}\n"
@@ -167,7 +167,7 @@ TEST(Classification, ASlowReceiverDrainsAndPausesInBursts) {
 
 // With ECN off on the hot spot's switch, the same congestion is not congestion control's: T2.
 TEST(Classification, AHotSpotThatDoesNotMarkIsNotCongestionControls) {
-  const std::string incast = "duration: 10ms\nmonitor: {interval: 1ms}\n"
+  const std::string incast = "duration: 10ms\nmonitor: {refresh: instant, interval: 1ms}\n"
                              "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 17}\n"
                              "workload:\n" + FlowsTo(1, 16, "h0", "8MB");
   TestRun marking = RunYaml(incast);

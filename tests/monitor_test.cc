@@ -33,7 +33,7 @@ std::string StormScenario(const std::string& monitor) {
 // A window of 10 ms scaled by 1/100: the storm is seen at h0 by the end of the first window
 // that holds it, and the fault's lifecycle says so.
 TEST(Monitor, DetectsAndLocalizesAPauseStormWithinOneWindow) {
-  TestRun f = RunYaml(StormScenario("{interval: 10ms, phase: 0s}"));
+  TestRun f = RunYaml(StormScenario("{refresh: instant, interval: 10ms, phase: 0s}"));
   ASSERT_NE(f.run->monitor(), nullptr);
   const Time window = f.run->monitor()->window();
   EXPECT_EQ(window, 100 * kMicrosecond);
@@ -61,7 +61,7 @@ TEST(Monitor, DetectsAndLocalizesAPauseStormWithinOneWindow) {
 // windows end at 0.037 ms, 0.137 ms, ...; the storm at 2 ms is seen at a window end after it,
 // not at a boundary that falls on the injection. The phase must fit in the interval.
 TEST(Monitor, APhaseShiftsEveryWindowEnd) {
-  TestRun f = RunYaml(StormScenario("{interval: 10ms, phase: 3700us}"));
+  TestRun f = RunYaml(StormScenario("{refresh: instant, interval: 10ms, phase: 3700us}"));
   EXPECT_EQ(f.run->monitor()->phase(), 37 * kMicrosecond);
   for (const Monitor::Detection& d : f.run->monitor()->detections())
     EXPECT_EQ((d.t - 37 * kMicrosecond) % (100 * kMicrosecond), 0) << d.rule << " at " << d.t;
@@ -73,7 +73,7 @@ TEST(Monitor, APhaseShiftsEveryWindowEnd) {
   const auto s = nlohmann::json::parse(SummaryJson(*f.run));
   EXPECT_EQ(s["monitor_phase_ns"], 37000.0);
   EXPECT_EQ(s["monitor_window_ns"], 100000.0);
-  EXPECT_THROW(ParseScenarioText(StormScenario("{interval: 10ms, phase: 10ms}"), "t.yaml"), ConfigError);
+  EXPECT_THROW(ParseScenarioText(StormScenario("{refresh: instant, interval: 10ms, phase: 10ms}"), "t.yaml"), ConfigError);
 }
 
 // `phase: random`: each seed's collector keeps its own clock, drawn from the seed, within the
@@ -81,7 +81,7 @@ TEST(Monitor, APhaseShiftsEveryWindowEnd) {
 TEST(Monitor, ARandomPhaseIsDrawnFromTheSeedWithinTheFirstWindow) {
   std::set<Time> phases;
   for (int seed = 1; seed <= 4; ++seed) {
-    const std::string yaml = "seed: " + std::to_string(seed) + "\n" + StormScenario("{interval: 10ms, phase: random}");
+    const std::string yaml = "seed: " + std::to_string(seed) + "\n" + StormScenario("{refresh: instant, interval: 10ms, phase: random}");
     TestRun f = RunYaml(yaml);
     const Time phase = f.run->monitor()->phase();
     EXPECT_GT(phase, 0);
@@ -98,8 +98,8 @@ TEST(Monitor, ARandomPhaseIsDrawnFromTheSeedWithinTheFirstWindow) {
 // monitor's windows come at the same times and find the same, and the run's results are the
 // same (the sampler only reads).
 TEST(Monitor, SharesOneSamplerWithTheTimeSeries) {
-  TestRun plain = RunYaml(StormScenario("{interval: 10ms, phase: 0s}"));
-  TestRun with = StartYaml(StormScenario("{interval: 10ms, phase: 0s}\ntelemetry: {interval: 20us, series: [queue_depth, pause_state]}"));
+  TestRun plain = RunYaml(StormScenario("{refresh: instant, interval: 10ms, phase: 0s}"));
+  TestRun with = StartYaml(StormScenario("{refresh: instant, interval: 10ms, phase: 0s}\ntelemetry: {interval: 20us, series: [queue_depth, pause_state]}"));
   std::FILE* csv = std::tmpfile();
   ASSERT_NE(csv, nullptr);
   SeriesSampler series(&with.run->fabric(), csv);
@@ -145,7 +145,7 @@ void ExpectSameFindings(const TestRun& f, const std::string& name) {
 }
 
 TEST(Monitor, SameRulesAsDiagnoseOverTheSameWindow) {
-  ExpectSameFindings(RunYaml(StormScenario("{interval: 2000ms, phase: 0s}")), "monitor-same");  // scaled: one 20 ms window
+  ExpectSameFindings(RunYaml(StormScenario("{refresh: instant, interval: 2000ms, phase: 0s}")), "monitor-same");  // scaled: one 20 ms window
 }
 
 // The same for the probes' tomography: a link that drops half the flows it carries, counted
@@ -206,7 +206,7 @@ TEST(Monitor, RoutesFeedWhatTheyTurnBack) {
 // A link that goes down is seen at one of its ends (carrier changes, SONiC's flap count).
 TEST(Monitor, LinkDownIsLocalizedToAnEndOfTheLink) {
   TestRun f = RunYaml(
-      "duration: 5ms\nmonitor: {interval: 200us, phase: 0s}\n"
+      "duration: 5ms\nmonitor: {refresh: instant, interval: 200us, phase: 0s}\n"
       "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4}\n"
       "switch: {link_down_detection: 50us, route_convergence: 200us}\n"
       "nic: {timeout: 6}\n"
@@ -226,7 +226,7 @@ TEST(Monitor, LinkDownIsLocalizedToAnEndOfTheLink) {
 // flaps on, and is found flapping again at its next down.
 TEST(Monitor, AFlapIsFiveDownsWithinTheFlapWindowNotOneDown) {
   TestRun f = RunYaml(
-      "duration: 5ms\nmonitor: {interval: 200us, phase: 0s}\n"
+      "duration: 5ms\nmonitor: {refresh: instant, interval: 200us, phase: 0s}\n"
       "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4}\n"
       "switch: {link_down_detection: 50us, route_convergence: 200us, link_up_time: 0s}\n"
       "nic: {timeout: 6}\n"
@@ -251,7 +251,7 @@ TEST(Monitor, AFlapIsFiveDownsWithinTheFlapWindowNotOneDown) {
 // (At 2 %, with the other uplink unable to take this load, it stays in service: below.)
 TEST(Recovery, AGrayLinkIsShutAndTheLossStops) {
   auto yaml = [](const std::string& mode) {
-    return "duration: 20ms\nmonitor: {interval: 1ms, phase: 0s}\nrecovery: {mode: " + mode +
+    return "duration: 20ms\nmonitor: {refresh: instant, interval: 1ms, phase: 0s}\nrecovery: {mode: " + mode +
            "}\n"
            "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4}\n"
            "switch: {link_down_detection: 50us, route_convergence: 200us}\n"
@@ -298,7 +298,7 @@ TEST(Recovery, AGrayLinkIsShutAndTheLossStops) {
 // window: once the load has dropped enough for the other uplink to take it, the link is shut.
 TEST(Recovery, AGrayLinkStaysInServiceWhileItsSiblingsCannotCarryItsLoad) {
   auto yaml = [](const std::string& size) {
-    return "duration: 20ms\nmonitor: {interval: 1ms, phase: 0s}\nrecovery: {mode: auto}\n"
+    return "duration: 20ms\nmonitor: {refresh: instant, interval: 1ms, phase: 0s}\nrecovery: {mode: auto}\n"
            "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4}\n"
            "switch: {link_down_detection: 50us, route_convergence: 200us}\n"
            "nic: {timeout: 6}\n"
@@ -330,7 +330,7 @@ TEST(Recovery, AGrayLinkStaysInServiceWhileItsSiblingsCannotCarryItsLoad) {
 // A config push turns ECN off on a switch; recovery rolls it back and the switch marks again.
 TEST(Recovery, EcnTurnedOffIsRolledBack) {
   std::string yaml =
-      "duration: 30ms\nmonitor: {interval: 1ms, phase: 0s}\nrecovery: {mode: auto}\n"
+      "duration: 30ms\nmonitor: {refresh: instant, interval: 1ms, phase: 0s}\nrecovery: {mode: auto}\n"
       "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 16}\n"
       "switch: {ecn: {enabled: true, kmin: 100KB, kmax: 400KB, pmax: 0.2}}\n"
       "workload:\n" + FlowsTo(1, 15, "h0", "16MB") +

@@ -23,7 +23,7 @@ std::string KeepRunning(const std::string& src, const std::string& dst, const st
 }
 
 std::string TwoHosts(const std::string& nic) {
-  return "duration: 2ms\nmonitor: {interval: 1ms, probes: {interval: 100us, timeout: 1ms}}\n"
+  return "duration: 2ms\nmonitor: {refresh: instant, interval: 1ms, probes: {interval: 100us, timeout: 1ms}}\n"
          "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2,\n"
          "           host_link: {rate: 100G, delay: 1us}}\n"
          "nic: " + nic + "\n" + KeepRunning("h0", "h1", "1.99ms");
@@ -55,7 +55,7 @@ TEST(Probing, RoundTripIsTheNetworksOwn) {
 // Each round every host probes its rack and `fabric_peers` hosts elsewhere.
 TEST(Probing, BudgetIsHostsTimesPeers) {
   TestRun f = RunYaml(
-      "duration: 1ms\nmonitor: {interval: 1ms, probes: {interval: 50us, fabric_peers: 2}}\n"
+      "duration: 1ms\nmonitor: {refresh: instant, interval: 1ms, probes: {interval: 50us, fabric_peers: 2}}\n"
       "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 3}\n" + KeepRunning("h0", "h1", "990us"));
   const Pingmesh::Budget b = f.run->pingmesh()->budget();
   EXPECT_EQ(b.pairs, 6u * (2 + 2));
@@ -68,7 +68,7 @@ TEST(Probing, BudgetIsHostsTimesPeers) {
 // Over the rounds a host's probes to another leaf take every spine, both ways.
 TEST(Probing, FabricProbesCoverTheEcmpPaths) {
   TestRun f = RunYaml(
-      "duration: 2ms\nmonitor: {interval: 1ms, probes: {interval: 20us, fabric_peers: 1}}\n"
+      "duration: 2ms\nmonitor: {refresh: instant, interval: 1ms, probes: {interval: 20us, fabric_peers: 1}}\n"
       "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 1}\n" + KeepRunning("h0", "h1", "1.99ms"));
   // h0 > leaf0, leaf0 > spine, spine > leaf1, leaf1 > h1; h1 > leaf1, leaf1 > spine, ...
   std::set<std::string> out, back;
@@ -88,7 +88,7 @@ TEST(Probing, FabricProbesCoverTheEcmpPaths) {
 TEST(Probing, AStuckHostsProbesAreLostAndItIsNamed) {
   TestRun f = RunYaml(
       "duration: 6ms\ntimers: {scale: 0.01}\n"
-      "monitor: {interval: 100ms, probes: {interval: 10ms, timeout: 50ms}}\n"
+      "monitor: {refresh: instant, interval: 100ms, probes: {interval: 10ms, timeout: 50ms}}\n"
       "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 3}\n"
       "nic: {pfc_prevention_tout: off}\nswitch: {pfc_watchdog: {enabled: false}}\n"
       "faults:\n  - {kind: pfc_storm, target: h1, at: 1ms}\n" + KeepRunning("h3", "h4", "5.99ms"));

@@ -162,7 +162,7 @@ TEST(Schema, DefaultsWrittenAsTextAgreeWithTheStructs) {
 std::string YamlSetting(const std::string& key, const std::string& value) {
   const std::string top = "topology: {type: spine-leaf}\n";
   if (key.rfind("recovery.delay.", 0) == 0)
-    return top + "monitor: {interval: 1ms}\nrecovery: {mode: runbook, delay: {" + key.substr(15) + ": " + value + "}}\n";
+    return top + "monitor: {refresh: instant, interval: 1ms}\nrecovery: {mode: runbook, delay: {" + key.substr(15) + ": " + value + "}}\n";
   if (key == "cost.currency") return top + "cost: {per_hour: 1, currency: " + value + "}\n";
   if (key.rfind("cost.checkpoint.", 0) == 0)
     return top + "cost: {per_hour: 1, checkpoint: {interval: 4h, " + key.substr(16) + ": " + value + "}}\n";

@@ -23,7 +23,7 @@ inline const char* DemoScenarioYaml() {
 seed: 7
 duration: 40ms
 timers: {scale: 0.01}
-monitor: {interval: 10ms}
+monitor: {refresh: instant, interval: 10ms}
 recovery: {mode: auto}
 cost: {gpus: 512, per_gpu_hour: 2.0, currency: USD}
 topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,

@@ -650,6 +650,16 @@ class Rules {
     }
   }
 
+  // The most two ports' deltas can differ by when they were read at different moments: what a
+  // link at line rate carries in the gaps between the two reads at the window's start and at
+  // its end (the deltas scaled to the window as the monitor scaled them). 0 when both were
+  // read at once.
+  double PollSkewBytes(const PortEvidence& a, const PortEvidence& b) const {
+    if (a.read_s < 0 || b.read_s < 0 || a.span_s <= 0 || b.span_s <= 0) return 0;
+    const double gaps = std::abs(a.read_s - b.read_s) + std::abs((a.read_s - a.span_s) - (b.read_s - b.span_s));
+    return std::max(a.speed_gbps, b.speed_gbps) * 1e9 / 8 * gaps * ev_.interval_s / std::min(a.span_s, b.span_s);
+  }
+
   // Frames that leave one end of a link and never arrive at the other, with no counter at
   // either end: a gray failure. Only evidence holding both ends (a simulation's summary, or
   // bundles from both devices) shows it; a link that went down loses its frames in flight, so
@@ -666,18 +676,22 @@ class Rules {
       const Counter& sent = from.is_switch ? kSaiPortIfOutUcastPkts : kTxPacketsPhy;
       const Counter& got = to.is_switch ? kSaiPortIfInUcastPkts : kRxPacketsPhy;
       if (!Has(from, sent.name) || !Has(to, got.name) || flapped(from) || flapped(to)) return;
+      if (from.span_s < 0 || to.span_s < 0) return;  // an end the monitor has no reading of yet
       // Frames on the wire when the counters were read count as lost here: a few on a quiet link
       // at the end of a run, hundreds of small ones on a busy link at the end of a short window
       // (a 400G link of 200 m holds 50 KB: 600 minimum-size frames). Where both ends count bytes
       // too, the lost frames must show as more lost bytes than such a link holds (64 KB).
+      // A monitor that reads the two ends at different moments (each device's own poll:
+      // run/counter_db.h) also misses what the link carried between the two reads.
+      const double skew = PollSkewBytes(from, to);
       const double lost = D(from, sent.name) - D(to, got.name);
       const Counter& sent_bytes = from.is_switch ? kSaiPortIfOutOctets : kTxBytesPhy;
       const Counter& got_bytes = to.is_switch ? kSaiPortIfInOctets : kRxBytesPhy;
       const bool bytes = Has(from, sent_bytes.name) && Has(to, got_bytes.name);
-      if (lost <= (bytes ? 8 : 64) || lost <= 5e-3 * D(from, sent.name)) return;
+      if (lost <= (bytes ? 8 : 64 + skew / 64) || lost <= 5e-3 * D(from, sent.name)) return;
       if (bytes) {
         const double lost_bytes = D(from, sent_bytes.name) - D(to, got_bytes.name);
-        if (lost_bytes <= 64 * 1024 || lost_bytes <= 5e-3 * D(from, sent_bytes.name)) return;
+        if (lost_bytes <= 64 * 1024 + skew || lost_bytes <= 5e-3 * D(from, sent_bytes.name)) return;
       }
       Add("network.gray_drop", "network", Severity::kError, "frames vanish on the link " + from.device + " -> " + to.device + " and no device counts them",
           Where(from), std::string(sent.name) + " " + Count(D(from, sent.name)) + " at " + from.device + ", " + got.name + " " +

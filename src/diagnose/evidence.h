@@ -43,6 +43,10 @@ struct PortEvidence {
   // a monitor that keeps the count across its windows knows it (-1: not counted; the deltas say
   // how often over the whole interval).
   double downs_in_flap_window = -1;
+  // A monitor's window: when the device's counters were polled (s), and the span between the two
+  // polls its deltas are over, before they were scaled to the window (-1, 0: read at the window's
+  // end, over the window; a span of -1: not polled yet, no deltas).
+  double read_s = -1, span_s = 0;
   std::vector<std::string> sources;  // the files it came from
 };
 

@@ -348,6 +348,24 @@ const char* DeviceCountersName(DeviceCounters c) {
   return "all";
 }
 
+namespace {
+
+// The hosts' and switches' sections: every device's counters and configuration.
+void WriteDevices(JsonWriter& w, const Experiment& x, DeviceCounters counters) {
+  const Fabric& f = x.fabric();
+  w.String("device_counters", DeviceCountersName(counters));
+  if (counters == DeviceCounters::kNone) return;
+  w.BeginObject("hosts");
+  for (const auto& n : f.nics())
+    if (counters == DeviceCounters::kAll || SawTraffic(n->port(0), n->port(0).counters)) WriteNic(w, *n, f.now());
+  w.EndObject();
+  w.BeginObject("switches");
+  for (size_t i = 0; i < f.switches().size(); ++i) WriteSwitch(w, *f.switches()[i], f.topology(), counters, x.watchdog(i), f.now());
+  w.EndObject();
+}
+
+}  // namespace
+
 std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   const Fabric& f = x.fabric();
   JsonWriter w;
@@ -521,16 +539,16 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   }
   w.EndArray();
   if (const Pingmesh* pm = x.pingmesh()) WriteProbes(w, *pm);
-  w.String("device_counters", DeviceCountersName(counters));
-  if (counters != DeviceCounters::kNone) {
-    w.BeginObject("hosts");
-    for (const auto& n : f.nics())
-      if (counters == DeviceCounters::kAll || SawTraffic(n->port(0), n->port(0).counters)) WriteNic(w, *n, f.now());
-    w.EndObject();
-    w.BeginObject("switches");
-    for (size_t i = 0; i < f.switches().size(); ++i) WriteSwitch(w, *f.switches()[i], f.topology(), counters, x.watchdog(i), f.now());
-    w.EndObject();
-  }
+  WriteDevices(w, x, counters);
+  w.EndObject();
+  return w.str();
+}
+
+std::string DeviceCountersJson(const Experiment& x) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Double("sim_time_ns", static_cast<double>(x.fabric().now()) / kNanosecond, 3);
+  WriteDevices(w, x, DeviceCounters::kAll);
   w.EndObject();
   return w.str();
 }

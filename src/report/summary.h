@@ -39,6 +39,9 @@ enum class DeviceCounters { kAll, kNonzero, kNone };
 const char* DeviceCountersName(DeviceCounters c);
 
 std::string SummaryJson(const Experiment& run, DeviceCounters counters = DeviceCounters::kAll);
+// Only what the devices count and how they are set (summary.json's hosts and switches, with
+// sim_time_ns), as a collector polls them mid-run.
+std::string DeviceCountersJson(const Experiment& run);
 
 }  // namespace rocelab
 

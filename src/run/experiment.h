@@ -58,6 +58,7 @@ class Experiment {
   const PfcWatchdog* watchdog(size_t index) const { return watchdogs_[index].get(); }
   // The monitor (a `monitor` section), or nullptr.
   const Monitor* monitor() const { return monitor_.get(); }
+  Monitor* monitor() { return monitor_.get(); }
   // The hosts' probing agents (monitor.probes), or nullptr.
   const Pingmesh* pingmesh() const { return pingmesh_.get(); }
   // Localization: the monitor's first fault detection (T2 or T3) that names fault `i`'s target

@@ -6,6 +6,7 @@
 #include "diagnose/parsers.h"
 #include "report/summary.h"
 #include "run/experiment.h"
+#include "telemetry/sampler.h"
 #include "sim/rng.h"
 
 namespace rocelab {
@@ -60,8 +61,25 @@ Monitor::Monitor(Experiment* x)
   flap_window_ = ScaledTimer(static_cast<Time>(kFlapWindowSeconds * kSecond), sc.timer_scale);
   x_->fabric().mutable_topology().SetRouteObserver(
       [this](int node, int host, const std::vector<uint16_t>& ports) { routes_.Heard(node, host, ports); });
+  // The counters as the devices' polls wrote them (run/counter_db.h), each host read at its own
+  // moment in each window.
+  const Scenario::Counterpoll& cp = sc.counterpoll;
+  CounterDb::Periods periods;
+  if (!cp.instant())
+    periods = {std::max<Time>(1, ScaledTimer(cp.port, sc.timer_scale)), std::max<Time>(1, ScaledTimer(cp.queue, sc.timer_scale)),
+               std::max<Time>(1, ScaledTimer(cp.watermark, sc.timer_scale)), window_};
+  auto poll = [this] {
+    Evidence ev;
+    ParseSummaryJson(DeviceCountersJson(*x_), "monitor", &ev);
+    return ev;
+  };
+  db_ = std::make_unique<CounterDb>(poll, [this] { return x_->fabric().now(); }, periods,
+                                    &x_->fabric().sampler(), sc.seed);
   prev_ = Snapshot();
   prev_t_ = x_->fabric().now();
+  seen_polls_.resize(prev_.ports.size());
+  for (size_t i = 0; i < prev_.ports.size(); ++i)
+    for (int g = 0; g < kCounterGroups; ++g) seen_polls_[i][g] = db_->Latest(i, static_cast<CounterGroup>(g));
   x_->fabric().sampler().Every(window_, [this] { Window(); }, phase_);
 }
 
@@ -92,18 +110,49 @@ void Monitor::Window() {
   w.windowed = true;
   w.routes = &routes_;
   w.interval_s = static_cast<double>(now - prev_t_) / kSecond;
-  for (size_t i = 0; i < w.ports.size() && i < prev_.ports.size(); ++i) {
+  if (db_->instant()) db_->PollAll(current, now);
+  for (size_t i = 0; i < w.ports.size() && i < seen_polls_.size(); ++i) {
     PortEvidence& p = w.ports[i];
-    const PortEvidence& before = prev_.ports[i];
-    if (p.device != before.device || p.port != before.port) continue;  // summaries list ports in one order
-    Subtract(before.counters, &p.deltas);
-    for (auto& [q, c] : p.queues)
-      if (before.queues.count(q)) Subtract(before.queues.at(q), &c);
-    for (auto& [g, c] : p.pgs)
-      if (before.pgs.count(g)) Subtract(before.pgs.at(g), &c);
+    // Each group's counters over the polls the collector read: those since its last read, or,
+    // where the device has not polled since, the last two polls (a stepped counter's rate); its
+    // deltas are scaled to the window's span, so every rule reads one. A watermark is a level.
+    // A group not polled since the collector began has no deltas yet (a rule reads none).
+    CounterDb::Groups values, deltas;
+    const CounterGroup own = p.is_switch ? CounterGroup::kPort : CounterGroup::kHost;
+    double downs_now = 0;
+    for (int g = 0; g < kCounterGroups; ++g) {
+      const CounterGroup group = static_cast<CounterGroup>(g);
+      const CounterPoll& latest = db_->Latest(i, group);
+      CounterPoll& seen = seen_polls_[i][g];
+      const CounterPoll& from = latest.t > seen.t ? seen : db_->Previous(i, group);
+      values[g] = latest.values;
+      deltas[g] = latest.values;
+      if (from.t < 0 || from.t >= latest.t) {
+        deltas[g].clear();  // not polled since the collector began: no reading yet, not zero
+        if (group == own) p.span_s = -1;
+      } else {
+        Subtract(from.values, &deltas[g]);
+        const double scale = group == CounterGroup::kWatermark
+                                 ? 1.0
+                                 : static_cast<double>(now - prev_t_) / static_cast<double>(latest.t - from.t);
+        if (group == own) {
+          p.read_s = static_cast<double>(latest.t) / kSecond;
+          p.span_s = static_cast<double>(latest.t - from.t) / kSecond;
+        }
+        if (&from == &seen && group == own) {
+          PortEvidence fresh = p;  // the link's downs count once, in the window that read them
+          fresh.deltas = deltas[g];
+          downs_now = LinkDownsOf(fresh);
+        }
+        if (scale != 1.0)
+          for (auto& [k, v] : deltas[g]) v *= scale;
+      }
+      seen = latest;
+    }
+    CounterDb::Join(values, deltas, &p);
     // The downs of the flap window: this window's and those of the windows that ended within it.
     std::deque<std::pair<Time, double>>& downs = downs_[p.device + ":" + p.port];
-    if (const double n = LinkDownsOf(p); n > 0) downs.push_back({now, n});
+    if (downs_now > 0) downs.push_back({now, downs_now});
     while (!downs.empty() && downs.front().first <= now - flap_window_) downs.pop_front();
     p.downs_in_flap_window = 0;
     for (const auto& [t, n] : downs) p.downs_in_flap_window += n;

@@ -21,6 +21,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -29,6 +30,7 @@
 
 #include "diagnose/diagnose.h"  // LocationDevice
 #include "diagnose/evidence.h"
+#include "run/counter_db.h"
 #include "sim/event_queue.h"
 
 namespace rocelab {
@@ -99,7 +101,10 @@ class Monitor {
   FabricRoutes routes_;
   Time window_;
   Time phase_ = 0;
-  Evidence prev_;
+  std::unique_ptr<CounterDb> db_;
+  // Per port, per counter group: the poll the last window read.
+  std::vector<std::array<CounterPoll, kCounterGroups>> seen_polls_;
+  Evidence prev_;  // the live read of the last window: the watchdog's statistics, the probes
   Time prev_t_ = 0;
   // (rule, location) -> the last window it was found in. A finding is a new detection when it
   // was not found in the last kQuiet windows: one that comes and goes is not re-detected each time.

@@ -467,7 +467,8 @@ inline constexpr Option kMonitor =
     Other("monitor", Unit::kMapping, "", "sample every device's counters and run diagnose's rules on each window");
 inline constexpr Option kMonitorInterval =
     Duration("monitor.interval", 10 * kMillisecond, kMicrosecond, 3600 * kSecond,
-             "the sampling window (scaled with timers.scale)");
+             "the collector's scrape, its sampling window (scaled with timers.scale)")
+        .DefaultIs("monitor.counterpoll.port (1s); 10ms with refresh: instant");
 // A collector's scrapes keep their own clock: nothing lines them up with the moments a fault
 // begins, so a window boundary that falls on an injection (and an MTTD of 0) is an artefact.
 inline constexpr Option kMonitorPhase =
@@ -475,6 +476,26 @@ inline constexpr Option kMonitorPhase =
              "when the first window ends, within the first interval (scaled with timers.scale); 0s: at the interval; "
              "random: drawn from the seed")
         .Words("random");
+// What the monitor reads is what each device last wrote to its counter database, on the
+// devices' own poll timers (run/counter_db.h): SONiC's flex counter groups, `counterpoll show`'s
+// defaults (sonic-utilities counterpoll/main.py).
+inline constexpr Option kMonitorRefresh =
+    Choice("monitor.refresh", "production", "production|instant",
+           "production: each switch's counters as its last poll wrote them (monitor.counterpoll), each device on its "
+           "own phase, each host read at its own moment in the window; instant: every counter of every device read at "
+           "the window's end");
+inline constexpr Option kMonitorCounterpoll =
+    Other("monitor.counterpoll", Unit::kMapping, "",
+          "refresh: production: how often a switch polls each counter group into COUNTERS_DB (scaled with timers.scale)");
+inline constexpr Option kMonitorCounterpollPort =
+    Duration("monitor.counterpoll.port", kSecond, kMillisecond, 3600 * kSecond,
+             "PORT_STAT: packets, octets, discards, errors and PFC counters of a port");
+inline constexpr Option kMonitorCounterpollQueue =
+    Duration("monitor.counterpoll.queue", 10 * kSecond, kMillisecond, 3600 * kSecond,
+             "QUEUE_STAT and PG_DROP: a queue's packets, drops and ECN marks; a priority group's packets and drops");
+inline constexpr Option kMonitorCounterpollWatermark =
+    Duration("monitor.counterpoll.watermark", 60 * kSecond, kMillisecond, 3600 * kSecond,
+             "PG_WATERMARK and QUEUE_WATERMARK: buffer watermarks");
 // Probing (run/pingmesh.h, docs/faults.md "Probing").
 inline constexpr Option kMonitorProbes =
     Other("monitor.probes", Unit::kMapping, "",

@@ -766,8 +766,26 @@ Scenario ParseScenarioTree(const YamlNode& root, const std::string& file_label) 
     r.Finish();
   });
   ReadSection(top, opt::kMonitor, [&](ConfigReader& r) {
-    sc.monitor_interval = static_cast<Time>(opt::kMonitorInterval.def);
-    r.Duration(opt::kMonitorInterval, &sc.monitor_interval);
+    std::string refresh = opt::kMonitorRefresh.def_text;
+    r.Choice(opt::kMonitorRefresh, &refresh);
+    ReadSection(r, opt::kMonitorCounterpoll, [&](ConfigReader& c) {
+      if (refresh == "instant")
+        c.Fail(opt::kMonitorCounterpoll, "refresh: instant reads every counter at the window's end: no poll to set");
+      c.Duration(opt::kMonitorCounterpollPort, &sc.counterpoll.port);
+      c.Duration(opt::kMonitorCounterpollQueue, &sc.counterpoll.queue);
+      c.Duration(opt::kMonitorCounterpollWatermark, &sc.counterpoll.watermark);
+      c.Finish();
+    });
+    if (refresh == "instant") sc.counterpoll = {0, 0, 0};
+    // Without a window of its own, the collector scrapes as often as the ports are polled; one
+    // that scrapes faster reads the same values twice and then two polls' worth at once.
+    sc.monitor_interval = sc.counterpoll.instant() ? static_cast<Time>(opt::kMonitorInterval.def) : sc.counterpoll.port;
+    const bool window = r.Duration(opt::kMonitorInterval, &sc.monitor_interval);
+    if (window && !sc.counterpoll.instant() && sc.monitor_interval < sc.counterpoll.port)
+      r.Fail(opt::kMonitorInterval, "the window (" + FormatTime(sc.monitor_interval) +
+                                        ") is shorter than the switches' port counter poll (monitor.counterpoll.port, " +
+                                        FormatTime(sc.counterpoll.port) +
+                                        "): scrape at least that seldom, or read every counter live with refresh: instant");
     if (r.IsWord(opt::kMonitorPhase)) sc.monitor_phase_random = true;
     else if (r.Duration(opt::kMonitorPhase, &sc.monitor_phase) && sc.monitor_phase >= sc.monitor_interval)
       r.Fail(opt::kMonitorPhase, "the first window must end within the first interval (" +

@@ -371,6 +371,14 @@ struct Scenario {
   Time monitor_interval = 0;  // 0: no monitor (monitor.interval)
   Time monitor_phase = 0;     // monitor.phase
   bool monitor_phase_random = false;  // monitor.phase: random (drawn from the seed)
+  // monitor.refresh: production: the switches' counter groups polled on these periods (as
+  // written: the run scales them); instant: all zero, every counter read at the window's end.
+  struct Counterpoll {
+    Time port = static_cast<Time>(opt::kMonitorCounterpollPort.def);
+    Time queue = static_cast<Time>(opt::kMonitorCounterpollQueue.def);
+    Time watermark = static_cast<Time>(opt::kMonitorCounterpollWatermark.def);
+    bool instant() const { return port == 0; }
+  } counterpoll;
   ProbeSpec probes;           // monitor.probes
   bool recovery_auto = false;  // recovery.mode: auto
   bool recovery_runbook = false;  // recovery.mode: runbook: the same actions after recovery.delay
