@@ -284,11 +284,12 @@ TEST(FabricDcqcn, TheDisputedReadingsARunRestsOnAreInItsSummary) {
     return keys;
   };
   EXPECT_EQ(assumptions("{cc: dcqcn}"),
-            (std::vector<std::string>{"nic.dcqcn.cnp_moderation", "nic.dcqcn.byte_counter", "nic.dcqcn.g",
-                                      "nic.dcqcn.min_time_between_cnps"}));
+            (std::vector<std::string>{"nic.adaptive_retransmission", "nic.dcqcn.cnp_moderation", "nic.dcqcn.byte_counter",
+                                      "nic.dcqcn.g", "nic.dcqcn.min_time_between_cnps"}));
   EXPECT_TRUE(assumptions("{cc: dcqcn, dcqcn: {cnp_moderation: qp, byte_counter: 32KB, g: 0.995, "
-                          "min_time_between_cnps: 4us}}").empty());
-  EXPECT_TRUE(assumptions("{cc: none}").empty());
+                          "min_time_between_cnps: 4us}, adaptive_retransmission: {enabled: false}}").empty());
+  EXPECT_EQ(assumptions("{cc: none}"), std::vector<std::string>{"nic.adaptive_retransmission"});
+  EXPECT_TRUE(assumptions("{cc: none, adaptive_retransmission: {initial_low: 8}}").empty()) << "a profile set is no assumption";
 }
 
 }  // namespace rocelab

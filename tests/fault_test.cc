@@ -254,10 +254,13 @@ TEST(LinkPhy, ALossWithinTheDebounceIsNoCarrierChangeButLosesWhatCrossed) {
 
 // A host's link down for good, with the default ACK timeout (4.096 us x 2^14 = 67 ms) and 7
 // retries: the queue pairs on it fail after 8 timeouts, about half a second, as on real fabrics.
+// The IBTA timer alone here; adaptive retransmission fails them at the same time
+// (adaptive_retransmission_test.cc).
 TEST(FaultLink, AnOutageLongerThanTheRetryBudgetEndsInQpErrors) {
   TestRun f = RunYaml(
       "duration: 1s\n"
       "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2}\n"
+      "nic: {adaptive_retransmission: {enabled: false}}\n"
       "workload:\n  - {type: flow, src: h0, dst: h1, size: 4MB}\n  - {type: flow, src: h1, dst: h0, size: 4MB}\n"
       "faults:\n  - {kind: link_down, target: h0-leaf0, at: 100us}\n");
   const Time timeout = (4096 * kNanosecond) << 14;

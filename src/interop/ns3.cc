@@ -146,6 +146,7 @@ void ApplyNicProfile(const Ns3ConfigFile& cfg, Ns3Run* r) {
   nic.cnp_bytes = 60;
   nic.ack_every = static_cast<int>(cfg.Num("L2_ACK_INTERVAL", 1));
   nic.nak_interval = 500 * kMicrosecond;  // its RdmaHw "NACK Generation Interval" default (not a config key)
+  nic.adaptive_retransmission.enabled = false;  // that simulator has no adaptive retransmission
   // L2_BACK_TO_ZERO: 0 is go-back-N from the NAKed PSN, 1 back to the start of the L2_CHUNK_SIZE chunk
   // (as its rdma-hw.cc implements them; its key documentation has them the other way round).
   if (cfg.Num("L2_BACK_TO_ZERO", 0) != 0) {

@@ -20,6 +20,7 @@ Nic::Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vec
   set_pause_expiry(spec_.pause_expiry);
   rc_.set_pacing_grain(ctx->serialization_grain);
   rc_.set_timer_scale(ctx->timer_scale);
+  rc_.set_seed(ctx->seed);
 }
 
 void Nic::SetRxThresholds(uint64_t headroom_bytes) {

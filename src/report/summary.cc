@@ -159,6 +159,8 @@ void WriteNic(JsonWriter& w, const Nic& n, Time now) {
   w.Uint(kReqCqeError.name, r.req_cqe_error).Uint(kReqCqeFlushError.name, r.req_cqe_flush_error);
   w.Uint(kRxWriteRequests.name, r.rx_write_requests).Uint(kRxReadRequests.name, r.rx_read_requests);
   w.Uint(kImpliedNakSeqErr.name, r.implied_nak_seq_err);
+  w.Uint(kRoceAdpRetrans.name, r.roce_adp_retrans).Uint(kRoceAdpRetransTo.name, r.roce_adp_retrans_to);
+  w.Uint(kRoceSlowRestart.name, r.roce_slow_restart).Uint(kRoceSlowRestartTrans.name, r.roce_slow_restart_trans);
   w.EndObject();
   WriteConfig(w, n.spec().pfc_enabled ? n.spec().lossless_mask : 0, n.spec().trust_dscp, n.spec().dscp_to_priority,
               nullptr, &n.spec(), n.reaction_point());

@@ -7,6 +7,15 @@ namespace rocelab {
 std::vector<Assumption> OutcomeAssumptions(const Scenario& sc) {
   std::vector<Assumption> out;
   const NicSpec& nic = sc.nic;
+  const NicSpec::AdaptiveRetransmission& adp = nic.adaptive_retransmission;
+  if (adp.enabled) {
+    const NicSpec::AdaptiveRetransmission def;
+    if (adp.time_base == def.time_base && adp.initial_low == def.initial_low && adp.initial_range == def.initial_range)
+      out.push_back({"nic.adaptive_retransmission",
+                     "a QP's first timeout 4 to 33 ms (4 us x 2^10..2^13), doubling on each expiry up to its ACK "
+                     "timeout; the firmware's default profile is not published",
+                     "enabled: false: the IBTA timer alone (4.096 us x 2^timeout), every expiry a retry"});
+  }
   if (nic.cc != NicSpec::Cc::kDcqcn) return out;
   const DcqcnParams& p = nic.dcqcn;
   const DcqcnParams mlx5 = DcqcnMlx5Profile();

@@ -342,6 +342,31 @@ inline constexpr Option kNicTimeout =
     Integer("nic.timeout", 14, 1, 31, "local ACK timeout exponent: 4.096 µs × 2^timeout (scaled with timers.scale)")
         .DefaultIs("14 (profile nccl: 20)");
 inline constexpr Option kNicRetryCount = Integer("nic.retry_count", 7, 0, 7, "retries before the QP fails");
+// ConnectX adaptive retransmission (ROCE_ACCL roce_adp_retrans_en and roce_slow_restart_en, both 1
+// in the firmware's defaults as `mlxreg --reg_name ROCE_ACCL --get` prints them; NVIDIA, "Adaptive
+// Retransmission: Parameters Control"). A QP's first timeout is time_base x 2^n, n drawn from
+// initial_low .. initial_low + initial_range - 1, used once; each expiry then doubles it, capped by
+// the QP's ACK timeout; the QP fails after (retry_count + 1) ACK timeouts without progress, when
+// the IBTA timer would. The default profile's values are not published: time_base is the firmware's
+// minimum (adp_retx_base_timeout_min, 4 us), the initial range is this project's assumption,
+// printed with every run (run/assumptions.h). Its times are the packet clock's, not scaled.
+inline constexpr Option kNicAdaptiveRetransmission =
+    Other("nic.adaptive_retransmission", Unit::kMapping, "",
+          "ConnectX adaptive retransmission: short randomised first timeouts that double up to the ACK timeout");
+inline constexpr Option kNicAdaptiveRetransmissionEnabled =
+    Boolean("nic.adaptive_retransmission.enabled", true,
+            "roce_adp_retrans_en (false: the IBTA timer alone, every expiry a retry)");
+inline constexpr Option kNicAdaptiveRetransmissionTimeBase =
+    Duration("nic.adaptive_retransmission.time_base", 4 * kMicrosecond, 4 * kMicrosecond, kMillisecond,
+             "time_base: every timeout is time_base x 2^n (not scaled with timers.scale)");
+inline constexpr Option kNicAdaptiveRetransmissionInitialLow =
+    Integer("nic.adaptive_retransmission.initial_low", 10, 0, 20, "timeout_init_low_bound: the first timeout's lowest n");
+inline constexpr Option kNicAdaptiveRetransmissionInitialRange =
+    Integer("nic.adaptive_retransmission.initial_range", 4, 1, 16,
+            "timeout_init_range_size: how many n the first timeout is drawn from");
+inline constexpr Option kNicAdaptiveRetransmissionSlowRestart =
+    Boolean("nic.adaptive_retransmission.slow_restart", true,
+            "roce_slow_restart_en: a QP whose timer expired resends at a DCQCN-cut rate");
 inline constexpr Option kNicBackToChunk =
     Integer("nic.back_to_chunk", 0, 0, 65536,
             "0: go-back-N from the NAKed PSN; N: on a gap the sender goes back to the start of the N-packet chunk");

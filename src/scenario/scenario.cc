@@ -181,6 +181,15 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
   }
   r.Int(opt::kNicTimeout, &n->timeout);
   r.Int(opt::kNicRetryCount, &n->retry_count);
+  ReadSection(r, opt::kNicAdaptiveRetransmission, [&](ConfigReader& a) {
+    NicSpec::AdaptiveRetransmission& adp = n->adaptive_retransmission;
+    a.Bool(opt::kNicAdaptiveRetransmissionEnabled, &adp.enabled);
+    a.Duration(opt::kNicAdaptiveRetransmissionTimeBase, &adp.time_base);
+    a.Int(opt::kNicAdaptiveRetransmissionInitialLow, &adp.initial_low);
+    a.Int(opt::kNicAdaptiveRetransmissionInitialRange, &adp.initial_range);
+    a.Bool(opt::kNicAdaptiveRetransmissionSlowRestart, &adp.slow_restart);
+    a.Finish();
+  });
   r.Int(opt::kNicBackToChunk, &n->back_to_chunk);
   r.Size(opt::kNicRxBuffer, &n->rx_buffer);
   if (r.IsWord(opt::kNicRxDrainRate)) n->rx_drain_rate = 0;

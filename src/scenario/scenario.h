@@ -161,6 +161,13 @@ struct NicSpec {
   uint32_t back_to_chunk = opt::kNicBackToChunk.def;
   Time nak_interval = 0;  // >0: NAK the same PSN again only after this (the ns-3 profile's 500 us)
   int retry_count = opt::kNicRetryCount.def;
+  struct AdaptiveRetransmission {  // nic.adaptive_retransmission
+    bool enabled = opt::kNicAdaptiveRetransmissionEnabled.def;
+    Time time_base = static_cast<Time>(opt::kNicAdaptiveRetransmissionTimeBase.def);
+    int initial_low = opt::kNicAdaptiveRetransmissionInitialLow.def;
+    int initial_range = opt::kNicAdaptiveRetransmissionInitialRange.def;
+    bool slow_restart = opt::kNicAdaptiveRetransmissionSlowRestart.def;
+  } adaptive_retransmission;
   uint64_t rx_buffer = opt::kNicRxBuffer.def;
   uint64_t rx_xoff = opt::kNicRxXoff.def;             // 0: rx_buffer minus the port's headroom
   uint64_t rx_xon = opt::kNicRxXon.def;               // 0: rx_xoff minus 2 frames

@@ -124,6 +124,11 @@ inline constexpr Counter kDuplicateRequest = {"duplicate_request", "packets", Co
 inline constexpr Counter kPacketSeqErr = {"packet_seq_err", "NAKs", CounterSource::kRdmaHwCounters};
 inline constexpr Counter kLocalAckTimeoutErr = {"local_ack_timeout_err", "events", CounterSource::kRdmaHwCounters};
 inline constexpr Counter kImpliedNakSeqErr = {"implied_nak_seq_err", "events", CounterSource::kRdmaHwCounters};
+// ConnectX adaptive retransmission and slow restart (nic.adaptive_retransmission; mlx5 counters.rst).
+inline constexpr Counter kRoceAdpRetrans = {"roce_adp_retrans", "events", CounterSource::kRdmaHwCounters};
+inline constexpr Counter kRoceAdpRetransTo = {"roce_adp_retrans_to", "events", CounterSource::kRdmaHwCounters};
+inline constexpr Counter kRoceSlowRestart = {"roce_slow_restart", "events", CounterSource::kRdmaHwCounters};
+inline constexpr Counter kRoceSlowRestartTrans = {"roce_slow_restart_trans", "events", CounterSource::kRdmaHwCounters};
 // Queue pairs moved to the error state: the application sees failed work requests.
 inline constexpr Counter kReqTransportRetriesExceeded = {"req_transport_retries_exceeded", "QPs",
                                                          CounterSource::kRdmaHwCounters};

@@ -94,6 +94,10 @@ struct RdmaCounters {
   uint64_t rx_write_requests = 0;
   uint64_t rx_read_requests = 0;
   uint64_t implied_nak_seq_err = 0;
+  uint64_t roce_adp_retrans = 0;         // adaptive retransmissions (timer expiries that resent)
+  uint64_t roce_adp_retrans_to = 0;      // ...of those, with the timeout grown to the QP's ACK timeout
+  uint64_t roce_slow_restart = 0;        // resends at a slow-restart rate
+  uint64_t roce_slow_restart_trans = 0;  // QPs that went into slow restart
   uint64_t retransmitted_packets = 0;  // rocelab extension: data packets sent again
   uint64_t bytes_delivered = 0;        // rocelab extension: payload accepted in order
 };

@@ -112,6 +112,12 @@ struct alignas(64) QueuePair {
   size_t completed = 0;
   double ssthresh = 1e9;
   Time rto = 0;  // retransmission timeout for a windowed flow (0: the NIC's ACK timeout)
+  // Adaptive retransmission (nic.adaptive_retransmission): the timeout's exponent n (time_base x
+  // 2^n), drawn when the QP starts and back to that draw on progress; how long the timer has run
+  // since the last progress, expiry by expiry.
+  int8_t adp_exponent = -1, adp_initial = -1;
+  bool adp_slowed = false;  // slow restart in force since the last progress
+  Time adp_waited = 0;
   Time last_response_cnp = -1;  // its last CNP about the READ responses
 
   // ---- The rest of the responder.

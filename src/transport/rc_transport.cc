@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/rng.h"
+
 namespace rocelab {
 
 RcTransport::RcTransport(const Simulator* clock, PacketPool* pool, const NicSpec* spec, uint32_t wire_overhead,
@@ -82,6 +84,45 @@ void RcTransport::ArmAckTimer(QueuePair& qp) {
   carrier_->ArmTimer(RcCarrier::Timer::kAck, qp.last_progress + Timeout(qp), qp.id);
 }
 
+void RcTransport::Start(QueuePair& qp) {
+  qp.retries_left = spec_->retry_count;
+  if (!Adaptive(qp)) return;
+  // "Initial timeout is randomized to prevent multiple QPs from starting with the same value."
+  const NicSpec::AdaptiveRetransmission& adp = spec_->adaptive_retransmission;
+  const uint64_t n = Rng(seed_, NameHash("adaptive_retransmission") ^ qp.id).Below(static_cast<uint64_t>(adp.initial_range));
+  qp.adp_initial = static_cast<int8_t>(adp.initial_low + static_cast<int>(n));
+  qp.adp_exponent = qp.adp_initial;
+}
+
+bool RcTransport::AdaptiveExpiry(QueuePair& qp) {
+  qp.adp_waited += Timeout(qp);
+  if (qp.adp_waited >= AdaptiveBudget()) {
+    rdma_->req_transport_retries_exceeded++;
+    Complete(qp, true);
+    return false;
+  }
+  rdma_->roce_adp_retrans++;
+  if (AdaptiveTimeout(qp) >= AckTimeout()) rdma_->roce_adp_retrans_to++;
+  if (qp.adp_exponent < 62) ++qp.adp_exponent;  // doubled, up to the ACK timeout
+  // Slow restart: the resend starts at a cut rate, as a CNP would cut it (the firmware's
+  // slow-restart rate is not published).
+  if (spec_->adaptive_retransmission.slow_restart && RpOn()) {
+    if (!qp.adp_slowed) rdma_->roce_slow_restart_trans++;
+    qp.adp_slowed = true;
+    rdma_->roce_slow_restart++;
+    const Pacing pace = RequestPacing(qp);
+    pace.rp.OnCnp(Now());
+    Repace(qp, pace);
+  }
+  return true;
+}
+
+void RcTransport::Progressed(QueuePair& qp) {
+  qp.adp_waited = 0;
+  qp.adp_slowed = false;
+  qp.adp_exponent = qp.adp_initial;
+}
+
 void RcTransport::OnAckTimer(QueuePair& qp) {
   qp.timer_pending = false;
   if (qp.done || qp.failed || qp.snd_una >= qp.snd_nxt) return;
@@ -91,7 +132,7 @@ void RcTransport::OnAckTimer(QueuePair& qp) {
     carrier_->ArmTimer(RcCarrier::Timer::kAck, deadline, qp.id);
     return;
   }
-  if (!ConsumeRetry(qp)) return;
+  if (Adaptive(qp) ? !AdaptiveExpiry(qp) : !ConsumeRetry(qp)) return;
   // mlx5 counts the expiries that did not exhaust the retries; the last is the QP's error.
   rdma_->local_ack_timeout_err++;
   qp.snd_nxt = qp.snd_una;  // go back to the oldest unacknowledged PSN
@@ -121,6 +162,7 @@ void RcTransport::OnAck(const Packet* pkt) {
   // inside a chunk whose start was acknowledged before (go-back-to-chunk): it refills the
   // retry budget even when it acknowledges nothing new.
   qp.retries_left = spec_->retry_count;
+  Progressed(qp);
   const uint32_t acked = pkt->psn + 1;
   if (acked <= qp.snd_una) return;
   AdvanceUna(qp, acked);
@@ -130,6 +172,7 @@ void RcTransport::AdvanceUna(QueuePair& qp, uint32_t una) {
   qp.OnWindowAck(una - qp.snd_una);
   qp.snd_una = una;
   qp.retries_left = spec_->retry_count;
+  Progressed(qp);
   qp.last_progress = Now();
   if (qp.snd_nxt < qp.snd_una) qp.snd_nxt = qp.snd_una;
   while (qp.completed < qp.messages.size()) {

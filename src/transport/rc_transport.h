@@ -2,8 +2,11 @@
 // pairs it is an end of. Requester: builds data packets and READ requests
 // in PSN order, goes back N on a NAK or on the local ACK timeout
 // (4.096 us x 2^timeout, `retry_count` retries), completes on the ACK of a
-// message's last PSN. Responder: accepts in-order packets, ACKs them
-// (coalesced), NAKs the first packet of a gap once, answers READ requests
+// message's last PSN. With ConnectX adaptive retransmission the timer starts
+// short (its first value drawn per QP) and doubles on each expiry up to the
+// ACK timeout; the QP fails when its timer has run, without progress, as long
+// as the IBTA timer's retries would have. Responder: accepts in-order
+// packets, ACKs them (coalesced), NAKs the first packet of a gap once, answers READ requests
 // with a response stream, and generates CNPs for CE-marked packets (or echoes
 // CE on the ACK). Reaction point: hands CNPs to the QP's DCQCN and re-paces it.
 //
@@ -13,6 +16,7 @@
 #ifndef ROCELAB_TRANSPORT_RC_TRANSPORT_H_
 #define ROCELAB_TRANSPORT_RC_TRANSPORT_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -66,8 +70,10 @@ class RcTransport {
   // The reaction point (rate cuts on CNPs) on or off; the notification point is not affected.
   void set_reaction_point(bool on) { rp_on_ = on; }
   bool reaction_point() const { return rp_on_; }
-  // A QP becomes active: its retry budget starts full.
-  void Start(QueuePair& qp) { qp.retries_left = spec_->retry_count; }
+  // A QP becomes active: its retry budget starts full, its adaptive timeout drawn.
+  void Start(QueuePair& qp);
+  // Draws come from the run's seed (set before any QP starts).
+  void set_seed(uint64_t seed) { seed_ = seed; }
 
  private:
   // The headers every packet of `qp` carries; toward the requester for responses and control.
@@ -118,7 +124,29 @@ class RcTransport {
   void Complete(QueuePair& qp, bool failed);
   Time Now() const { return clock_->Now(); }
   Time AckTimeout() const { return ScaledTimer(LocalAckTimeout(spec_->timeout), timer_scale_); }
-  Time Timeout(const QueuePair& qp) const { return qp.rto > 0 ? qp.rto : AckTimeout(); }
+  // Whether `qp` runs ConnectX adaptive retransmission (a TCP-like flow keeps its own RTO).
+  bool Adaptive(const QueuePair& qp) const { return spec_->adaptive_retransmission.enabled && !qp.windowed; }
+  // Its timeout now: time_base x 2^n, never longer than the QP's ACK timeout.
+  Time AdaptiveTimeout(const QueuePair& qp) const {
+    const Time base = spec_->adaptive_retransmission.time_base;
+    const int n = qp.adp_exponent;
+    return n < 0 || n >= 62 || base > (AckTimeout() >> n) ? AckTimeout() : base << n;
+  }
+  // The time an adaptive timer may run without progress before the QP fails. The firmware's
+  // default (profile 0) is not published; it is kept where the IBTA timer puts it, (retry_count
+  // + 1) ACK timeouts of the timer's running, so adaptive retransmission changes how soon a loss
+  // is resent, not when a QP gives up.
+  Time AdaptiveBudget() const { return AckTimeout() * (spec_->retry_count + 1); }
+  Time Timeout(const QueuePair& qp) const {
+    if (qp.rto > 0) return qp.rto;
+    if (!Adaptive(qp)) return AckTimeout();
+    return std::min(AdaptiveTimeout(qp), AdaptiveBudget() - qp.adp_waited);  // the last one ends the budget
+  }
+  // An adaptive timer expired: the QP fails once its timer has run its whole budget without
+  // progress, else resends (false: it failed).
+  bool AdaptiveExpiry(QueuePair& qp);
+  // The QP made progress: its timeout goes back to the first one, slow restart ends.
+  void Progressed(QueuePair& qp);
   bool CcOn() const { return spec_->cc == NicSpec::Cc::kDcqcn; }
   bool RpOn() const { return CcOn() && rp_on_; }
 
@@ -133,6 +161,7 @@ class RcTransport {
   RdmaCounters* rdma_;
   RcCarrier* carrier_;
   Time last_port_cnp_ = -1;  // the port's last CNP (cnp_moderation: port)
+  uint64_t seed_ = 0;
 };
 
 }  // namespace rocelab
