@@ -54,11 +54,13 @@ const char* LadderTier(const std::string& rule) {
   return "T3";
 }
 
-double LinkDownsOf(const PortEvidence& p) {
-  const Counter& downs = p.is_switch ? kSonicFlapCount : kLinkDownEventsPhy;
+double LinkDownsOf(const PortEvidence& p) { return LinkDownsOf(p.is_switch, p.deltas); }
+
+double LinkDownsOf(bool is_switch, const CounterMap& deltas) {
+  const Counter& downs = is_switch ? kSonicFlapCount : kLinkDownEventsPhy;
   auto delta = [&](const char* k) {
-    auto it = p.deltas.find(k);
-    return it == p.deltas.end() ? 0.0 : it->second;
+    auto it = deltas.find(k);
+    return it == deltas.end() ? 0.0 : it->second;
   };
   // Every other change of the carrier is a down too (a netdev's carrier also goes with an
   // administrative down or a driver reload, which the PHY's count misses).

@@ -39,6 +39,7 @@ constexpr double kFlapWindowSeconds = 10;
 
 // How often the port's link went down over the evidence's interval (its deltas).
 double LinkDownsOf(const PortEvidence& p);
+double LinkDownsOf(bool is_switch, const CounterMap& deltas);  // a port's, from its own group's deltas
 
 // A rule's own tier ("T1", "T2", "T3"; "" for application and evidence findings). A few rules
 // grade each finding on its evidence instead: pausing traced to a storm or a slow receiver is

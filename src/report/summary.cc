@@ -352,17 +352,22 @@ const char* DeviceCountersName(DeviceCounters c) {
 
 namespace {
 
-// The hosts' and switches' sections: every device's counters and configuration.
-void WriteDevices(JsonWriter& w, const Experiment& x, DeviceCounters counters) {
+// The hosts' and switches' sections: every device's counters and configuration (only
+// `device`'s, when one is named).
+void WriteDevices(JsonWriter& w, const Experiment& x, DeviceCounters counters, const std::string& device = "") {
   const Fabric& f = x.fabric();
   w.String("device_counters", DeviceCountersName(counters));
   if (counters == DeviceCounters::kNone) return;
   w.BeginObject("hosts");
   for (const auto& n : f.nics())
-    if (counters == DeviceCounters::kAll || SawTraffic(n->port(0), n->port(0).counters)) WriteNic(w, *n, f.now());
+    if ((device.empty() || n->name() == device) &&
+        (counters == DeviceCounters::kAll || SawTraffic(n->port(0), n->port(0).counters)))
+      WriteNic(w, *n, f.now());
   w.EndObject();
   w.BeginObject("switches");
-  for (size_t i = 0; i < f.switches().size(); ++i) WriteSwitch(w, *f.switches()[i], f.topology(), counters, x.watchdog(i), f.now());
+  for (size_t i = 0; i < f.switches().size(); ++i)
+    if (device.empty() || f.switches()[i]->name() == device)
+      WriteSwitch(w, *f.switches()[i], f.topology(), counters, x.watchdog(i), f.now());
   w.EndObject();
 }
 
@@ -546,11 +551,11 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   return w.str();
 }
 
-std::string DeviceCountersJson(const Experiment& x) {
+std::string DeviceCountersJson(const Experiment& x, const std::string& device) {
   JsonWriter w;
   w.BeginObject();
   w.Double("sim_time_ns", static_cast<double>(x.fabric().now()) / kNanosecond, 3);
-  WriteDevices(w, x, DeviceCounters::kAll);
+  WriteDevices(w, x, DeviceCounters::kAll, device);
   w.EndObject();
   return w.str();
 }

@@ -40,8 +40,8 @@ const char* DeviceCountersName(DeviceCounters c);
 
 std::string SummaryJson(const Experiment& run, DeviceCounters counters = DeviceCounters::kAll);
 // Only what the devices count and how they are set (summary.json's hosts and switches, with
-// sim_time_ns), as a collector polls them mid-run.
-std::string DeviceCountersJson(const Experiment& run);
+// sim_time_ns), as a collector polls them mid-run: every device's, or only `device`'s.
+std::string DeviceCountersJson(const Experiment& run, const std::string& device = "");
 
 }  // namespace rocelab
 

@@ -25,14 +25,19 @@ const char* GroupName(CounterGroup g) {
 
 CounterDb::Groups CounterDb::Split(const PortEvidence& p) {
   Groups g;
-  const int own = static_cast<int>(p.is_switch ? CounterGroup::kPort : CounterGroup::kHost);
-  g[own] = p.counters;
+  for (int k = 0; k < kCounterGroups; ++k) g[k] = Split(p, static_cast<CounterGroup>(k));
+  return g;
+}
+
+CounterMap CounterDb::Split(const PortEvidence& p, CounterGroup g) {
+  if (g == CounterGroup::kPort || g == CounterGroup::kHost)
+    return g == (p.is_switch ? CounterGroup::kPort : CounterGroup::kHost) ? p.counters : CounterMap{};
+  CounterMap m;
   for (const auto& [prefix, blocks] : {std::pair{kQueuePrefix, &p.queues}, std::pair{kPgPrefix, &p.pgs}})
     for (const auto& [name, counters] : *blocks)
       for (const auto& [k, v] : counters)
-        g[static_cast<int>(IsWatermark(k) ? CounterGroup::kWatermark : CounterGroup::kQueue)]
-         [std::string(1, prefix) + name + "|" + k] = v;
-  return g;
+        if (IsWatermark(k) == (g == CounterGroup::kWatermark)) m[std::string(1, prefix) + name + "|" + k] = v;
+  return m;
 }
 
 void CounterDb::Join(const Groups& values, const Groups& deltas, PortEvidence* p) {
@@ -49,11 +54,11 @@ void CounterDb::Join(const Groups& values, const Groups& deltas, PortEvidence* p
     }
 }
 
-CounterDb::CounterDb(std::function<Evidence()> read, std::function<Time()> clock, const Periods& periods,
+CounterDb::CounterDb(std::function<Evidence(const std::string&)> read, std::function<Time()> clock, const Periods& periods,
                      Sampler* sampler, uint64_t seed)
     : read_(std::move(read)), periods_(periods), clock_(std::move(clock)) {
-  const Evidence live = read_();
-  for (const PortEvidence& p : live.ports) device_.push_back(p.device);
+  const Evidence live = read_("");
+  for (size_t i = 0; i < live.ports.size(); ++i) ports_of_[live.ports[i].device].push_back(i);
   latest_.resize(live.ports.size());
   previous_.resize(live.ports.size());
   PollAll(live, clock_());
@@ -91,15 +96,13 @@ void CounterDb::PollAll(const Evidence& live, Time now) {
 
 void CounterDb::Poll(const std::string& device, CounterGroup g) {
   const Time now = clock_();
-  if (live_t_ != now) {
-    live_ = read_();
-    live_t_ = now;
-  }
+  const Evidence live = read_(device);
+  const std::vector<size_t>& ports = ports_of_[device];
   const int k = static_cast<int>(g);
-  for (size_t i = 0; i < live_.ports.size() && i < latest_.size(); ++i) {
-    if (device_[i] != device) continue;
+  for (size_t j = 0; j < live.ports.size() && j < ports.size(); ++j) {
+    const size_t i = ports[j];
     previous_[i][k] = std::move(latest_[i][k]);
-    latest_[i][k] = {Split(live_.ports[i])[k], now};
+    latest_[i][k] = {Split(live.ports[j], g), now};
   }
 }
 

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,10 +50,10 @@ class CounterDb {
     Time host = 0;                            // a host's scrape
   };
 
-  // `read` reads every device's counters live, its ports always in one order; `clock` says
-  // when. Polls every group of every port now; with periods, schedules each device's polls on
-  // `sampler`.
-  CounterDb(std::function<Evidence()> read, std::function<Time()> clock, const Periods& periods, Sampler* sampler,
+  // `read(device)` reads one device's counters live (every device's for ""), its ports always
+  // in one order; `clock` says when. Polls every group of every port now; with periods,
+  // schedules each device's polls on `sampler`.
+  CounterDb(std::function<Evidence(const std::string& device)> read, std::function<Time()> clock, const Periods& periods, Sampler* sampler,
             uint64_t seed);
   CounterDb(const CounterDb&) = delete;
   CounterDb& operator=(const CounterDb&) = delete;
@@ -69,17 +70,16 @@ class CounterDb {
   // and back: the groups' maps put into `p`'s counters, deltas, queues and priority groups.
   using Groups = std::array<CounterMap, kCounterGroups>;
   static Groups Split(const PortEvidence& p);
+  static CounterMap Split(const PortEvidence& p, CounterGroup g);
   static void Join(const Groups& values, const Groups& deltas, PortEvidence* p);
 
  private:
   void Poll(const std::string& device, CounterGroup g);
 
-  std::function<Evidence()> read_;
+  std::function<Evidence(const std::string&)> read_;
   Periods periods_;
-  std::vector<std::string> device_;  // port i's device
+  std::map<std::string, std::vector<size_t>> ports_of_;  // a device's ports, as indices in the evidence
   std::vector<std::array<CounterPoll, kCounterGroups>> latest_, previous_;
-  Evidence live_;      // the last live read, and when: the polls at one moment share it
-  Time live_t_ = -1;
   std::function<Time()> clock_;
 };
 

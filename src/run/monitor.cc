@@ -68,9 +68,9 @@ Monitor::Monitor(Experiment* x)
   if (!cp.instant())
     periods = {std::max<Time>(1, ScaledTimer(cp.port, sc.timer_scale)), std::max<Time>(1, ScaledTimer(cp.queue, sc.timer_scale)),
                std::max<Time>(1, ScaledTimer(cp.watermark, sc.timer_scale)), window_};
-  auto poll = [this] {
+  auto poll = [this](const std::string& device) {
     Evidence ev;
-    ParseSummaryJson(DeviceCountersJson(*x_), "monitor", &ev);
+    ParseSummaryJson(DeviceCountersJson(*x_, device), "monitor", &ev);
     return ev;
   };
   db_ = std::make_unique<CounterDb>(poll, [this] { return x_->fabric().now(); }, periods,
@@ -139,11 +139,8 @@ void Monitor::Window() {
           p.read_s = static_cast<double>(latest.t) / kSecond;
           p.span_s = static_cast<double>(latest.t - from.t) / kSecond;
         }
-        if (&from == &seen && group == own) {
-          PortEvidence fresh = p;  // the link's downs count once, in the window that read them
-          fresh.deltas = deltas[g];
-          downs_now = LinkDownsOf(fresh);
-        }
+        if (&from == &seen && group == own)  // the link's downs count once, in the window that read them
+          downs_now = LinkDownsOf(p.is_switch, deltas[g]);
         if (scale != 1.0)
           for (auto& [k, v] : deltas[g]) v *= scale;
       }

@@ -1,8 +1,9 @@
 // What a monitoring system sees, and what it makes of it. Every window
 // (`monitor.interval`, scaled with the agents' timers, on the fabric's one
-// sampler with the time series: telemetry/sampler.h) it samples every
-// device's counters, as a collector scraping SONiC and the hosts would, and runs
-// diagnose's rules on the window's deltas: the same rule set, with the same rule
+// sampler with the time series: telemetry/sampler.h) it reads every device's
+// counters as a collector scraping SONiC's COUNTERS_DB and the hosts would: what
+// each device's last poll of each counter group wrote (run/counter_db.h), not
+// the hardware's count at that moment. It runs diagnose's rules on the window's deltas: the same rule set, with the same rule
 // ids, that `rocelab diagnose` runs on a summary or a bundle. A finding that
 // was not there in the previous window is a detection, on the timeline
 // ("detected") and in the list below; the faults' lifecycle figures (when each

@@ -185,6 +185,11 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
     NicSpec::AdaptiveRetransmission& adp = n->adaptive_retransmission;
     a.Bool(opt::kNicAdaptiveRetransmissionEnabled, &adp.enabled);
     a.Duration(opt::kNicAdaptiveRetransmissionTimeBase, &adp.time_base);
+    // The firmware takes the base as a power of two microseconds (NVIDIA, "Adaptive
+    // Retransmission: Parameters Control").
+    const Time us = adp.time_base / kMicrosecond;
+    if (adp.time_base % kMicrosecond != 0 || (us & (us - 1)) != 0)
+      a.Fail(opt::kNicAdaptiveRetransmissionTimeBase, "must be a power of two microseconds (4us, 8us, 16us, ...)");
     a.Int(opt::kNicAdaptiveRetransmissionInitialLow, &adp.initial_low);
     a.Int(opt::kNicAdaptiveRetransmissionInitialRange, &adp.initial_range);
     a.Bool(opt::kNicAdaptiveRetransmissionSlowRestart, &adp.slow_restart);

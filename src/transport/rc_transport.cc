@@ -118,6 +118,7 @@ bool RcTransport::AdaptiveExpiry(QueuePair& qp) {
 }
 
 void RcTransport::Progressed(QueuePair& qp) {
+  qp.retries_left = spec_->retry_count;
   qp.adp_waited = 0;
   qp.adp_slowed = false;
   qp.adp_exponent = qp.adp_initial;
@@ -161,7 +162,6 @@ void RcTransport::OnAck(const Packet* pkt) {
   // Any positive ACK shows the path delivers again, including one for a packet sent again
   // inside a chunk whose start was acknowledged before (go-back-to-chunk): it refills the
   // retry budget even when it acknowledges nothing new.
-  qp.retries_left = spec_->retry_count;
   Progressed(qp);
   const uint32_t acked = pkt->psn + 1;
   if (acked <= qp.snd_una) return;
@@ -171,8 +171,6 @@ void RcTransport::OnAck(const Packet* pkt) {
 void RcTransport::AdvanceUna(QueuePair& qp, uint32_t una) {
   qp.OnWindowAck(una - qp.snd_una);
   qp.snd_una = una;
-  qp.retries_left = spec_->retry_count;
-  Progressed(qp);
   qp.last_progress = Now();
   if (qp.snd_nxt < qp.snd_una) qp.snd_nxt = qp.snd_una;
   while (qp.completed < qp.messages.size()) {
@@ -216,6 +214,7 @@ void RcTransport::OnReadResponse(const Packet* pkt) {
     qp.read_rewound = false;
     qp.delivered += pkt->payload;
     rdma_->bytes_delivered += pkt->payload;
+    Progressed(qp);
     AdvanceUna(qp, pkt->psn + 1);
   } else if (pkt->psn > qp.snd_una) {
     // A response is missing: ask again from the first missing PSN, once per gap. The implied

@@ -145,7 +145,8 @@ class RcTransport {
   // An adaptive timer expired: the QP fails once its timer has run its whole budget without
   // progress, else resends (false: it failed).
   bool AdaptiveExpiry(QueuePair& qp);
-  // The QP made progress: its timeout goes back to the first one, slow restart ends.
+  // A positive ACK or an in-order read response: the path delivers again. The retry budget
+  // refills, the timeout goes back to the first one, slow restart ends.
   void Progressed(QueuePair& qp);
   bool CcOn() const { return spec_->cc == NicSpec::Cc::kDcqcn; }
   bool RpOn() const { return CcOn() && rp_on_; }
