@@ -75,5 +75,22 @@ TEST(AdaptiveRetransmission, SlowRestartIsOneKeyAway) {
   EXPECT_EQ(f->nics()[0]->rdma().roce_adp_retrans, 1u);
 }
 
+TEST(AdaptiveRetransmission, TheTimeBaseIsAPowerOfTwoMicroseconds) {
+  const std::string base = "topology: {type: spine-leaf}\n";
+  auto with = [&](const char* t) {
+    return base + "nic: {adaptive_retransmission: {time_base: " + t + "}}\n";
+  };
+  EXPECT_EQ(ParseScenarioText(with("8us"), "t.yaml").nic.adaptive_retransmission.time_base, 8 * kMicrosecond);
+  for (const char* bad : {"6us", "4500ns"}) {
+    try {
+      ParseScenarioText(with(bad), "t.yaml");
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("power of two"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("t.yaml:2"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rocelab
