@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/demo_scenario.h"
 #include "report/html_page.h"
 #include "report/series_reader.h"
 #include "report/svg_chart.h"
@@ -440,6 +441,65 @@ TEST(HtmlReport, TheFaultsCostIsOnThePage) {
   EXPECT_NE(html.find("allreduce iterations&#39; time beyond their time without the fault"), std::string::npos);
 }
 
+// Every <svg> of `html` whose class is `svg_class`, whole.
+std::vector<std::string> Svgs(const std::string& html, const std::string& svg_class) {
+  std::vector<std::string> out;
+  const std::string open = "<svg class=\"" + svg_class + "\"";
+  for (size_t at = html.find(open); at != std::string::npos; at = html.find(open, at + 1))
+    out.push_back(html.substr(at, html.find("</svg>", at) - at));
+  return out;
+}
+
+// The demo, as shipped, draws its series; every time chart shows where the storm was injected,
+// detected and acted on, and where the fabric was back, at the times summary.json gives.
+TEST(HtmlReport, TheDemoDrawsItsFaultStoryOnEveryTimeChart) {
+  const std::string dir = TempDir("report-demo-marks");
+  ASSERT_EQ(Rocelab("demo --out " + dir + " --quiet").status, 0);
+  const std::string html = ReadFile(dir + "/report.html");
+  const std::vector<std::string> charts = Svgs(html, "chart");
+  ASSERT_GE(charts.size(), 4u) << "the demo has time series on";
+  std::vector<std::string> pause;
+  for (const std::string& svg : Svgs(html, "spans"))
+    if (svg.find("data-chart=\"pause_state\"") != std::string::npos) pause.push_back(svg);
+  ASSERT_EQ(pause.size(), 1u);
+  for (const std::string& svg : charts) {
+    const std::string id = svg.substr(0, svg.find('>'));
+    EXPECT_EQ(Occurrences(svg, "class=\"marker marker-injected\""), 1u) << id;
+    EXPECT_EQ(Occurrences(svg, "class=\"marker marker-detected\""), 1u) << id;
+    EXPECT_EQ(Occurrences(svg, "class=\"marker marker-action\""), 2u) << id << ": ignore h0's pause, then isolate h0";
+    EXPECT_EQ(Occurrences(svg, "class=\"marker marker-recovered\""), 1u) << id;
+    EXPECT_NE(svg.find("<title>3.000 ms pfc_storm on h0: injected</title>"), std::string::npos) << id;
+  }
+  EXPECT_EQ(Occurrences(pause[0], "class=\"marker marker-injected\""), 1u);
+  EXPECT_NE(html.find("Dashed lines: a fault injected (orange)"), std::string::npos);
+}
+
+// Workload figures in the units an operator reads: times as times, shares as percent, rates with
+// their unit, sizes in bytes, each with its summary.json key; "1 link", not "1 links".
+TEST(HtmlReport, WorkloadFiguresAreInHumanUnits) {
+  const std::string dir = TempDir("report-units");
+  ASSERT_EQ(Rocelab("demo --out " + dir + " --quiet").status, 0);
+  const std::string html = ReadFile(dir + "/report.html");
+  const std::string table = html.substr(html.find("<h3>allreduce</h3>"));
+  EXPECT_NE(table.find("<td>iteration times (iteration_ns)</td><td>4.107 ms, 4.097 ms, 2.334 ms"), std::string::npos) << table;
+  EXPECT_NE(table.find("<td>GPU busy (gpu_busy)</td><td class=\"n\">15.7 %</td>"), std::string::npos) << table;
+  EXPECT_NE(table.find("<td>host link (host_link_gbps)</td><td class=\"n\">100.00 Gb/s</td>"), std::string::npos) << table;
+  EXPECT_NE(table.find("<td>bytes</td><td class=\"n\">16.0 MB</td>"), std::string::npos) << table;
+  EXPECT_NE(table.find("<td>slice (slice_bytes)</td><td class=\"n\">1.0 MB</td>"), std::string::npos) << table;
+  EXPECT_EQ(table.find("0.1569"), std::string::npos);
+  EXPECT_NE(html.find("1 link carried PAUSE frames"), std::string::npos);
+  EXPECT_EQ(html.find("1 links"), std::string::npos);
+}
+
+// A cell that opens with a figure but goes on as a sentence wraps; a figure with its unit does not.
+TEST(HtmlReport, OnlyFiguresKeepToOneLine) {
+  HtmlTable t({"a", "b", "c", "d"});
+  t.AddRow({"6.2 MB", "38.4 %", "3.100 ms T2: ignore h0's pause at leaf0:Ethernet0", "0.00 USD (512 GPUs × 0 s lost)"});
+  const std::string html = t.Html();
+  EXPECT_NE(html.find("<td class=\"n\">6.2 MB</td><td class=\"n\">38.4 %</td><td>3.100 ms T2"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>0.00 USD (512"), std::string::npos) << html;
+}
+
 // The same scenario and seed, written to two folders: the same bytes.
 TEST(HtmlReport, SameRunSameBytes) {
   const std::string a = RunInto(StormScenario(), "report-a");
@@ -526,6 +586,78 @@ Rendered Render(const std::string& file, const std::string& screenshot = "") {
   return r;
 }
 
+// The page `file` laid out by Chromium in a window `width` px wide, with a PNG of it taken at
+// that width into `screenshot`: what runs past the window's right edge, one line per element
+// (the page itself wider than the window, an element whose box ends beyond it, a box that
+// scrolls because its content is wider than it: scrollWidth > clientWidth), or "none". A copy of
+// the page carries the measuring script; the page itself runs none.
+std::string Overflow(const std::string& file, int width, const std::string& screenshot) {
+  const std::string chromium = Chromium();
+  if (chromium.empty()) {
+    ADD_FAILURE() << "chromium not found on PATH: install the Debian package chromium (scripts/setup.sh does)";
+    return "";
+  }
+  std::string page = ReadFile(file);
+  const size_t csp = page.find("<meta http-equiv=\"Content-Security-Policy\"");
+  if (csp != std::string::npos) page.erase(csp, page.find('>', csp) + 1 - csp);
+  const char kProbe[] = R"js(<script>
+window.addEventListener('load', () => {
+  const bad = [], de = document.documentElement, edge = de.clientWidth + 0.5;
+  if (de.scrollWidth > de.clientWidth) bad.push('the page: ' + de.scrollWidth + ' px wide in ' + de.clientWidth);
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
+    const what = el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 50) + '"';
+    const x = getComputedStyle(el).overflowX;
+    if (el.getBoundingClientRect().right > edge) bad.push(what + ' ends at ' + Math.round(el.getBoundingClientRect().right));
+    else if ((x === 'auto' || x === 'scroll') && el.scrollWidth > el.clientWidth + 0.5)
+      bad.push(what + ' scrolls: ' + el.scrollWidth + ' > ' + el.clientWidth);
+  }
+  const out = document.createElement('pre');
+  out.id = 'overflow-probe';
+  out.textContent = bad.length ? bad.slice(0, 20).join('\n') : 'none';
+  document.body.appendChild(out);
+});
+</script>)js";
+  page.insert(page.rfind("</body>"), kProbe);
+  const std::string dir = TempDir("chromium-fit");
+  WriteFile(dir + "/probe.html", page);
+  const std::string flags = " --headless --no-sandbox --disable-gpu --user-data-dir=" + dir +
+                            "/profile --virtual-time-budget=2000 --no-first-run --disable-extensions --hide-scrollbars " +
+                            "--window-size=" + std::to_string(width) + ",1200 ";
+  CommandResult dom;
+  dom.output = RunCommand(chromium + flags + "--dump-dom file://" + dir + "/probe.html 2>/dev/null", &dom.status);
+  EXPECT_EQ(dom.status, 0);
+  const CommandResult shot = Shell(chromium + flags + "--screenshot=" + screenshot + " file://" + file);
+  EXPECT_EQ(shot.status, 0) << shot.output;
+  // The PNG is as wide as the window: its IHDR width, big-endian at byte 16.
+  const std::string png = ReadFile(screenshot);
+  EXPECT_GT(png.size(), 24u);
+  if (png.size() > 24) {
+    const auto byte = [&](size_t i) { return static_cast<uint32_t>(static_cast<unsigned char>(png[i])); };
+    EXPECT_EQ(byte(16) << 24 | byte(17) << 16 | byte(18) << 8 | byte(19), static_cast<uint32_t>(width)) << screenshot;
+  }
+  const size_t at = dom.output.find("<pre id=\"overflow-probe\">");
+  if (at == std::string::npos) return "the probe did not run";
+  const size_t from = at + std::string("<pre id=\"overflow-probe\">").size();
+  return dom.output.substr(from, dom.output.find("</pre>", from) - from);
+}
+
+// The pages an operator reads fit a 1000 px window and a 1400 px one: the demo's report, a fault
+// scenario's (the Faults table, the cost, "what to do"), and a comparison. Screenshots of each are
+// taken at both widths.
+TEST(HtmlReportChromium, NothingRunsOffTheEdgeAt1000Or1400Px) {
+  const std::string dir = TempDir("chromium-fit-pages");
+  ASSERT_EQ(Rocelab("demo --out " + dir + "/demo --quiet").status, 0);
+  ASSERT_EQ(Rocelab("run " + std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/link_flap.yaml --out " + dir +
+                    "/flap --quiet")
+                .status,
+            0);
+  ASSERT_EQ(Rocelab("compare " + dir + "/demo " + dir + "/flap --html " + dir + "/compare.html").status, 0);
+  for (const std::string page : {dir + "/demo/report.html", dir + "/flap/report.html", dir + "/compare.html"})
+    for (int width : {1000, 1400})
+      EXPECT_EQ(Overflow(page, width, page + "." + std::to_string(width) + ".png"), "none") << page << " at " << width << " px";
+}
+
 // A run with telemetry: Chromium builds the charts with every line and point written, the
 // drawing and the tables, and the page logs nothing.
 TEST(HtmlReportChromium, RunPageRendersItsChartsWithoutAConsoleMessage) {
@@ -586,11 +718,16 @@ TEST(HtmlReportChromium, HostileNamesRunNothing) {
   EXPECT_NE(r.dom.find("&lt;script&gt;console.error('rocelab-xss')&lt;/script&gt;"), std::string::npos);
 }
 
-// The demo (no telemetry): the page says which series are off, shows the end-of-run figures,
+// The demo without its time series: the page says which series are off, shows the end-of-run figures,
 // and renders to a picture with something on it.
 TEST(HtmlReportChromium, PageWithoutTelemetryRenders) {
   const std::string dir = TempDir("chromium-demo");
-  ASSERT_EQ(Rocelab("demo --out " + dir + " --quiet").status, 0);
+  std::string yaml = DemoScenarioYaml();
+  const std::string telemetry = "telemetry: {interval: 50us}\n";
+  ASSERT_NE(yaml.find(telemetry), std::string::npos);
+  yaml.erase(yaml.find(telemetry), telemetry.size());
+  WriteFile(dir + "/demo.yaml", yaml);
+  ASSERT_EQ(Rocelab("run " + dir + "/demo.yaml --out " + dir + " --quiet").status, 0);
   const Rendered r = Render(dir + "/report.html", dir + "/report.png");
   EXPECT_EQ(r.console, "");
   EXPECT_NE(r.dom.find("every time series is off: queue_depth"), std::string::npos);

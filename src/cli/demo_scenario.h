@@ -12,7 +12,8 @@
 // (run/lifecycle.h): the ring's lost time, priced for a 512-GPU job; the two
 // flows into h0 fail, as they must with a host that drains nothing. Production
 // timers scaled by 1/100 so the story takes milliseconds of simulated time and
-// a few seconds, both runs.
+// a few seconds, both runs. Its time series (every 50 us) draw the story on
+// every chart of report.html.
 #ifndef ROCELAB_CLI_DEMO_SCENARIO_H_
 #define ROCELAB_CLI_DEMO_SCENARIO_H_
 
@@ -24,6 +25,7 @@ seed: 7
 duration: 40ms
 timers: {scale: 0.01}
 monitor: {refresh: instant, interval: 10ms}
+telemetry: {interval: 50us}
 recovery: {mode: auto}
 cost: {gpus: 512, per_gpu_hour: 2.0, currency: USD}
 topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,

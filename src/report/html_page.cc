@@ -17,7 +17,7 @@ p.sub{color:#57606a;margin:0 0 12px}p.note{color:#57606a;font-size:.9em;margin:4
 nav ul{margin:8px 0;padding-left:20px;columns:2}
 table{border-collapse:collapse;margin:6px 0 14px;font-size:.9em;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f6f8fa}
-td.n{text-align:right;white-space:nowrap}
+td{overflow-wrap:anywhere}td.n{text-align:right;white-space:nowrap;overflow-wrap:normal}
 tr.error td:first-child{color:#b42318;font-weight:600}tr.warning td:first-child{color:#b54708;font-weight:600}
 .figure{overflow-x:auto;margin:8px 0 16px}.figure svg{max-width:100%;height:auto}
 svg text{font-family:system-ui,sans-serif;fill:#1d2430}
@@ -25,6 +25,8 @@ svg .axis{stroke:#57606a;stroke-width:1}svg .grid{stroke:#eaeef2;stroke-width:1}
 svg .line{fill:none;stroke-width:1.5;stroke-linejoin:round}
 svg .span{fill:#d92d20;opacity:.8}svg .fault-span{fill:#f79009;opacity:.55}
 svg .mark-detected{fill:#1570ef}svg .mark-action{fill:#7a5af8}svg .mark-recovered{fill:#12b76a}svg .mark-event{fill:#57606a}
+svg .marker{stroke-width:1.5;stroke-dasharray:5 3}svg .marker-injected{stroke:#f79009}svg .marker-detected{stroke:#1570ef}
+svg .marker-action{stroke:#7a5af8}svg .marker-recovered{stroke:#12b76a}
 svg .link{stroke:#98a2b3;stroke-width:1.2}svg .link.paused{stroke:#d92d20;stroke-width:2.5}
 svg .switch{fill:#e4ecf7;stroke:#344054}svg .host{fill:#f2f4f7;stroke:#344054}
 svg .paused-port{fill:#d92d20}svg .fault{stroke:#f79009;stroke-width:7;fill:none;opacity:.7}
@@ -32,13 +34,16 @@ svg .localized{stroke:#1570ef;stroke-width:2;stroke-dasharray:4 3;fill:none}
 )";
 
 // Whether a cell holds a figure: a number (maybe signed, with digit-group commas), alone or
-// with its unit after a space ("6.2 MB", "38.4 %"). "100KB-1MB" is a name.
+// with its unit after a space ("6.2 MB", "38.4 %"). "100KB-1MB" is a name, and "3.1 ms T2:
+// ignore ..." a sentence that begins with a figure (it wraps; a figure does not).
 bool LooksNumeric(const std::string& s) {
   size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
   if (i >= s.size() || s[i] < '0' || s[i] > '9') return false;
   for (; i < s.size() && s[i] != ' '; ++i)
     if ((s[i] < '0' || s[i] > '9') && s[i] != ',' && s[i] != '.') return false;
-  return true;
+  if (i == s.size()) return true;
+  const std::string unit = s.substr(i + 1);
+  return !unit.empty() && unit.size() <= 12 && unit.find(' ') == std::string::npos;
 }
 
 }  // namespace

@@ -36,6 +36,8 @@ constexpr size_t kTimelineMarks = 1000;
 }
 
 std::string Count(double v) { return FormatCount(v); }
+// "1 link", "3 links".
+std::string Count(double v, const std::string& one) { return FormatCount(v) + " " + one + (v == 1 ? "" : "s"); }
 std::string Bytes(double v) { return FormatBytes(static_cast<uint64_t>(std::max(0.0, v))); }
 
 // "leaf0:Ethernet0/3", "h2:eth0": a port (and priority) as the timeline and the naming rules write it.
@@ -222,9 +224,9 @@ HtmlSection TopologySection(const Run& run) {
   } else {
     size_t paused_links = 0;
     for (const DrawnLink& l : f.links) paused_links += (l.a.pause_sent || l.b.pause_sent) ? 1 : 0;
-    body = HtmlParagraph(Count(static_cast<double>(f.devices.size())) + " devices, " +
-                         Count(static_cast<double>(f.links.size())) + " links; " +
-                         Count(static_cast<double>(paused_links)) + " links carried PAUSE frames" +
+    body = HtmlParagraph(Count(static_cast<double>(f.devices.size()), "device") + ", " +
+                         Count(static_cast<double>(f.links.size()), "link") + "; " +
+                         Count(static_cast<double>(paused_links), "link") + " carried PAUSE frames" +
                          (r["device_counters"].Text() == "nonzero" ? " (device_counters: nonzero: idle devices and ports are not drawn)" : "") +
                          ".") +
            SvgFabric(f);
@@ -381,6 +383,32 @@ std::string LineName(const Run& run, const std::string& metric, const SeriesTrac
   return Where(t.device, t.port, t.priority);
 }
 
+// Where the run's fault story happened, for every time chart: each fault's injection,
+// detection, actions and recovery.
+std::vector<ChartMark> FaultMarks(const Run& run) {
+  std::vector<ChartMark> marks;
+  for (const Node& f : run.root["faults"].Items()) {
+    const std::string name = f["kind"].String() + (f["target"].String().empty() ? "" : " on " + f["target"].String());
+    auto mark = [&](const char* key, const char* kind, const std::string& what) {
+      if (f[key].IsNumber()) marks.push_back({f[key].Number(), kind, FormatTimeNs(f[key].Number()) + " " + name + ": " + what});
+    };
+    mark("injected_ns", "injected", "injected");
+    mark("detected_ns", "detected",
+         "detected by " + f["detected_by"].String() + (f["detected_at"].present() ? " at " + f["detected_at"].String() : ""));
+    for (const Node& a : f["actions"].Items())
+      marks.push_back({a["t_ns"].Number(), "action",
+                       FormatTimeNs(a["t_ns"].Number()) + " " + name + ": " + a["tier"].String() + " " + a["action"].String()});
+    mark("recovered_ns", "recovered", "recovered");
+  }
+  return marks;
+}
+
+std::string MarksNote(const std::vector<ChartMark>& marks) {
+  if (marks.empty()) return "";
+  return " Dashed lines: a fault injected (orange), detected (blue), acted on (purple), recovered (green); hover one for "
+         "its text.";
+}
+
 std::string OffNote() {
   std::string names;
   for (const std::string& m : SeriesMetricNames()) names += (names.empty() ? "" : ", ") + m;
@@ -406,6 +434,7 @@ HtmlSection SeriesSection(const Run& run, const SeriesData* series, const Series
     for (const MetricLook& look : kLooks)
       if (mt.metric == look.metric) c.title = std::string(look.title) + " (" + mt.metric + ")", c.unit = look.unit;
     c.t_end_ns = std::max(run.t_end_ns, series->last_t_ns);
+    c.marks = FaultMarks(run);
     bool thinned = false;
     for (const SeriesTrace& t : mt.top) {
       c.lines.push_back({LineName(run, mt.metric, t), t.points});
@@ -417,7 +446,8 @@ HtmlSection SeriesSection(const Run& run, const SeriesData* series, const Series
              " (" + Count(static_cast<double>(mt.rows)) + " rows, sampled every " + FormatTimeNs(series->interval_ns, true) + ")." +
              (thinned ? " Lines with more than " + Count(static_cast<double>(limits.points)) + " samples show the lowest and "
                         "highest sample of each 1/" + Count(static_cast<double>(limits.points / 2)) + " of the run."
-                      : "");
+                      : "") +
+             MarksNote(c.marks);
     body += SvgLineChart(c);
   }
   if (!silent.empty()) {
@@ -450,6 +480,7 @@ HtmlSection PauseSection(const Run& run, const SeriesData* series) {
     c.id = "pause_state";
     c.title = "Ports held paused, per priority";
     c.t_end_ns = std::max(run.t_end_ns, series->last_t_ns);
+    c.marks = FaultMarks(run);
     for (const SeriesTrace& t : pause->top) {
       SpanRow row;
       std::string peer;
@@ -468,7 +499,8 @@ HtmlSection PauseSection(const Run& run, const SeriesData* series) {
                         Count(static_cast<double>(pause->series))
                   : "Every port/priority pair held paused: " + Count(static_cast<double>(pause->top.size()))) +
              ". A bar is a time the port's transmitter was held paused by its peer (pause_state, sampled every " +
-             FormatTimeNs(series->interval_ns, true) + "); pauses less than 1/1000 of the run apart are one bar.";
+             FormatTimeNs(series->interval_ns, true) + "); pauses less than 1/1000 of the run apart are one bar." +
+             MarksNote(c.marks);
     body += SvgSpanChart(c);
   }
   std::vector<const PortPause*> rows;
@@ -582,17 +614,57 @@ HtmlSection EndOfRunSection(const Run& run) {
   return {"end-of-run", "End-of-run figures", body};
 }
 
-// A workload entry's value as text, in the unit its key names.
-std::string ValueText(const std::string& key, const Node& v) {
+// A workload figure's name and value as an operator reads them, in the unit its summary.json key
+// names (the key itself after the name): "iteration times (iteration_ns)" in ms or µs, "GPU
+// busy (gpu_busy)" in %, bytes in B/KB/MB, rates in Gb/s or GB/s.
+struct WorkloadFigure {
+  const char* suffix;  // of the key ("_ns"), or the whole key ("gpu_busy")
+  const char* name;    // what the figure is called, "" for the key less its suffix
+  std::string (*text)(double);
+};
+const WorkloadFigure kWorkloadFigures[] = {
+    {"gpu_busy", "GPU busy", [](double v) { return FormatFixed(v * 100, 1) + " %"; }},
+    {"iteration_ns", "iteration times", [](double v) { return FormatTimeNs(v); }},
+    {"_ns", "", [](double v) { return FormatTimeNs(v); }},
+    {"_GBps", "", [](double v) { return FormatFixed(v, 3) + " GB/s"; }},
+    {"_gbps", "", [](double v) { return FormatFixed(v, 2) + " Gb/s"; }},
+    {"_us", "", [](double v) { return FormatFixed(v, 1) + " µs"; }},
+    {"bytes", "", [](double v) { return Bytes(v); }},
+    {"io_size", "I/O size", [](double v) { return Bytes(v); }},
+    {"iops", "IOPS", [](double v) { return Count(v); }},
+};
+
+bool EndsWith(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The figure's row: its name, and its value (a list or a map of them: each in the unit).
+std::vector<std::string> WorkloadRow(const std::string& key, const Node& v) {
+  const WorkloadFigure* figure = nullptr;
+  for (const WorkloadFigure& f : kWorkloadFigures)
+    if (EndsWith(key, f.suffix)) {
+      figure = &f;
+      break;
+    }
+  std::string name = figure && *figure->name ? figure->name
+                     : figure && key != figure->suffix ? key.substr(0, key.size() - std::string(figure->suffix).size())
+                                                       : key;
+  while (!name.empty() && name.back() == '_') name.pop_back();
+  for (char& c : name) c = c == '_' ? ' ' : c;
+  if (name != key) name += " (" + key + ")";
   const JsonDocument* raw = v.raw();
-  if (!raw) return "—";
+  if (!raw) return {name, "—"};
   auto one = [&](const JsonDocument& x) -> std::string {
-    if (x.is_number() && key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0) return FormatTimeNs(x.get<double>());
+    if (x.is_number()) {
+      const double d = x.get<double>();
+      if (figure) return figure->text(d);
+      return x.is_number_integer() || x.is_number_unsigned() ? Count(d) : x.dump();
+    }
     if (x.is_string()) return x.get<std::string>();
     return x.dump();
   };
+  std::string s;
   if (raw->is_array()) {
-    std::string s;
     size_t n = 0;
     for (const JsonDocument& x : *raw) {
       if (n++ == 20) {
@@ -601,14 +673,12 @@ std::string ValueText(const std::string& key, const Node& v) {
       }
       s += (s.empty() ? "" : ", ") + one(x);
     }
-    return s;
-  }
-  if (raw->is_object()) {
-    std::string s;
+  } else if (raw->is_object()) {
     for (const auto& [k, x] : raw->items()) s += (s.empty() ? "" : ", ") + k + " " + one(x);
-    return s;
+  } else {
+    s = one(*raw);
   }
-  return one(*raw);
+  return {name, s};
 }
 
 HtmlSection WorkloadSection(const Run& run) {
@@ -675,7 +745,7 @@ HtmlSection WorkloadSection(const Run& run) {
                             w["iterations_done"].Text() + " of " + w["iterations"].Text() + " iterations done.");
     HtmlTable t({});
     for (const auto& [key, v] : w.Members())
-      if (key != "type") t.AddRow({key, ValueText(key, v)});
+      if (key != "type") t.AddRow(WorkloadRow(key, v));
     body += t.Html();
   }
   if (body.empty()) body = HtmlParagraph("No flows and no workloads.");

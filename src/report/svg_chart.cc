@@ -155,6 +155,18 @@ std::string LineWithLegend(size_t i, const std::string& name, const std::string&
          "\"><title>" + HtmlEscape(name) + "</title></polyline>\n" + extra + LegendEntry(i, name);
 }
 
+// Each mark as a dashed vertical line from `top` to `bottom`, its text as the tooltip.
+std::string MarkerLines(const std::vector<ChartMark>& marks, double t_end, double left, double width, double top,
+                        double bottom) {
+  std::string svg;
+  for (const ChartMark& m : marks) {
+    const std::string x = Num(XOf(m.t_ns, t_end, left, width));
+    svg += "<line class=\"marker marker-" + HtmlEscape(m.kind) + "\" x1=\"" + x + "\" y1=\"" + Num(top) + "\" x2=\"" + x +
+           "\" y2=\"" + Num(bottom) + "\"><title>" + HtmlEscape(m.title) + "</title></line>\n";
+  }
+  return svg;
+}
+
 // What an empty plot says in its middle, then the end of the chart.
 std::string CloseChart(std::string svg, bool empty, const char* why, const std::string& title, const std::string& note) {
   if (empty)
@@ -194,6 +206,7 @@ std::string SvgLineChart(const LineChart& c) {
   const double height = bottom + kBottom;
   std::string svg = SvgOpen("chart", c.id, c.title, height) + axis.svg;
   svg += TimeAxis(c.t_end_ns, kLeft, kPlotWidth, kTop, bottom);
+  svg += MarkerLines(c.marks, c.t_end_ns, kLeft, kPlotWidth, kTop, bottom);
   for (size_t i = 0; i < c.lines.size(); ++i) {
     const ChartLine& l = c.lines[i];
     std::string points;
@@ -213,6 +226,7 @@ std::string SvgSpanChart(const SpanChart& c) {
   const double height = bottom + kBottom;
   std::string svg = SvgOpen("spans", c.id, c.title, height);
   svg += TimeAxis(c.t_end_ns, kSpanLabel, kSpanPlot, top, bottom);
+  svg += MarkerLines(c.marks, c.t_end_ns, kSpanLabel, kSpanPlot, top, bottom);
   for (size_t i = 0; i < c.rows.size(); ++i) {
     const SpanRow& r = c.rows[i];
     const double y = top + kSpanRow * static_cast<double>(i);

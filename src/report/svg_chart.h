@@ -7,6 +7,10 @@
 //   SvgSpanChart  one row per element, bars where something held (a port
 //                 paused, a fault in force) and marks at instants (detected,
 //                 acted on, recovered).
+//
+// Both time charts draw the marks they are given across the plot, as dashed
+// vertical lines (a fault injected, detected, acted on, recovered), so every
+// chart of a run shows where its story happened.
 //   SvgXYChart    values against a quantity that is not time (a sweep's swept
 //                 setting), a marker at each point, the x axis labelled at
 //                 the values given.
@@ -37,6 +41,12 @@ struct ChartLine {
 // What the values of a chart count, for its axis labels.
 enum class ChartUnit { kBytes, kShare, kGbps, kCount };
 
+struct ChartMark {
+  double t_ns;
+  std::string kind;  // injected, detected, action, recovered or event: its colour
+  std::string title;
+};
+
 struct LineChart {
   std::string id;     // the <svg>'s data-chart ("queue_depth")
   std::string title;  // above the chart
@@ -44,6 +54,7 @@ struct LineChart {
   ChartUnit unit = ChartUnit::kCount;
   double t_end_ns = 0;  // the time axis runs from 0 to here
   std::vector<ChartLine> lines;
+  std::vector<ChartMark> marks;  // drawn across the plot: <line class="marker marker-KIND">
 };
 
 // A figure: the title, the note, then the <svg class="chart">.
@@ -52,11 +63,6 @@ std::string SvgLineChart(const LineChart& chart);
 struct ChartSpan {
   double from_ns, to_ns;
   std::string title;  // the tooltip
-};
-struct ChartMark {
-  double t_ns;
-  std::string kind;  // detected, action, recovered or event: its colour
-  std::string title;
 };
 struct SpanRow {
   std::string name;
@@ -68,6 +74,7 @@ struct SpanChart {
   std::string id, title, note;
   double t_end_ns = 0;
   std::vector<SpanRow> rows;
+  std::vector<ChartMark> marks;  // the whole chart's, drawn across every row
 };
 
 std::string SvgSpanChart(const SpanChart& chart);
