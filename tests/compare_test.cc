@@ -7,7 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,7 +35,8 @@ std::string Incast(bool pfc) {
          "nic: {mtu: 4096, cc: dcqcn}\n"
          "workload:\n"
          "  - {type: incast, dst: h0, senders: [h1, h4, h5, h6, h7], size: 512KB, priority: 3}\n"
-         "  - {type: allreduce, hosts: [h2, h5, h3, h6], size: 1MB, iterations: 3}\n";
+         "  - {type: allreduce, hosts: [h2, h5, h3, h6], size: 1MB, iterations: 3}\n"
+         "telemetry: {interval: 10us}\n";
 }
 
 // Runs `yaml` into DIR/name and returns the folder.
@@ -180,8 +184,8 @@ TEST(Compare, PfcOnAndOffShowsThePauseDifferenceAndTheSetting) {
     }
   EXPECT_TRUE(found);
 
-  // As a page: run B's report.html with the comparison as its last section, the rows that got
-  // worse marked; the terminal says the same as without it.
+  // As a page: the comparison first, the rows that got worse marked, then A and B on the same
+  // time charts (B solid, A dashed); the terminal says the same as without it.
   const CommandResult html = Rocelab("compare " + on + " " + off + " --html " + dir + "/compare.html");
   ASSERT_EQ(html.status, 0) << html.output;
   EXPECT_EQ(html.output, text.output);
@@ -189,7 +193,35 @@ TEST(Compare, PfcOnAndOffShowsThePauseDifferenceAndTheSetting) {
   const size_t section = page.find("<section id=\"compare\">\n<h2>Compared with " + on + "</h2>");
   ASSERT_NE(section, std::string::npos) << page.substr(0, 2000);
   EXPECT_NE(page.find("<a href=\"#compare\">"), std::string::npos);             // in the contents
-  EXPECT_LT(page.find("<h2>Pause timeline</h2>"), section) << "run B's own sections come first";
+  EXPECT_LT(section, 4000u) << "the comparison opens the page";
+  EXPECT_EQ(page.find("<h2>Pause timeline</h2>"), std::string::npos) << "not run B's own page";
+  const size_t overlay = page.find("<section id=\"overlay\">");
+  ASSERT_NE(overlay, std::string::npos);
+  EXPECT_LT(section, overlay);
+  const size_t q = page.find("data-chart=\"overlay_queue_depth\"", overlay);
+  ASSERT_NE(q, std::string::npos);
+  const std::string chart = page.substr(q, page.find("</svg>", q) - q);
+  const size_t a_lines = Occurrences(chart, "<polyline class=\"line\" data-name=\"A · ");
+  EXPECT_GT(a_lines, 0u);
+  EXPECT_GT(Occurrences(chart, "<polyline class=\"line\" data-name=\"B · "), 0u);
+  EXPECT_EQ(Occurrences(chart, "points=\"") , a_lines + Occurrences(chart, "<polyline class=\"line\" data-name=\"B · "));
+  // A's lines, and only they, are dashed (each polyline and its legend entry).
+  EXPECT_EQ(Occurrences(chart, "stroke-dasharray=\"6 3\""), 2 * a_lines);
+  // The same queue in both runs is one colour: leaf0's queue to h0 is among each run's highest.
+  const std::regex line_re(R"re(<polyline class="line" data-name="([AB]) · ([^"]*)" stroke="([^"]*)")re");
+  std::map<std::string, std::set<std::string>> colours;  // element -> colours
+  std::map<std::string, int> sides;
+  for (std::sregex_iterator it(chart.begin(), chart.end(), line_re), end; it != end; ++it) {
+    colours[(*it)[2]].insert((*it)[3]);
+    ++sides[(*it)[2]];
+  }
+  bool shared = false;
+  for (const auto& [element, n] : sides)
+    if (n == 2) {
+      shared = true;
+      EXPECT_EQ(colours[element].size(), 1u) << element;
+    }
+  EXPECT_TRUE(shared) << chart.substr(0, 3000);
   EXPECT_NE(page.find(HtmlEscape(c.verdict), section), std::string::npos);
   EXPECT_NE(page.find("<td>pfc_priorities</td><td>[3]</td><td>[]</td>", section), std::string::npos);
   const size_t row = page.find("<td>pause frames sent</td>", section);

@@ -653,7 +653,7 @@ TEST(HtmlReportChromium, NothingRunsOffTheEdgeAt1000Or1400Px) {
                 .status,
             0);
   ASSERT_EQ(Rocelab("compare " + dir + "/demo " + dir + "/flap --html " + dir + "/compare.html").status, 0);
-  for (const std::string page : {dir + "/demo/report.html", dir + "/flap/report.html", dir + "/compare.html"})
+  for (const std::string& page : {dir + "/demo/report.html", dir + "/flap/report.html", dir + "/compare.html"})
     for (int width : {1000, 1400})
       EXPECT_EQ(Overflow(page, width, page + "." + std::to_string(width) + ".png"), "none") << page << " at " << width << " px";
 }

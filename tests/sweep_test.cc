@@ -13,6 +13,7 @@
 #include "report/html_page.h"
 #include "sweep/campaign.h"
 #include "sweep/key_path.h"
+#include "sweep/key_figures.h"
 #include "sweep/sweep_plot.h"
 #include "sweep_util.h"
 #include "util/config_error.h"
@@ -298,15 +299,39 @@ TEST(SweepPlot, AMetricAgainstASweptKey) {
   EXPECT_EQ(dcqcn[2].y, 40.0);
   ASSERT_EQ(c.lines[1].points.size(), 1u);
   EXPECT_NE(c.note.find("1 runs without a value of totals.pause_frames_tx left out"), std::string::npos) << c.note;
+  EXPECT_EQ(dcqcn[0].lo, 10.0);
+  EXPECT_EQ(dcqcn[0].hi, 20.0);
+  EXPECT_EQ(dcqcn[1].lo, dcqcn[1].hi) << "one seed: no spread";
+  EXPECT_FALSE(c.categorical);
+  EXPECT_EQ(c.x_label, "switch.ecn.kmin (a size, to scale)");
+  EXPECT_EQ(c.y_label, "totals.pause_frames_tx") << "a key path that names no unit";
+  EXPECT_NE(c.note.find("each point the mean over seeds, the shaded band their lowest to highest"), std::string::npos) << c.note;
   const std::string svg = SvgXYChart(c);
   EXPECT_EQ(Occurrences(svg, "<polyline class=\"line\""), 2u);
   EXPECT_EQ(Occurrences(svg, "<circle class=\"point\""), 4u);
+  // The seeds' spread: one band, on the dcqcn line (the only one with two seeds at a point).
+  EXPECT_EQ(Occurrences(svg, "<polygon class=\"band\""), 1u);
+  EXPECT_EQ(Occurrences(svg, "<line class=\"spread\""), 0u);
+  EXPECT_EQ(MakeSweepPlot(runs, keys, "seed", "pause_frames_tx", "db.sqlite").y_label, "pause_frames_tx (frames)");
+  EXPECT_EQ(MetricUnit("fct_p99_slowdown"), "× the ideal FCT");
+  EXPECT_EQ(MetricUnit("workloads[0].iteration_ns[0]"), "ns");
+  EXPECT_EQ(MetricUnit("totals.bytes_delivered"), "bytes");
 
   // Values that are no one kind of quantity: in the campaign's order, evenly.
   const XYChart modes = MakeSweepPlot(runs, keys, "nic.cc", "totals.pause_frames_tx", "db.sqlite");
   ASSERT_EQ(modes.x_ticks.size(), 2u);
   EXPECT_EQ(modes.x_ticks[0], (std::pair<double, std::string>{0, "dcqcn"}));
   EXPECT_EQ(modes.x_ticks[1], (std::pair<double, std::string>{1, "none"}));
+  // Names are categories: points with the seeds' spread as a bar through each, no line between
+  // them (a line would say "dcqcn" and "none" have something in between).
+  EXPECT_TRUE(modes.categorical);
+  EXPECT_EQ(modes.x_label, "nic.cc (in the campaign's order)");
+  const std::string by_mode = SvgXYChart(modes);
+  for (const std::string& line : {std::string("50KB"), std::string("100KB"), std::string("200KB")})
+    EXPECT_NE(by_mode.find("data-name=\"switch.ecn.kmin " + line + "\" stroke=\"#"), std::string::npos) << line;
+  EXPECT_EQ(Occurrences(by_mode, "\" points=\"\""), 3u) << "no line joins the categories";
+  EXPECT_EQ(Occurrences(by_mode, "<line class=\"spread\""), 1u) << "50KB on dcqcn: seeds 1 and 2";
+  EXPECT_EQ(Occurrences(by_mode, "<polygon class=\"band\""), 0u);
 
   try {
     MakeSweepPlot(runs, keys, "switch.ecn.kmax", "totals.pause_frames_tx", "db.sqlite");

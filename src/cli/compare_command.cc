@@ -16,12 +16,15 @@ int CompareCommand(const Args& a) {
   if (a.Has("--html")) {
     const std::string html = a.Get("--html");
     CheckOutputFile(html, "compare: --html");
-    // Run B's own page with the comparison after it; a bundle has no page: the comparison alone.
+    // The comparison first, then the two runs on the same charts; a bundle has no series: the
+    // comparison alone.
     std::string page;
-    if (c.b.kind == "run") {
-      bool folder = false;
-      RunFileOf(c.b.path, "summary.json", "compare", &folder);
-      page = RunReportOfFolder(FolderOf(c.b.path, folder), {CompareHtmlSection(c)});
+    if (c.a.kind == "run" && c.b.kind == "run") {
+      bool folder_a = false, folder_b = false;
+      RunFileOf(c.a.path, "summary.json", "compare", &folder_a);
+      RunFileOf(c.b.path, "summary.json", "compare", &folder_b);
+      page = CompareReportOfFolders(FolderOf(c.a.path, folder_a), FolderOf(c.b.path, folder_b), CompareHtmlSection(c),
+                                    c.a.path + " → " + c.b.path);
     } else {
       page = HtmlDocument("rocelab compare", c.a.path + " → " + c.b.path, {CompareHtmlSection(c)});
     }
@@ -40,7 +43,7 @@ void AddCompareCommand(CLI::App* root) {
                            "settings that differ and how every figure moved (docs/compare.md)",
                            CompareCommand, "A B", 2, 2);
   AddFlag(c, "--json", "the comparison as JSON");
-  AddValue(c, "--html", "FILE", "also write it as a page: run B's report.html with the comparison as its last section");
+  AddValue(c, "--html", "FILE", "also write it as a page: the comparison, then A and B overlaid on the same time charts");
 }
 
 }  // namespace rocelab

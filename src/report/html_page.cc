@@ -27,6 +27,7 @@ svg .span{fill:#d92d20;opacity:.8}svg .fault-span{fill:#f79009;opacity:.55}
 svg .mark-detected{fill:#1570ef}svg .mark-action{fill:#7a5af8}svg .mark-recovered{fill:#12b76a}svg .mark-event{fill:#57606a}
 svg .marker{stroke-width:1.5;stroke-dasharray:5 3}svg .marker-injected{stroke:#f79009}svg .marker-detected{stroke:#1570ef}
 svg .marker-action{stroke:#7a5af8}svg .marker-recovered{stroke:#12b76a}
+svg .band{opacity:.15;stroke:none}svg .spread{stroke-width:2}
 svg .link{stroke:#98a2b3;stroke-width:1.2}svg .link.paused{stroke:#d92d20;stroke-width:2.5}
 svg .switch{fill:#e4ecf7;stroke:#344054}svg .host{fill:#f2f4f7;stroke:#344054}
 svg .paused-port{fill:#d92d20}svg .fault{stroke:#f79009;stroke-width:7;fill:none;opacity:.7}

@@ -762,9 +762,8 @@ JsonDocument ParseSummary(const std::string& text, const std::string& file) {
 
 // The sections, and the page's title and subtitle, from one reading of the summary (`doc`,
 // parsed from in.summary_json).
-std::vector<HtmlSection> Build(const JsonDocument& doc, const RunReportInput& in, std::string* title,
-                               std::string* subtitle) {
-  const Node root(&doc, in.summary_file, "", ThrowConfigError);
+// The run as the sections read it: its flows' ends, which switch each host hangs from, its pauses.
+Run MakeRun(const Node& root) {
   Run run{root, std::max(0.0, root["sim_time_ns"].Number()), {}, {}, {}};
   for (const Node& f : root["flows"].Items())
     run.flows[static_cast<uint64_t>(std::max(0.0, f["id"].Number()))] = {f["src"].String(), f["dst"].String()};
@@ -775,6 +774,13 @@ std::vector<HtmlSection> Build(const JsonDocument& doc, const RunReportInput& in
     for (const auto& [port, p] : s["ports"].Members())
       if (p["peer"].present() && hosts.count(p["peer"].String())) run.host_switch.emplace(p["peer"].String(), sw);
   run.pauses = ReadPauses(root, run.host_switch);
+  return run;
+}
+
+std::vector<HtmlSection> Build(const JsonDocument& doc, const RunReportInput& in, std::string* title,
+                               std::string* subtitle) {
+  const Node root(&doc, in.summary_file, "", ThrowConfigError);
+  const Run run = MakeRun(root);
   std::unique_ptr<SeriesData> series;
   if (in.series) series = std::make_unique<SeriesData>(ReadSeries(*in.series, in.series_file, run.t_end_ns, in.limits));
   if (title) *title = "rocelab run: " + root["scenario"].Text();
@@ -810,21 +816,142 @@ std::string RunReportHtml(const RunReportInput& in, const std::vector<HtmlSectio
   return Page(ParseSummary(in.summary_json, in.summary_file), in, more);
 }
 
+namespace {
+
+// DIR/series.csv, opened into `file` when the run wrote one (false: it has none).
+bool OpenSeries(const std::string& dir, std::ifstream* series, std::string* file) {
+  struct stat st;
+  *file = dir + "/series.csv";
+  if (::stat(file->c_str(), &st) != 0) return false;
+  if (!S_ISREG(st.st_mode)) throw ConfigError(*file, 0, "", "not a regular file");
+  series->open(*file, std::ios::binary);
+  if (!*series) throw ConfigError(*file, 0, "", "cannot open the file");
+  return true;
+}
+
+// One side of a comparison: its summary, the run read from it, its series if it has them.
+struct Side {
+  std::string name;  // "A" or "B"
+  JsonDocument doc;
+  std::unique_ptr<Node> root;
+  std::unique_ptr<Run> run;
+  std::unique_ptr<SeriesData> series;
+};
+
+void ReadSide(const std::string& dir, const SeriesLimits& limits, Side* side) {
+  const std::string file = dir + "/summary.json";
+  std::string text, err;
+  if (!ReadTextFile(file, &text, &err)) throw ConfigError(file, 0, "", err);
+  side->doc = ParseSummary(text, file);
+  side->root = std::make_unique<Node>(&side->doc, file, "", ThrowConfigError);
+  side->run = std::make_unique<Run>(MakeRun(*side->root));
+  std::ifstream in;
+  std::string series_file;
+  if (OpenSeries(dir, &in, &series_file))
+    side->series = std::make_unique<SeriesData>(ReadSeries(in, series_file, side->run->t_end_ns, limits));
+}
+
+const MetricTraces* MetricOf(const Side& side, const std::string& metric) {
+  if (!side.series) return nullptr;
+  for (const MetricTraces& mt : side.series->metrics)
+    if (mt.metric == metric) return &mt;
+  return nullptr;
+}
+
+// A and B on the same charts: per metric, the series of each with the highest peaks, B's solid
+// and A's dashed, one element in one colour in both; each run's fault story as its marks.
+HtmlSection OverlaySection(const Side& a, const Side& b, const SeriesLimits& limits) {
+  if (!a.series && !b.series)
+    return {"overlay", "A and B over time",
+            HtmlParagraph("Neither run has time series (no telemetry section): add `telemetry: {interval: 10us}` to both "
+                          "scenarios to see them on the same charts (docs/telemetry.md).",
+                          "note")};
+  std::string body;
+  if (!a.series || !b.series)
+    body += HtmlParagraph(std::string("Only run ") + (a.series ? "A" : "B") + " has time series: the other had no telemetry "
+                          "section.", "note");
+  const double t_end = std::max({a.run->t_end_ns, b.run->t_end_ns, a.series ? a.series->last_t_ns : 0.0,
+                                 b.series ? b.series->last_t_ns : 0.0});
+  for (const std::string& metric : SeriesMetricNames()) {
+    const MetricTraces* ma = MetricOf(a, metric);
+    const MetricTraces* mb = MetricOf(b, metric);
+    if ((!ma || ma->top.empty()) && (!mb || mb->top.empty())) continue;
+    if (metric == "pause_state") {
+      SpanChart c;
+      c.id = "overlay_pause_state";
+      c.title = "Ports held paused, A and B";
+      c.t_end_ns = t_end;
+      for (const Side* side : {&a, &b})
+        if (const MetricTraces* mt = side == &a ? ma : mb)
+          for (const SeriesTrace& t : mt->top) {
+            SpanRow row;
+            row.name = side->name + " · " + Where(t.device, t.port, t.priority);
+            row.span_class = side == &a ? "fault-span" : "span";
+            for (ChartSpan sp : t.spans) {
+              sp.title = row.name + " paused " + FormatTimeNs(sp.from_ns) + " to " + FormatTimeNs(sp.to_ns);
+              row.spans.push_back(std::move(sp));
+            }
+            c.rows.push_back(std::move(row));
+          }
+      c.note = "A's ports in orange, B's in red: the port/priority pairs each run held paused longest.";
+      body += SvgSpanChart(c);
+      continue;
+    }
+    LineChart c;
+    c.id = "overlay_" + metric;
+    c.title = metric;
+    for (const MetricLook& look : kLooks)
+      if (metric == look.metric) c.title = std::string(look.title) + " (" + metric + ")", c.unit = look.unit;
+    c.t_end_ns = t_end;
+    // B's lines first, each taking the next colour; A's line of the same element takes its colour.
+    std::map<std::string, int> colour;
+    int next = 0;
+    const size_t each = std::max<size_t>(1, limits.lines / 2);
+    for (const Side* side : {&b, &a}) {
+      const MetricTraces* mt = side == &a ? ma : mb;
+      if (!mt) continue;
+      for (size_t i = 0; i < mt->top.size() && i < each; ++i) {
+        const std::string name = LineName(*side->run, metric, mt->top[i]);
+        const auto [it, fresh] = colour.emplace(name, next);
+        if (fresh) ++next;
+        ChartLine line{side->name + " · " + name, mt->top[i].points, it->second, side == &a};
+        c.lines.push_back(std::move(line));
+      }
+    }
+    for (const Side* side : {&a, &b})
+      for (ChartMark m : FaultMarks(*side->run)) {
+        m.title = side->name + ": " + m.title;
+        c.marks.push_back(std::move(m));
+      }
+    c.note = "Each run's " + Count(static_cast<double>(each)) + " series with the highest peaks.";
+    body += SvgLineChart(c);
+  }
+  const std::string key = "B's lines solid, A's dashed; one element (a queue, a port, a flow) keeps one colour in both. "
+                          "Dashed vertical lines: a fault injected (orange), detected (blue), acted on (purple), recovered "
+                          "(green); hover one for its time, its run and its text.";
+  return {"overlay", "A and B over time", HtmlParagraph(key, "note") + body};
+}
+
+}  // namespace
+
+std::string CompareReportOfFolders(const std::string& dir_a, const std::string& dir_b, const HtmlSection& comparison,
+                                   const std::string& subtitle) {
+  const SeriesLimits limits;
+  Side a, b;
+  a.name = "A";
+  b.name = "B";
+  ReadSide(dir_a, limits, &a);
+  ReadSide(dir_b, limits, &b);
+  return HtmlDocument("rocelab compare", subtitle, {comparison, OverlaySection(a, b, limits)});
+}
+
 std::string RunReportOfFolder(const std::string& dir, const std::vector<HtmlSection>& more) {
   RunReportInput in;
   in.summary_file = dir + "/summary.json";
   std::string err;
   if (!ReadTextFile(in.summary_file, &in.summary_json, &err)) throw ConfigError(in.summary_file, 0, "", err);
   std::ifstream series;
-  struct stat st;
-  const std::string series_file = dir + "/series.csv";
-  if (::stat(series_file.c_str(), &st) == 0) {
-    if (!S_ISREG(st.st_mode)) throw ConfigError(series_file, 0, "", "not a regular file");
-    series.open(series_file, std::ios::binary);
-    if (!series) throw ConfigError(series_file, 0, "", "cannot open the file");
-    in.series = &series;
-    in.series_file = series_file;
-  }
+  if (OpenSeries(dir, &series, &in.series_file)) in.series = &series;
   // One parse serves the page and the diagnosis: a summary of a large run is tens of megabytes.
   const JsonDocument doc = ParseSummary(in.summary_json, in.summary_file);
   std::string().swap(in.summary_json);

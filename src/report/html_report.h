@@ -55,6 +55,11 @@ std::string RunReportHtml(const RunReportInput& in, const std::vector<HtmlSectio
 // `more` sections follow the run's own.
 std::string RunReportOfFolder(const std::string& dir, const std::vector<HtmlSection>& more = {});
 
+// The page of a comparison of two runs' folders: `comparison` first, then A and B overlaid on the
+// same time charts (B solid, A dashed, each with its faults' marks). Throws ConfigError as above.
+std::string CompareReportOfFolders(const std::string& dir_a, const std::string& dir_b, const HtmlSection& comparison,
+                                   const std::string& subtitle);
+
 }  // namespace rocelab
 
 #endif  // ROCELAB_REPORT_HTML_REPORT_H_

@@ -138,21 +138,24 @@ std::string SvgOpen(const char* css_class, const std::string& id, const std::str
 }
 
 // The legend entry of line `i`, beside the plot.
-std::string LegendEntry(size_t i, const std::string& name) {
-  const char* colour = Colour(i);
+std::string LegendEntry(size_t i, const std::string& name, size_t colour_index, bool dashed) {
+  const char* colour = Colour(colour_index);
   const double ly = kTop + 10 + 16 * static_cast<double>(i);
   return "<line x1=\"" + Num(kWidth - kRight + 12) + "\" y1=\"" + Num(ly - 4) + "\" x2=\"" + Num(kWidth - kRight + 30) +
-         "\" y2=\"" + Num(ly - 4) + "\" stroke=\"" + colour + "\" stroke-width=\"3\"/><text x=\"" +
+         "\" y2=\"" + Num(ly - 4) + "\" stroke=\"" + colour + "\" stroke-width=\"3\"" +
+         (dashed ? " stroke-dasharray=\"6 3\"" : "") + "/><text x=\"" +
          Num(kWidth - kRight + 36) + "\" y=\"" + Num(ly) + "\" font-size=\"11\">" + HtmlEscape(Shorten(name)) + "<title>" +
          HtmlEscape(name) + "</title></text>\n";
 }
 
 // Line `i` of a chart: its polyline through `points` ("x,y x,y"), anything drawn on it (`extra`)
 // and its legend entry.
-std::string LineWithLegend(size_t i, const std::string& name, const std::string& points, const std::string& extra) {
-  const char* colour = Colour(i);
-  return "<polyline class=\"line\" data-name=\"" + HtmlEscape(name) + "\" stroke=\"" + colour + "\" points=\"" + points +
-         "\"><title>" + HtmlEscape(name) + "</title></polyline>\n" + extra + LegendEntry(i, name);
+std::string LineWithLegend(size_t i, const std::string& name, const std::string& points, const std::string& extra,
+                           int colour_index = -1, bool dashed = false) {
+  const size_t c = colour_index < 0 ? i : static_cast<size_t>(colour_index);
+  return "<polyline class=\"line\" data-name=\"" + HtmlEscape(name) + "\" stroke=\"" + Colour(c) + "\" points=\"" + points +
+         "\"" + (dashed ? " stroke-dasharray=\"6 3\"" : "") + "><title>" + HtmlEscape(name) + "</title></polyline>\n" + extra +
+         LegendEntry(i, name, c, dashed);
 }
 
 // Each mark as a dashed vertical line from `top` to `bottom`, its text as the tooltip.
@@ -215,7 +218,7 @@ std::string SvgLineChart(const LineChart& c) {
       if (!points.empty()) points += ' ';
       points += Num(XOf(p.t_ns, c.t_end_ns, kLeft, kPlotWidth)) + "," + Num(axis.Y(p.value));
     }
-    svg += LineWithLegend(i, l.name, points, "");
+    svg += LineWithLegend(i, l.name, points, "", l.colour, l.dashed);
   }
   return CloseChart(svg, c.lines.empty(), "no samples", c.title, c.note);
 }
@@ -276,14 +279,26 @@ std::string SvgXYChart(const XYChart& c) {
   for (size_t i = 0; i < c.lines.size(); ++i) {
     const XYLine& l = c.lines[i];
     const char* colour = Colour(i);
-    std::string points, markers;
+    std::string points, markers, upper, lower;
+    bool spread = false;
     for (const XYPoint& p : l.points) {
       if (!std::isfinite(p.y)) continue;
       const std::string at = Num(x_of(p.x)) + "," + Num(axis.Y(p.y));
-      points += (points.empty() ? "" : " ") + at;
+      if (!c.categorical) points += (points.empty() ? "" : " ") + at;
+      const bool has_spread = std::isfinite(p.lo) && std::isfinite(p.hi) && p.lo < p.hi;
+      spread = spread || has_spread;
+      upper += (upper.empty() ? "" : " ") + Num(x_of(p.x)) + "," + Num(axis.Y(has_spread ? p.hi : p.y));
+      lower = Num(x_of(p.x)) + "," + Num(axis.Y(has_spread ? p.lo : p.y)) + (lower.empty() ? "" : " ") + lower;
+      if (c.categorical && has_spread)
+        markers += "<line class=\"spread\" x1=\"" + Num(x_of(p.x)) + "\" y1=\"" + Num(axis.Y(p.lo)) + "\" x2=\"" +
+                   Num(x_of(p.x)) + "\" y2=\"" + Num(axis.Y(p.hi)) + "\" stroke=\"" + colour + "\"/>";
       markers += "<circle class=\"point\" cx=\"" + Num(x_of(p.x)) + "\" cy=\"" + Num(axis.Y(p.y)) + "\" r=\"3\" fill=\"" +
                  colour + "\"><title>" + HtmlEscape(p.title) + "</title></circle>";
     }
+    // Along a line, the runs' spread as a band from their lowest to their highest.
+    if (!c.categorical && spread)
+      svg += "<polygon class=\"band\" fill=\"" + std::string(colour) + "\" points=\"" + upper + " " + lower +
+             "\"><title>" + HtmlEscape(l.name) + ": the lowest to the highest of the runs at each point</title></polygon>\n";
     svg += LineWithLegend(i, l.name, points, markers + "\n");
   }
   return CloseChart(svg, c.lines.empty(), "no values", c.title, c.note);

@@ -36,6 +36,8 @@ struct ChartPoint {
 struct ChartLine {
   std::string name;
   std::vector<ChartPoint> points;  // in time order
+  int colour = -1;                 // the palette's entry; -1: the line's place in the chart
+  bool dashed = false;             // drawn dashed (the "before" of a comparison)
 };
 
 // What the values of a chart count, for its axis labels.
@@ -82,6 +84,7 @@ std::string SvgSpanChart(const SpanChart& chart);
 struct XYPoint {
   double x, y;
   std::string title;  // the marker's tooltip
+  double lo = y, hi = y;  // the spread of the runs behind it (the seeds' min and max)
 };
 struct XYLine {
   std::string name;
@@ -93,9 +96,12 @@ struct XYChart {
   // Where the x axis is labelled: (x, text), the axis spanning the first to the last.
   std::vector<std::pair<double, std::string>> x_ticks;
   std::vector<XYLine> lines;
+  bool categorical = false;  // x is a set of names, not a quantity: points, no line between them
 };
 
-// Each line a <polyline class="line" data-name=...>, each point a <circle class="point">.
+// Each line a <polyline class="line" data-name=...> (with no points when categorical), each point
+// a <circle class="point">; a point's spread (lo < hi) a <polygon class="band"> along a line, or a
+// <line class="spread"> at a categorical point.
 std::string SvgXYChart(const XYChart& chart);
 
 // The time axis's ticks for a run of `t_end_ns`: a step of 1, 2 or 5 times a power of ten, and

@@ -18,7 +18,12 @@ struct KeyFigure {
   const char* path;  // where it is in summary.json
   bool integer;      // a count (SQLite INTEGER) rather than a measure (REAL)
   const char* about;
+  const char* unit;  // what its values count, for a plot's axis ("frames", "Gb/s")
 };
+
+// The unit of `metric`: a key figure's, or read from a key path's last name (`_ns`, `_gbps`,
+// `_bytes`, `slowdown`); "" when it says none.
+std::string MetricUnit(const std::string& metric);
 
 // In the order of the database's columns.
 const std::vector<KeyFigure>& KeyFigures();

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "report/html_page.h"
+#include "sweep/key_figures.h"
 #include "sweep/sweep_table.h"
 #include "util/config_error.h"
 #include "util/units.h"
@@ -49,6 +50,7 @@ XYChart MakeSweepPlot(const std::vector<RunRecord>& runs, const std::vector<std:
   for (const auto& row : t.rows)
     if (std::find(values.begin(), values.end(), row[x_col]) == values.end()) values.push_back(row[x_col]);
   std::map<std::string, double> x_of;
+  int kind_found = 0;
   for (int kind = 0; kind < 4 && x_of.empty(); ++kind) {
     std::map<std::string, double> xs;
     for (const std::string& v : values) {
@@ -56,7 +58,7 @@ XYChart MakeSweepPlot(const std::vector<RunRecord>& runs, const std::vector<std:
       if (!Quantity(v, kind, &x)) break;
       xs[v] = x;
     }
-    if (xs.size() == values.size()) x_of = xs;
+    if (xs.size() == values.size()) x_of = xs, kind_found = kind;
   }
   const bool by_quantity = !x_of.empty();
   if (!by_quantity)
@@ -65,8 +67,12 @@ XYChart MakeSweepPlot(const std::vector<RunRecord>& runs, const std::vector<std:
   XYChart c;
   c.id = "sweep_plot";
   c.title = metric + " against " + x_key;
-  c.x_label = x_key;
-  c.y_label = metric;
+  static const char* const kKind[] = {"", "a size", "a time", "a rate"};
+  c.categorical = !by_quantity;
+  c.x_label = x_key + (by_quantity ? (*kKind[kind_found] ? std::string(" (") + kKind[kind_found] + ", to scale)" : " (to scale)")
+                                   : " (in the campaign's order)");
+  const std::string unit = MetricUnit(metric);
+  c.y_label = metric + (unit.empty() ? "" : " (" + unit + ")");
   for (const std::string& v : values) c.x_ticks.emplace_back(x_of[v], v.empty() ? "(base)" : v);
   std::sort(c.x_ticks.begin(), c.x_ticks.end());
 
@@ -102,20 +108,22 @@ XYChart MakeSweepPlot(const std::vector<RunRecord>& runs, const std::vector<std:
       for (double y : cell.ys) sum += y;
       const double mean = sum / static_cast<double>(cell.ys.size());
       std::string title = name + ": " + metric + " " + FormatFixed(mean, 4);
-      if (cell.ys.size() > 1) {
-        const auto [lo, hi] = std::minmax_element(cell.ys.begin(), cell.ys.end());
+      const auto [lo, hi] = std::minmax_element(cell.ys.begin(), cell.ys.end());
+      if (cell.ys.size() > 1)
         title += " (mean of " + std::to_string(cell.ys.size()) + " runs, min " + FormatFixed(*lo, 4) + ", max " +
                  FormatFixed(*hi, 4) + ")";
-      }
       std::string ids;
       for (const std::string& id : cell.ids) ids += (ids.empty() ? "" : " ") + id;
-      line.points.push_back({x, mean, title + "; runs " + ids});
+      line.points.push_back({x, mean, title + "; runs " + ids, *lo, *hi});
     }
     c.lines.push_back(std::move(line));
   }
   c.note = std::to_string(t.rows.size() - left_out) + " runs" +
            (by_quantity ? "; " + x_key + " to scale" : "; " + x_key + " in the campaign's order") +
-           (std::find(keys.begin(), keys.end(), "seed") != keys.end() && x_key != "seed" ? "; each point the mean over seeds" : "") +
+           (std::find(keys.begin(), keys.end(), "seed") != keys.end() && x_key != "seed"
+                ? std::string("; each point the mean over seeds, ") +
+                      (by_quantity ? "the shaded band" : "the bar through it") + " their lowest to highest"
+                : "") +
            (left_out ? "; " + std::to_string(left_out) + " runs without a value of " + metric + " left out" : "");
   return c;
 }
