@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "file_util.h"
 
@@ -162,6 +165,37 @@ TEST(Cli, PlanEcnIsAShortSummaryUnlessTheConfigDbIsAskedFor) {
   ASSERT_EQ(full.status, 0);
   EXPECT_NE(full.output.find("\"BUFFER_PG\""), std::string::npos);
   EXPECT_NE(full.output.find("\"POLL_INTERVAL\": \"100\""), std::string::npos);
+}
+
+// The lossless pool is sized from the ASIC's buffer less the headroom every lossless PG
+// reserves, not as the sum of the headroom profiles (which leaves nothing shared); a pool that
+// does not fit, an ASIC whose buffer is not published, and headroom beyond the buffer are refused.
+TEST(Cli, PlanEcnSizesTheLosslessPoolFromTheAsicsBuffer) {
+  auto pool = [](const std::string& args) -> long long {
+    CommandResult r = RunCli("plan ecn --speed 100G --rtt 10us --json " + args);
+    EXPECT_EQ(r.status, 0) << r.output;
+    const nlohmann::json j = nlohmann::json::parse(r.output);
+    return std::stoll(j["config_db"]["BUFFER_POOL"]["ingress_lossless_pool"]["size"].get<std::string>());
+  };
+  const long long profile = 67584;  // pg_lossless_100000_5m_profile on Spectrum-2 (plan headroom)
+  EXPECT_EQ(pool(""), (42ll << 20) - 32 * profile);
+  EXPECT_NE(pool(""), 32 * profile);
+  EXPECT_EQ(pool("--asic spectrum1 --ports 8"), (16ll << 20) - 8 * 63488) << "Spectrum-1's 16 MB, its own profile";
+  EXPECT_EQ(pool("--asic spectrum4 --buffer 160MB --ports 4"), (160ll << 20) - 4 * 68608);
+  EXPECT_EQ(pool("--lossless-pool 20MB"), 20ll << 20);
+  CommandResult brief = RunCli("plan ecn --speed 100G --rtt 10us");
+  EXPECT_NE(brief.output.find("BUFFER_POOL ingress_lossless_pool: size 41877504 (the 42.0 MB buffer less 32 ports x 1 PG x "
+                              "67584 B of headroom)"),
+            std::string::npos)
+      << brief.output;
+  for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
+           {"--asic spectrum4", "not published: give it with --buffer"},
+           {"--lossless-pool 50MB", "more than the 41877504 B the buffer"},
+           {"--asic spectrum1 --ports 512 --cable 300m", "does not fit the 16777216 B buffer"}}) {
+    CommandResult r = RunCli("plan ecn --speed 100G --rtt 10us " + args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_NE(r.output.find(says), std::string::npos) << r.output;
+  }
 }
 
 }  // namespace rocelab

@@ -10,6 +10,7 @@
 #include "plan/ecn_plan.h"
 #include "plan/headroom.h"
 #include "plan/sonic_headroom.h"
+#include "run/memory_estimate.h"
 #include "scenario/scenario.h"
 #include "sim/packet.h"
 #include "util/json_writer.h"
@@ -290,8 +291,35 @@ int PlanEcn(const Args& a) {
   char cable_name[32];
   std::snprintf(cable_name, sizeof cable_name, "%gm", hin.cable_m);
   t.cable = cable_name;
+  // The lossless pool is what the buffer holds beyond the headroom every lossless PG reserves, as
+  // SONiC's Mellanox defaults size their ingress pools (Spectrum-1 T0: 4 MB lossless and 7 MB lossy
+  // ingress pools of a 16 MB buffer, the rest headroom); this plan defines no lossy pool, so it all
+  // goes to the lossless one. A pool of the headroom profiles alone leaves nothing shared.
+  uint64_t buffer = SpectrumBufferBytes(hin.asic);
+  if (a.Has("--buffer")) {
+    if (!ParseSize(a.Get("--buffer"), &buffer, &err) || buffer == 0)
+      throw UsageError("plan ecn: --buffer: " + (err.empty() ? "must be > 0" : err));
+  } else if (buffer == 0) {
+    throw UsageError("plan ecn: the packet buffer of " + asic + " is not published: give it with --buffer SIZE");
+  }
+  const uint64_t headroom = static_cast<uint64_t>(t.ports) * t.lossless.size() * t.size;
+  if (headroom >= buffer)
+    throw UsageError("plan ecn: the headroom of " + std::to_string(t.ports) + " ports x " + std::to_string(t.lossless.size()) +
+                     " lossless PG x " + std::to_string(t.size) + " B = " + std::to_string(headroom) +
+                     " B does not fit the " + std::to_string(buffer) + " B buffer: fewer ports (--ports) or a shorter cable");
+  const uint64_t room = buffer - headroom;
+  t.lossless_pool = room;
+  if (a.Has("--lossless-pool")) {
+    if (!ParseSize(a.Get("--lossless-pool"), &t.lossless_pool, &err) || t.lossless_pool == 0)
+      throw UsageError("plan ecn: --lossless-pool: " + (err.empty() ? "must be > 0" : err));
+    if (t.lossless_pool > room)
+      throw UsageError("plan ecn: --lossless-pool " + std::to_string(t.lossless_pool) + " B is more than the " +
+                       std::to_string(room) + " B the buffer (" + std::to_string(buffer) + " B) holds beyond the " +
+                       std::to_string(headroom) + " B of headroom");
+  }
   const std::string assumptions = "headroom for " + std::string(cable_name) + " of cable on " + asic +
-                                  " (--cable, --asic); " + std::to_string(t.ports) + " ports (--ports); lossless priority " +
+                                  " (--cable, --asic); a " + FormatBytes(buffer) + " buffer (--buffer); " +
+                                  std::to_string(t.ports) + " ports (--ports); lossless priority " +
                                   std::to_string(t.lossless.front()) + " (--lossless); DSCP 26 RoCE, 48 CNP";
   const std::vector<std::string> nic = NicQosCommands(t, "eth0", "mlx5_0");
   if (a.Has("--json")) {
@@ -329,6 +357,9 @@ int PlanEcn(const Args& a) {
                 prio, (unsigned long long)t.ecn.kmin, (unsigned long long)t.ecn.kmax, static_cast<int>(t.ecn.pmax * 100 + 0.5));
     std::printf("  BUFFER_PROFILE for PG %d: xon %llu, xoff %llu, size %llu (%s)\n", prio, (unsigned long long)t.xon,
                 (unsigned long long)t.xoff, (unsigned long long)t.size, cable_name);
+    std::printf("  BUFFER_POOL ingress_lossless_pool: size %llu (the %s buffer less %d ports x %zu PG x %llu B of headroom)\n",
+                (unsigned long long)t.lossless_pool, FormatBytes(buffer).c_str(), t.ports, t.lossless.size(),
+                (unsigned long long)t.size);
     std::printf("  PORT_QOS_MAP: pfc_enable %d; DSCP %d -> TC %d, DSCP %d (CNP) -> TC 6 on a strict queue\n", prio,
                 t.roce_dscp, prio, t.cnp_dscp);
     std::printf("  PFC_WD: detection %lld ms, restoration %lld ms, action %s; POLL_INTERVAL %lld ms\n",
@@ -370,6 +401,8 @@ void AddPlanCommand(CLI::App* root) {
   AddValue(e, "--lossless", "PRIORITY", "the lossless priority (default 3)");
   AddValue(e, "--cable", "LENGTH", "cable length for the lossless profile's headroom (default 5m)");
   AddValue(e, "--asic", "spectrumN", "spectrum1 to spectrum5 (default spectrum2)");
+  AddValue(e, "--buffer", "SIZE", "the switch's packet buffer (default: the ASIC's where published: 16, 42, 64 MB for spectrum1-3)");
+  AddValue(e, "--lossless-pool", "SIZE", "ingress_lossless_pool size (default: the buffer less the PGs' headroom)");
   AddFlag(e, "--config-db", "print the whole SONiC config_db (by default a line per table)");
   AddFlag(e, "--json", "the plan as JSON (with the whole config_db)");
 }

@@ -33,7 +33,7 @@ struct TemplateInput {
   uint8_t roce_dscp = kRoceDscp, cnp_dscp = kCnpDscp;
   uint64_t xon = 19456, xoff = 48128, size = 67584;  // the PG profile (from plan headroom)
   std::string cable = "5m";
-  uint64_t lossless_pool = 0;  // ingress_lossless_pool size; 0: ports x lossless PGs x size
+  uint64_t lossless_pool = 0;  // ingress_lossless_pool size; 0: ports x lossless PGs x size (a test's)
   // ETS weights of the DWRR queues in percent, queue 6 strict (the simulator's defaults).
   std::array<uint32_t, 8> ets_weights{{10, 10, 10, 40, 10, 10, 0, 10}};
 };

@@ -23,6 +23,15 @@ uint32_t SpectrumCellSize(SpectrumAsic asic) {
   }
 }
 
+uint64_t SpectrumBufferBytes(SpectrumAsic asic) {
+  switch (asic) {
+    case SpectrumAsic::kSpectrum1: return 16ull << 20;
+    case SpectrumAsic::kSpectrum2: return 42ull << 20;
+    case SpectrumAsic::kSpectrum3: return 64ull << 20;
+    default: return 0;
+  }
+}
+
 namespace {
 uint64_t Ceil1K(double bytes) { return static_cast<uint64_t>(std::ceil(bytes / 1024.0)) * 1024; }
 }  // namespace

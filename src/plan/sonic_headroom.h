@@ -29,6 +29,10 @@ enum class SpectrumAsic { kSpectrum1, kSpectrum2, kSpectrum3, kSpectrum4, kSpect
 
 bool ParseSpectrumAsic(const std::string& name, SpectrumAsic* out);
 uint32_t SpectrumCellSize(SpectrumAsic asic);  // 96, 144, 144, 192, 192 bytes
+// The ASIC's shared packet buffer where it is published: Spectrum-1 16 MB (SN2000 series,
+// "16MB fully shared"), Spectrum-2 42 MB (SN3000), Spectrum-3 64 MB (SN4000); 0 for Spectrum-4
+// and -5, whose buffer NVIDIA does not publish.
+uint64_t SpectrumBufferBytes(SpectrumAsic asic);
 
 struct SonicHeadroomInput {
   uint64_t speed_bps = 100000000000ull;
