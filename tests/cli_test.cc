@@ -198,4 +198,20 @@ TEST(Cli, PlanEcnSizesTheLosslessPoolFromTheAsicsBuffer) {
   }
 }
 
+// plan headroom says what its small-packet share is: of the packets (the option), the mean
+// packet it makes with the lossless MTU, the share SONiC counts at the worst case, and why.
+TEST(Cli, PlanHeadroomExplainsTheSmallPacketShare) {
+  const std::string base = "plan headroom --speed 100G --cable 100m --mtu 4096 --model sonic-mellanox";
+  CommandResult half = RunCli(base);
+  ASSERT_EQ(half.status, 0) << half.output;
+  for (const char* says : {"50 % of packets are 64 B (--small-packet-percentage), the rest the 1024 B lossless MTU",
+                           "a mean packet of 544.0 B", "s = 100 x 64 / 544.0 = 11.7647 %",
+                           "3 times over (a 64 B packet fills a whole 144 B cell", "(100 - s + 3 s) / 100 = 1.235294"})
+    EXPECT_NE(half.output.find(says), std::string::npos) << says << "\n" << half.output;
+  CommandResult all = RunCli(base + " --small-packet-percentage 100 --asic spectrum1");
+  ASSERT_EQ(all.status, 0) << all.output;
+  EXPECT_NE(all.output.find("s = 100 x 64 / 64.0 = 100.0000 %"), std::string::npos) << all.output;
+  EXPECT_NE(all.output.find("a whole 96 B cell"), std::string::npos) << all.output;
+}
+
 }  // namespace rocelab

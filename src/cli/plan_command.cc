@@ -167,6 +167,7 @@ HeadroomPlan SonicHeadroomPlan(const Args& a, uint64_t speed, double cable_m, ui
   w.EndObject();
   p.json = w.str();
   char buf[2048];
+  const double mean_packet = (in.small_packet_percentage * 64.0 + (100.0 - in.small_packet_percentage) * in.lossless_mtu) / 100.0;
   std::snprintf(buf, sizeof buf,
                 "PFC headroom as SONiC computes it on %s (buffer_headroom_mellanox.lua): %s, %.1f m, port MTU %u\n"
                 "  peer response      %12.3f B  (%u quanta x 512 / 8)\n"
@@ -175,13 +176,17 @@ HeadroomPlan SonicHeadroomPlan(const Args& a, uint64_t speed, double cable_m, ui
                 "  MAC/PHY delay      %12.3f B  (0.8 KB)\n"
                 "  Spectrum-4/5 extra %12.3f B\n"
                 "  propagation        %12.3f B  (port MTU + the above)\n"
-                "  cell %u B: worst-case cells per small packet %u, small-packet share %.4f %%, occupancy %.6f\n"
+                "  small packets: %u %% of packets are 64 B (--small-packet-percentage), the rest the %u B lossless MTU\n"
+                "    (--lossless-mtu): a mean packet of %.1f B. SONiC counts s = 100 x 64 / %.1f = %.4f %% of the\n"
+                "    propagation bytes %u times over (a 64 B packet fills a whole %u B cell: SONiC's worst-case factor),\n"
+                "    the rest once: cell occupancy = (100 - s + %u s) / 100 = %.6f\n"
                 "  xoff = ceil1K(%u + propagation x occupancy)%s = %llu\n"
                 "  xon  = ceil1K(pipeline latency 19 KB) = %llu\n"
                 "  size = %llu\n",
                 a.Get("--asic", "spectrum2").c_str(), FormatRate(speed).c_str(), cable_m, mtu, h.peer_response,
                 h.pause_quanta, h.cable, cable_m, 2 * h.gearbox, h.mac_phy_delay, h.speed_overhead, h.propagation,
-                h.cell, h.worst_case_factor, h.small_packet_share, h.cell_occupancy, in.lossless_mtu,
+                in.small_packet_percentage, in.lossless_mtu, mean_packet, mean_packet, h.small_packet_share,
+                h.worst_case_factor, h.cell, h.worst_case_factor, h.cell_occupancy, in.lossless_mtu,
                 h.two_kb_rule ? " + 2 KB (still below the all-small-packets xoff)" : "",
                 (unsigned long long)p.xoff, (unsigned long long)p.xon, (unsigned long long)p.size);
   p.text = buf;
