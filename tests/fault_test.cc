@@ -528,7 +528,7 @@ TEST(FaultConfig, QosDriftChangesPfcAndEcnQueuesApart) {
 
 // Errors past FEC fail the link, as IEEE 802.3's PCS does (fault/fec.h): at 1.2e-3 about 30 % of
 // RS(528,514)'s codewords are uncorrectable, so the first 500 us window of the BER monitor ends
-// in hi_ber and the link stays down (no window ever ends clean). Frames crossing before it fail
+// in hi_ber and the link stays down (no window ever ends clean), its decoders still counting. Frames crossing before it fail
 // their FCS. With `link_fault: false` the link carries its errored frames to the end instead.
 TEST(FaultLink, ErrorsPastFecFailTheLinkAsThePcsDoes) {
   TestRun failed = ErringHostLink("duration: 5ms\n", "pre_fec_ber: 1.2e-3");
@@ -543,6 +543,15 @@ TEST(FaultLink, ErrorsPastFecFailTheLinkAsThePcsDoes) {
   EXPECT_TRUE(Events(*failed, "carrier_up").empty()) << "no window ends clean at this rate";
   EXPECT_FALSE(failed->sw("leaf0").Carrier(0));
   EXPECT_GT(failed->sw("leaf0").port(0).counters.crc_errors, 0u) << "frames across it before hi_ber";
+  // In hi_ber the light still crosses and the decoders stay aligned: both ends go on counting
+  // codewords at line rate to the end, about 30 % of them uncorrectable (a decoder that stopped
+  // with the carrier would have counted the 0.3 ms before hi_ber only).
+  const double expected = 100e9 * 4e-3 / 5120;  // 4 ms of codewords at 100G, 20 x 256 data bits each
+  for (const PortFaults* rx : {failed->sw("leaf0").port(0).faults.get(), failed->nic("h0").port(0).faults.get()}) {
+    const FecCounters c = rx->fec.Counters(failed->now());
+    EXPECT_NEAR(static_cast<double>(c.codewords), expected, 0.01 * expected);
+    EXPECT_NEAR(static_cast<double>(c.uncorrectable_codewords) / static_cast<double>(c.codewords), 0.30, 0.03);
+  }
   EXPECT_TRUE(Events(*carried, "carrier_down").empty());
   EXPECT_TRUE(Events(*carried, "pcs_hi_ber").empty());
   EXPECT_GT(carried->sw("leaf0").port(0).counters.crc_errors, 10 * failed->sw("leaf0").port(0).counters.crc_errors);

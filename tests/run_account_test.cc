@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -168,6 +169,34 @@ TEST(Story, RepeatedDetectionsAreOneLine) {
 // no mean FCT; money and seconds without an exponent; GPU idle in the line's unit (none: the
 // isolated host's flows no longer share the ring's links, which runs a little faster than
 // without the storm).
+// Each action in summary.json says what it did for a program as well as for a person: its kind,
+// the rule it answered, the devices and the port it acted on. diagnose reads those fields, not
+// the sentence, to tell the action's effects from a new fault's.
+TEST(Story, ActionsCarryTheirKindRuleDevicesAndPort) {
+  const Ran r = RunAndDiagnose("");
+  const nlohmann::json s = nlohmann::json::parse(ReadFile(r.dir + "/summary.json"));
+  const nlohmann::json& actions = s["faults"][0]["actions"];
+  ASSERT_GE(actions.size(), 2u) << actions.dump(1);
+  EXPECT_EQ(actions[0]["kind"], "ignore_pause_drop");
+  EXPECT_EQ(actions[0]["rule"], "pfc.pause_storm");
+  EXPECT_EQ(actions[0]["devices"], nlohmann::json::array({"leaf0", "h0"}));
+  EXPECT_EQ(actions[0]["port"], "Ethernet0");
+  EXPECT_EQ(actions[1]["kind"], "isolate_host");
+  EXPECT_EQ(actions[1]["devices"], nlohmann::json::array({"leaf0", "h0"}));
+  EXPECT_EQ(actions[1]["tier"], "T3");
+  // The sentence can change without losing the attribution: diagnose goes by the fields.
+  std::string summary = ReadFile(r.dir + "/summary.json");
+  int rewritten = 0;
+  for (const std::string from : {"\"action\": \"ignore ", "\"action\": \"isolate "})
+    for (size_t at; (at = summary.find(from)) != std::string::npos; ++rewritten)
+      summary.replace(at, from.size(), "\"action\": \"Operator step: ");
+  EXPECT_GE(rewritten, 2);
+  WriteFile(r.dir + "/summary.json", summary);
+  const CommandResult d = Rocelab("diagnose " + r.dir);
+  EXPECT_NE(d.output.find("whose pause the recovery ignores from 3.100 ms"), std::string::npos) << d.output;
+  EXPECT_NE(d.output.find("the recovery shut the link leaf0-h0 at 3.200 ms"), std::string::npos) << d.output;
+}
+
 TEST(Story, TheDemoPrintsOneConsistentStory) {
   const Ran r = RunAndDiagnose("");
   EXPECT_EQ(Occurrences(r.printed, "transport.ack_timeouts"), 1u) << r.printed;

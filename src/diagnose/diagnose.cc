@@ -229,15 +229,10 @@ class Rules {
     for (const RunFault& f : ev_.faults) {
       for (const RunFault::Action& a : f.actions) {
         const std::string when = Fmt("%.3f", a.t_s * 1e3) + " ms";
-        // "shut link A-B: ..." or "isolate H: shut its link A-B and ...": the link is the word after.
-        size_t at = a.action.compare(0, 10, "shut link ") == 0 ? 10 : std::string::npos;
-        if (a.action.compare(0, 8, "isolate ") == 0 && a.action.find(": shut its link ") != std::string::npos)
-          at = a.action.find(": shut its link ") + 16;
-        if (at != std::string::npos) {
-          const std::string link = a.action.substr(at, a.action.find_first_of(": ", at) - at);
-          const std::vector<std::string> link_ends = LinkEnds(link);
-          if (link_ends.empty()) continue;
-          const std::string &end1 = link_ends[0], &end2 = link_ends[1];
+        // A link shut on its own, or a stuck host's isolated: its two ends.
+        if ((a.kind == "shut_link" || a.kind == "isolate_host") && a.devices.size() == 2) {
+          const std::string &end1 = a.devices[0], &end2 = a.devices[1];
+          const std::string link = end1 + "-" + end2;
           const std::string dev = LocationDevice(d.location);
           const bool own_link = (f.kind == "link_down" || f.kind == "link_flap") &&
                                 (f.target == link || f.target == end2 + "-" + end1);
@@ -252,9 +247,9 @@ class Rules {
             return Count(f.no_route_after_shut_bytes) + " B were dropped for want of a route after the recovery shut " +
                    link + " at " + when + ", until the switches' routes converged";
         }
-        const std::string ignore = "ignore ";
-        if (a.action.compare(0, ignore.size(), ignore) == 0) {
-          const std::string host = a.action.substr(ignore.size(), a.action.find('\'') - ignore.size());
+        // A host's pause ignored at its switch port: devices are the switch and the host.
+        if ((a.kind == "ignore_pause_drop" || a.kind == "ignore_pause_forward") && a.devices.size() == 2) {
+          const std::string& host = a.devices[1];
           if (d.layer != "transport" && d.rule != "app.flows_failed") continue;
           if (FlowsAllInto(host, d)) return "every flow of it runs into " + host + ", whose pause the recovery ignores from " +
                                             when + " (what goes to it is dropped at its switch port)";

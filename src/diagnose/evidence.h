@@ -118,6 +118,8 @@ struct RunFault {
   struct Action {
     double t_s = 0;
     std::string tier, action;      // "shut link leaf0-spine1: ...", "ignore h0's pause at leaf0:Ethernet0 ..."
+    std::string kind;              // shut_link, isolate_host, ignore_pause_drop, ... (run/recovery.h)
+    std::vector<std::string> devices;  // what it acted on: a link's two ends, a switch and its host
   };
   std::vector<Action> actions;
   double no_route_after_shut_bytes = 0;  // packets switches dropped toward links the recovery shut

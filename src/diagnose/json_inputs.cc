@@ -104,7 +104,11 @@ void ReadSummaryJson(const JsonDocument& doc, const std::string& file, Evidence*
       rf.localized_s = f["localized_ns"].Number() * 1e-9;
     }
     if (f["flap_detected_ns"].IsNumber()) rf.flap_detected_s = f["flap_detected_ns"].Number() * 1e-9;
-    for (const Node& a : f["actions"].Items()) rf.actions.push_back({a["t_ns"].Number() * 1e-9, a["tier"].String(), a["action"].String()});
+    for (const Node& a : f["actions"].Items()) {
+      RunFault::Action action{a["t_ns"].Number() * 1e-9, a["tier"].String(), a["action"].String(), a["kind"].String(), {}};
+      for (const Node& d : a["devices"].Items()) action.devices.push_back(d.String());
+      rf.actions.push_back(std::move(action));
+    }
     if (f["dropped_by"]["no_route_after_shut"].present()) rf.no_route_after_shut_bytes = f["dropped_by"]["no_route_after_shut"].Number();
     ev->faults.push_back(std::move(rf));
   }

@@ -119,6 +119,9 @@ void Fabric::HoldLinkDown(int node, int port) {
   held_down_.insert({node, port});
   held_down_.insert({tp.peer_node, tp.peer_port});
   SetLinkUp(node, port, false);
+  // A shut port decodes nothing, whatever its PCS was doing.
+  by_node_[node]->SetPcsFault(port, false);
+  by_node_[tp.peer_node]->SetPcsFault(tp.peer_port, false);
 }
 
 void Fabric::StartWithLinkDown(int node, int port) {

@@ -38,6 +38,13 @@ void LinkPhy::SetSignal(const Link& l, bool present) {
   fabric_->device(tp.peer_node).SetSignal(tp.peer_port, present);
 }
 
+void LinkPhy::SetPcsFault(const Receiver& r, bool failed) {
+  // The receiver that failed, and the one across: both keep their light and their decoders.
+  const TopoPort& tp = fabric_->topology().nodes()[r.node].ports[r.port];
+  fabric_->device(r.node).SetPcsFault(r.port, failed);
+  fabric_->device(tp.peer_node).SetPcsFault(tp.peer_port, failed);
+}
+
 void LinkPhy::Start(Link& l, Time in, uint32_t kind) {
   timers_.push_back({&l, l.epoch});
   fabric_->ScheduleAt(fabric_->now() + in, this, kind, static_cast<uint32_t>(timers_.size() - 1));
@@ -136,6 +143,7 @@ void LinkPhy::PcsFails(Receiver& r) {
     why = "errors past FEC invalidate 97 sync headers in a window (PCS hi_ber): no frames until a window has fewer";
   }
   r.failed_at = fabric_->now();
+  SetPcsFault(r, true);
   fabric_->timeline().Add(fabric_->now(), topo.nodes()[r.node].name, TimelinePortName(topo, r.node, r.port), -1,
                           r.hi_ser ? "fec_hi_ser" : "pcs_hi_ber",
                           LinkName(topo.nodes()[r.node].name, topo.nodes()[peer].name) + ": " + why);
@@ -147,6 +155,7 @@ void LinkPhy::PcsRecovers(Receiver& r) {
   Link& l = At(r.node, r.port);
   const bool ours = l.lost_at == r.failed_at && !l.retrain;
   r.failed_at = -1;
+  SetPcsFault(r, false);
   if (ours) RestoreSignal(r.node, r.port);
   ArmPcs(r);
 }

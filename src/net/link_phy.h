@@ -82,6 +82,7 @@ class LinkPhy final : public EventSource {
   void StartPcs(Receiver& r, Time in, uint32_t kind);
   void PcsFails(Receiver& r);
   void PcsRecovers(Receiver& r);
+  void SetPcsFault(const Receiver& r, bool failed);
 
   Fabric* fabric_;
   std::map<std::pair<int, int>, Link> links_;  // by the end with the lower node id

@@ -310,6 +310,13 @@ void Node::SetSignal(int port, bool present) {
   if (f.fec_on) f.fec.SetDecoding(f.Decoding(), Now());
 }
 
+void Node::SetPcsFault(int port, bool failed) {
+  PortFaults& f = Faults(port);
+  if (f.pcs_fault == failed) return;
+  f.pcs_fault = failed;
+  if (f.fec_on) f.fec.SetDecoding(f.Decoding(), Now());
+}
+
 void Node::SetPauseIgnored(int port, int prio, bool ignored) {
   Port& p = ports_[port];
   if (ignored) {

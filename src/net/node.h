@@ -46,7 +46,10 @@ struct SimContext {
 struct PortFaults {
   bool carrier = true;          // the link is up, as the port reports it (operstate, oper_status)
   bool signal = true;           // light reaches the other end: frames cross (net/link_phy.h)
-  bool Decoding() const { return carrier && signal; }  // the receiver's FEC decodes what arrives
+  // The PCS failed the link (hi_ber, hi_ser): no frame passes, but light does, and the FEC
+  // decoder stays aligned and goes on counting the codewords (uncorrectable ones above all).
+  bool pcs_fault = false;
+  bool Decoding() const { return (carrier && signal) || pcs_fault; }  // the receiver's FEC decodes what arrives
   Time dark_at = -1;            // the last time frames stopped crossing: those in flight then are lost
   double gray_drop = 0;         // share of frames sent that vanish, counted nowhere
   Rng gray_rng;                 // this port's own stream for them
@@ -147,6 +150,8 @@ class Node : public EventSource {
   // The link's physical signal: lost, frames sent or in flight vanish whatever the carrier says
   // (a loss within the PHY's debounce is not reported: net/link_phy.h).
   void SetSignal(int port, bool present);
+  // The PCS has failed the link (true) or no longer (false): see PortFaults::pcs_fault.
+  void SetPcsFault(int port, bool failed);
   bool Carrier(int port) const { return !ports_[port].faults || ports_[port].faults->carrier; }
   // The capture of `port`'s frames (null: none).
   void SetTap(int port, PortTap* tap);

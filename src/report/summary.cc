@@ -510,6 +510,14 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     for (const Recovery::Action& a : x.FaultActions(fault)) {
       w.BeginObject();
       w.Double("t_ns", static_cast<double>(a.t) / kNanosecond, 3).String("tier", a.tier).String("action", a.action);
+      w.String("kind", a.kind);
+      if (a.rule.empty()) w.Null("rule");
+      else w.String("rule", a.rule);
+      w.BeginArray("devices");
+      for (const std::string& d : a.devices) w.StringValue(d);
+      w.EndArray();
+      if (a.port.empty()) w.Null("port");
+      else w.String("port", a.port);
       w.EndObject();
     }
     w.EndArray();

@@ -174,7 +174,7 @@ std::vector<RunFault> Experiment::RecoveryAccount() const {
     f.injected_s = static_cast<double>(r.injected) / kSecond;
     bool shut = false;
     for (const Recovery::Action& a : FaultActions(i)) {
-      f.actions.push_back({static_cast<double>(a.t) / kSecond, a.tier, a.action});
+      f.actions.push_back({static_cast<double>(a.t) / kSecond, a.tier, a.action, a.kind, a.devices});
       if (!shut && ShutLinkTaken(a)) {
         shut = true;
         f.no_route_after_shut_bytes = static_cast<double>(no_route - NoRouteBytesAt(a));

@@ -95,11 +95,11 @@ bool Recovery::StillConnectedWithout(int node, int port) const {
   return hosts == topo.hosts().size();
 }
 
-void Recovery::Act(const std::string& tier, const std::string& what, std::vector<std::string> devices,
-                   const std::string& port) {
+void Recovery::Act(const std::string& tier, const std::string& kind, const std::string& rule, const std::string& what,
+                   std::vector<std::string> devices, const std::string& port) {
   Fabric& f = x_->fabric();
   f.timeline().Add(f.now(), devices.front(), port, -1, "recovery_action", tier + " " + what);
-  actions_.push_back({f.now(), tier, what, std::move(devices)});
+  actions_.push_back({f.now(), tier, what, std::move(devices), kind, rule, port});
 }
 
 namespace {
@@ -233,7 +233,7 @@ void Recovery::ShutLink(const Monitor::Detection& d, const std::string& why, boo
     return;
   }
   if (again) ForgetKept(node, port);
-  Act(d.tier,
+  Act(d.tier, "shut_link", d.rule,
       "shut link " + link + ": " + why + (again ? " (kept in service before; its siblings can take its load now)" : "") +
           "; the fabric routes around it",
       {device, topo.nodes()[peer].name}, TimelinePortName(topo, node, port));
@@ -267,7 +267,7 @@ void Recovery::IgnorePause(const Monitor::Detection& d, bool drop) {
   for (const char* rule : {"pfc.pause_storm", "pfc.slow_receiver", "drop.lossless_nic", "transport.sequence_errors"})
     monitor_->Expect(rule, host);
   const std::string where = sw.name() + ":" + SwitchPortAlias(tp.peer_port);
-  Act(d.tier,
+  Act(d.tier, drop ? "ignore_pause_drop" : "ignore_pause_forward", d.rule,
       "ignore " + host + "'s pause at " + where + " (" + d.rule + "): its pause no longer spreads; " +
           (drop ? "what goes to it is dropped there (the PFC watchdog's drop action), counted"
                 : "what it cannot take is dropped at its NIC (the PFC watchdog's forward action), counted"),
@@ -288,7 +288,7 @@ void Recovery::IsolateHost(Ignored* ig, uint64_t frames, const std::string& wind
   done_.insert(LinkName(ig->host, sw));
   // The shut's flap at both ends is the action's, not a new fault.
   for (const std::string& dev : {ig->host, sw}) monitor_->Expect("physical.link_down", dev);
-  Act("T3",
+  Act("T3", "isolate_host", "pfc.pause_storm",
       "isolate " + ig->host + ": shut its link " + LinkName(sw, ig->host) + " and withdraw its route (" +
           std::to_string(frames) + " frames for it dropped at " + sw + ":" + SwitchPortAlias(ig->port) + " in the last " +
           window + ": its senders get no CNPs and go on at line rate); the other switches drop what is sent to it at "
@@ -312,7 +312,7 @@ void Recovery::RetuneEcnFacing(const Monitor::Detection& d) {
   e.kmax = std::max(e.kmax / 4, e.kmin);
   sw.SetPortEcn(tp.peer_port, e);
   monitor_->Expect(d.rule, host);  // the host stays slow: only its owner can fix it
-  Act(d.tier,
+  Act(d.tier, "retune_ecn", d.rule,
       "re-tune ECN on " + sw.name() + ":" + SwitchPortAlias(tp.peer_port) + ", the queue feeding " + host + " (" + d.rule +
           "): kmin " + std::to_string(e.kmin) + " B, kmax " + std::to_string(e.kmax) +
           " B, so its senders slow to what it drains before its pause spreads",
@@ -333,14 +333,14 @@ void Recovery::BreakDeadlock(const Monitor::Detection& d) {
   if (!rolled.empty()) {
     std::string on;
     for (const std::string& n : rolled) on += (on.empty() ? "" : ", ") + n;
-    Act("T3", "roll back the static routes no configuration asks for, on " + on + " (" + d.rule + ")", rolled, "");
+    Act("T3", "rollback_routes", d.rule, "roll back the static routes no configuration asks for, on " + on + " (" + d.rule + ")", rolled, "");
   }
   const int port = ResolvePort(topo, nodes[0], cycle[1]);
   if (port < 0) return;
   Switch& sw = static_cast<Switch&>(f.device(nodes[0]));
   drained_.push_back({nodes[0], port, f.now(), StormDrops(sw, port)});
   WatchdogAction(sw, port, true, true);
-  Act("T3",
+  Act("T3", "drain_queue", d.rule,
       "break the deadlock " + d.location + ": drain " + cycle[0] + ":" + SwitchPortAlias(port) +
           "'s lossless queues for one window (the PFC watchdog's drop action; its drops counted)",
       devices, SwitchPortAlias(port));
@@ -447,28 +447,27 @@ void Recovery::OnDetection(const Monitor::Detection& d) {
   const std::map<std::string, bool (Recovery::*)(int)> rollbacks = {
       {"qos.roce_in_lossy_queue", &Recovery::RollBackQos}, {"pfc.off_on_hop", &Recovery::RollBackQos},
       {"link.mtu_oversize", &Recovery::RollBackMtu}, {"drop.lossless_pg_headroom", &Recovery::RollBackHeadroom}};
-  std::string what;
+  std::string what, kind;
   if (ecn && is_switch) {
     if (!done_.insert("ecn@" + device).second || !RollBackEcn(node)) return;
+    kind = d.tier == "T2" ? "retune_ecn" : "rollback_ecn";
     what = d.tier == "T2" ? "re-tune ECN on " + device + " to its configured profile: its queues mark before PFC fires"
                           : "roll back ECN on " + device + " to its configured profile";
   } else if (auto it = rollbacks.find(d.rule); it != rollbacks.end() && (is_switch || d.rule == "link.mtu_oversize")) {
     if (!done_.insert(d.rule + "@" + device).second || !(this->*it->second)(node)) return;
+    kind = d.rule == "link.mtu_oversize" ? "rollback_mtu" : d.rule == "drop.lossless_pg_headroom" ? "rollback_headroom" : "rollback_qos";
     what = d.rule == "link.mtu_oversize"          ? "roll back the MTU of " + device + " to its configured one"
            : d.rule == "drop.lossless_pg_headroom" ? "roll back the headroom of " + device + " to its configured profile"
                                                    : "roll back the classification and PFC priorities of " + device;
   } else if (d.rule == "cc.cnp_ignored" && !is_switch) {
     if (!done_.insert(d.rule + "@" + device).second || static_cast<Nic&>(f.device(node)).reaction_point()) return;
     static_cast<Nic&>(f.device(node)).SetReactionPoint(true);
+    kind = "restore_reaction_point";
     what = "re-enable the DCQCN reaction point of " + device;
   } else {
     return;
   }
-  Act(d.tier, what + " (" + d.rule + ")", {device}, "");
-}
-
-bool Recovery::ShutsALink(const Action& a) {
-  return a.devices.size() == 2 && (a.action.rfind("shut link ", 0) == 0 || a.action.rfind("isolate ", 0) == 0);
+  Act(d.tier, kind, d.rule, what + " (" + d.rule + ")", {device}, "");
 }
 
 void Recovery::OnWindow(const Evidence& w, bool escalate) {
@@ -494,7 +493,7 @@ void Recovery::OnWindow(const Evidence& w, bool escalate) {
     Switch& sw = static_cast<Switch&>(f.device(it->sw));
     WatchdogAction(sw, it->port, false, true);
     const std::string name = topo.nodes()[it->sw].name;
-    Act("T3",
+    Act("T3", "stop_draining", "",
         "stop draining " + name + ":" + SwitchPortAlias(it->port) + ": the cycle is broken (" +
             std::to_string(StormDrops(sw, it->port) - it->dropped_before) + " frames dropped)",
         {name}, SwitchPortAlias(it->port));
@@ -539,7 +538,7 @@ void Recovery::OnWindow(const Evidence& w, bool escalate) {
     Switch& sw = static_cast<Switch&>(f.device(it->sw));
     WatchdogAction(sw, it->port, false, it->drop);
     const std::string where = sw.name() + ":" + SwitchPortAlias(it->port);
-    Act("T2",
+    Act("T2", "honour_pause", "",
         "honour " + it->host + "'s pause again at " + where + ": it paused nothing for a window" +
             (it->drop ? " (" + std::to_string(StormDrops(sw, it->port) - it->dropped_before) + " frames dropped meanwhile)"
                       : ""),

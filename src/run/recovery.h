@@ -52,10 +52,17 @@ class Recovery {
   // Tells `monitor` what an action leaves at a device on purpose (Monitor::Expect).
   Recovery(Experiment* x, Monitor* monitor) : x_(x), monitor_(monitor) {}
 
+  // What was done, for a person (`action`) and for a program (`kind`, `rule`, `devices`,
+  // `port`): summary.json carries both.
   struct Action {
     Time t;
     std::string tier, action;
     std::vector<std::string> devices;  // the devices it acted on (both ends of a link)
+    std::string kind;  // shut_link, isolate_host, ignore_pause_drop, ignore_pause_forward, honour_pause,
+                       // retune_ecn, rollback_ecn, rollback_qos, rollback_mtu, rollback_headroom,
+                       // rollback_routes, drain_queue, stop_draining, restore_reaction_point
+    std::string rule;  // the detection's rule it answers ("" for one that ends an earlier action)
+    std::string port;  // the port it acted on, on devices[0] ("" for a whole device)
   };
   // A new detection: acts if a rule of the list above fired, once per place.
   void OnDetection(const Monitor::Detection& d);
@@ -64,14 +71,15 @@ class Recovery {
   void OnWindow(const Evidence& window, bool escalate);
   // Whether `a` shut a link ("shut link A-B", "isolate H: shut its link A-B"): its devices are the
   // link's ends.
-  static bool ShutsALink(const Action& a);
+  static bool ShutsALink(const Action& a) { return a.kind == "shut_link" || a.kind == "isolate_host"; }
   const std::vector<Action>& actions() const { return actions_; }
   // The tier of the action detection `d` calls for ("" for none): what a runbook's operator
   // delay depends on (run/runbook.h).
   static std::string ActionTier(const Monitor::Detection& d);
 
  private:
-  void Act(const std::string& tier, const std::string& what, std::vector<std::string> devices, const std::string& port);
+  void Act(const std::string& tier, const std::string& kind, const std::string& rule, const std::string& what,
+           std::vector<std::string> devices, const std::string& port);
   // `capacity`: only if its ECMP siblings can take its load (a link that still carries).
   // `again`: a link kept in service before, reconsidered (a new skip says nothing).
   void ShutLink(const Monitor::Detection& d, const std::string& why, bool capacity, bool again = false);
