@@ -167,7 +167,6 @@ HeadroomPlan SonicHeadroomPlan(const Args& a, uint64_t speed, double cable_m, ui
   w.EndObject();
   p.json = w.str();
   char buf[2048];
-  const double mean_packet = (in.small_packet_percentage * 64.0 + (100.0 - in.small_packet_percentage) * in.lossless_mtu) / 100.0;
   std::snprintf(buf, sizeof buf,
                 "PFC headroom as SONiC computes it on %s (buffer_headroom_mellanox.lua): %s, %.1f m, port MTU %u\n"
                 "  peer response      %12.3f B  (%u quanta x 512 / 8)\n"
@@ -185,7 +184,7 @@ HeadroomPlan SonicHeadroomPlan(const Args& a, uint64_t speed, double cable_m, ui
                 "  size = %llu\n",
                 a.Get("--asic", "spectrum2").c_str(), FormatRate(speed).c_str(), cable_m, mtu, h.peer_response,
                 h.pause_quanta, h.cable, cable_m, 2 * h.gearbox, h.mac_phy_delay, h.speed_overhead, h.propagation,
-                in.small_packet_percentage, in.lossless_mtu, mean_packet, mean_packet, h.small_packet_share,
+                in.small_packet_percentage, in.lossless_mtu, h.mean_packet, h.mean_packet, h.small_packet_share,
                 h.worst_case_factor, h.cell, h.worst_case_factor, h.cell_occupancy, in.lossless_mtu,
                 h.two_kb_rule ? " + 2 KB (still below the all-small-packets xoff)" : "",
                 (unsigned long long)p.xoff, (unsigned long long)p.xon, (unsigned long long)p.size);

@@ -61,7 +61,8 @@ bool SonicMellanoxHeadroom(const SonicHeadroomInput& in, SonicHeadroom* out, std
   const double raw_factor = h.cell > 2 * 64 ? h.cell / 64.0 : 2.0 * h.cell / (1.0 + h.cell);
   h.worst_case_factor = static_cast<uint32_t>(std::ceil(raw_factor));
   const double spp = in.small_packet_percentage;
-  h.small_packet_share = 100.0 * 64.0 / ((spp * 64.0 + (100.0 - spp) * in.lossless_mtu) / 100.0);
+  h.mean_packet = (spp * 64.0 + (100.0 - spp) * in.lossless_mtu) / 100.0;
+  h.small_packet_share = 100.0 * 64.0 / h.mean_packet;
   h.cell_occupancy = (100.0 - h.small_packet_share + h.small_packet_share * h.worst_case_factor) / 100.0;
   h.xoff = Ceil1K(in.lossless_mtu + h.propagation * h.cell_occupancy);
   if (!in.shared_headroom_pool && h.small_packet_share != 100.0) {

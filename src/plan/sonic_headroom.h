@@ -51,7 +51,9 @@ struct SonicHeadroom {
   double propagation = 0;
   uint32_t cell = 0;
   uint32_t worst_case_factor = 0;
-  double small_packet_share = 0, cell_occupancy = 0;
+  // The mean lossless packet the traffic pattern makes: small packets of 64 B, the rest of the
+  // lossless MTU; 64 B's share of it (small_packet_share, %) is what SONiC counts at the worst case.
+  double mean_packet = 0, small_packet_share = 0, cell_occupancy = 0;
   bool two_kb_rule = false;
   uint64_t xoff = 0, xon = 0, size = 0;
 };

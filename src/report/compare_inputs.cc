@@ -11,6 +11,7 @@
 
 #include "diagnose/diagnose.h"
 #include "diagnose/parsers.h"
+#include "report/html_page.h"
 #include "telemetry/counter_names.h"
 #include "util/config_error.h"
 #include "util/json_value.h"
@@ -243,8 +244,6 @@ void AddUplinks(const Evidence& ev, double sim_ns, Figures& f) {
   }
 }
 
-std::string Plural(size_t n, const char* one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
-
 CompareSide ReadRun(const std::string& path, const std::string& file) {
   std::string text, err;
   if (!ReadTextFile(file, &text, &err)) throw ConfigError(file, 0, "", err);
@@ -359,7 +358,7 @@ CompareSide ReadBundle(const std::string& path, const std::string& dir) {
   CompareSide side;
   std::string host = ev.ports.empty() ? "?" : ev.ports[0].device;
   side.input = {path, "bundle",
-                "bundle of " + host + ", " + Plural(ev.ports.size(), "port") +
+                "bundle of " + host + ", " + FormatCountOf(static_cast<double>(ev.ports.size()), "port") +
                     (ev.interval_s > 0 ? ", counted over " + Fixed(ev.interval_s, 3) + " s"
                                        : ", one sample: counters since they were cleared"),
                 ev.interval_s};

@@ -132,6 +132,10 @@ std::string FormatCount(double value) {
   return v < 0 ? "-" + out : out;
 }
 
+std::string FormatCountOf(double value, const std::string& one) {
+  return FormatCount(value) + " " + one + (value == 1 ? "" : "s");
+}
+
 std::string FormatTimeNs(double ns, bool trim) {
   const double a = std::fabs(ns);
   std::string number, unit;

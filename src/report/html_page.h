@@ -60,6 +60,7 @@ std::string HtmlParagraph(const std::string& text, const std::string& css_class 
 // written by FormatBytes (run/memory_estimate.h): "3.4 MB", powers of 1024 as in scenarios.
 std::string FormatFixed(double value, int decimals);  // 1234.5 -> "1234.50" with 2
 std::string FormatCount(double value);                // 1234567 -> "1,234,567" (rounded)
+std::string FormatCountOf(double value, const std::string& one);  // (3, "port") -> "3 ports"
 // A simulated time given in ns in the unit that suits it, to the µs, ns or ps: "812 ns",
 // "3.100 ms", "1.200 s"; `trim`: without the zeros after the point ("3.1 ms", "10 µs").
 std::string FormatTimeNs(double ns, bool trim = false);

@@ -36,8 +36,6 @@ constexpr size_t kTimelineMarks = 1000;
 }
 
 std::string Count(double v) { return FormatCount(v); }
-// "1 link", "3 links".
-std::string Count(double v, const std::string& one) { return FormatCount(v) + " " + one + (v == 1 ? "" : "s"); }
 std::string Bytes(double v) { return FormatBytes(static_cast<uint64_t>(std::max(0.0, v))); }
 
 // "leaf0:Ethernet0/3", "h2:eth0": a port (and priority) as the timeline and the naming rules write it.
@@ -224,9 +222,9 @@ HtmlSection TopologySection(const Run& run) {
   } else {
     size_t paused_links = 0;
     for (const DrawnLink& l : f.links) paused_links += (l.a.pause_sent || l.b.pause_sent) ? 1 : 0;
-    body = HtmlParagraph(Count(static_cast<double>(f.devices.size()), "device") + ", " +
-                         Count(static_cast<double>(f.links.size()), "link") + "; " +
-                         Count(static_cast<double>(paused_links), "link") + " carried PAUSE frames" +
+    body = HtmlParagraph(FormatCountOf(static_cast<double>(f.devices.size()), "device") + ", " +
+                         FormatCountOf(static_cast<double>(f.links.size()), "link") + "; " +
+                         FormatCountOf(static_cast<double>(paused_links), "link") + " carried PAUSE frames" +
                          (r["device_counters"].Text() == "nonzero" ? " (device_counters: nonzero: idle devices and ports are not drawn)" : "") +
                          ".") +
            SvgFabric(f);
@@ -376,6 +374,13 @@ const MetricLook kLooks[] = {
     {"cc_rate", "DCQCN rate of each queue pair", ChartUnit::kGbps},
 };
 
+// Titles a chart of `metric` and gives it its unit: a known metric's look, or its bare name.
+void ApplyLook(const std::string& metric, LineChart* c) {
+  c->title = metric;
+  for (const MetricLook& look : kLooks)
+    if (metric == look.metric) c->title = std::string(look.title) + " (" + metric + ")", c->unit = look.unit;
+}
+
 std::string LineName(const Run& run, const std::string& metric, const SeriesTrace& t) {
   if (metric == "queue_depth") return Where(t.device, t.port) + " " + QueueName(t.priority);
   if (metric == "pg_occupancy") return Where(t.device, t.port) + " " + PriorityGroupName(t.priority);
@@ -421,6 +426,7 @@ HtmlSection SeriesSection(const Run& run, const SeriesData* series, const Series
   if (!series) return {"series", "Time series", HtmlParagraph(OffNote(), "note")};
   std::string body;
   std::vector<std::string> silent;
+  const std::vector<ChartMark> marks = FaultMarks(run);
   for (const MetricTraces& mt : series->metrics) {
     if (mt.metric == "pause_state") continue;
     if (mt.series == 0) {
@@ -429,12 +435,9 @@ HtmlSection SeriesSection(const Run& run, const SeriesData* series, const Series
     }
     LineChart c;
     c.id = mt.metric;
-    c.title = mt.metric;
-    c.unit = ChartUnit::kCount;
-    for (const MetricLook& look : kLooks)
-      if (mt.metric == look.metric) c.title = std::string(look.title) + " (" + mt.metric + ")", c.unit = look.unit;
+    ApplyLook(mt.metric, &c);
     c.t_end_ns = std::max(run.t_end_ns, series->last_t_ns);
-    c.marks = FaultMarks(run);
+    c.marks = marks;
     bool thinned = false;
     for (const SeriesTrace& t : mt.top) {
       c.lines.push_back({LineName(run, mt.metric, t), t.points});
@@ -872,6 +875,12 @@ HtmlSection OverlaySection(const Side& a, const Side& b, const SeriesLimits& lim
                           "section.", "note");
   const double t_end = std::max({a.run->t_end_ns, b.run->t_end_ns, a.series ? a.series->last_t_ns : 0.0,
                                  b.series ? b.series->last_t_ns : 0.0});
+  std::vector<ChartMark> marks;
+  for (const Side* side : {&a, &b})
+    for (ChartMark m : FaultMarks(*side->run)) {
+      m.title = side->name + ": " + m.title;
+      marks.push_back(std::move(m));
+    }
   for (const std::string& metric : SeriesMetricNames()) {
     const MetricTraces* ma = MetricOf(a, metric);
     const MetricTraces* mb = MetricOf(b, metric);
@@ -899,9 +908,7 @@ HtmlSection OverlaySection(const Side& a, const Side& b, const SeriesLimits& lim
     }
     LineChart c;
     c.id = "overlay_" + metric;
-    c.title = metric;
-    for (const MetricLook& look : kLooks)
-      if (metric == look.metric) c.title = std::string(look.title) + " (" + metric + ")", c.unit = look.unit;
+    ApplyLook(metric, &c);
     c.t_end_ns = t_end;
     // B's lines first, each taking the next colour; A's line of the same element takes its colour.
     std::map<std::string, int> colour;
@@ -918,11 +925,7 @@ HtmlSection OverlaySection(const Side& a, const Side& b, const SeriesLimits& lim
         c.lines.push_back(std::move(line));
       }
     }
-    for (const Side* side : {&a, &b})
-      for (ChartMark m : FaultMarks(*side->run)) {
-        m.title = side->name + ": " + m.title;
-        c.marks.push_back(std::move(m));
-      }
+    c.marks = marks;
     c.note = "Each run's " + Count(static_cast<double>(each)) + " series with the highest peaks.";
     body += SvgLineChart(c);
   }
