@@ -77,6 +77,7 @@ void AddExportCommand(CLI::App* root);  // export prom
 void AddExportOpenMetricsCommand(CLI::App* export_group);
 void AddCompareCommand(CLI::App* root);
 void AddSweepCommand(CLI::App* root);   // sweep, sweep merge
+void AddLabCommand(CLI::App* root);     // lab list, lab start
 
 // Writes via a temporary file and a rename: never a half-written file.
 void WriteFileAtomically(const std::string& path, const std::string& text);

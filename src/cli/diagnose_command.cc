@@ -34,14 +34,6 @@ int Collect(const Args& a) {
   return kExitOk;
 }
 
-// The response ladder's rung, after the rule id (docs/faults.md).
-const char* TierNote(const std::string& tier) {
-  if (tier == "T1") return " (tier T1: congestion control handles it)";
-  if (tier == "T2") return " (tier T2: a PFC-level action)";
-  if (tier == "T3") return " (tier T3: isolation or rollback)";
-  return "";
-}
-
 int Diagnose(const Args& a) {
   Evidence ev;
   try {
@@ -76,11 +68,7 @@ int Diagnose(const Args& a) {
   } else {
     std::printf("%s: %zu port(s)%s\n", ev.origin.c_str(), ev.ports.size(),
                 ev.interval_s > 0 ? (", over " + std::to_string(ev.interval_s) + " s").c_str() : "");
-    for (const Diagnosis& d : ds) {
-      std::printf("%-11s %-7s %s\n", d.layer.c_str(), SeverityName(d.severity), d.title.c_str());
-      std::printf("            where:    %s\n            evidence: %s\n            action:   %s\n            rule:     %s%s\n",
-                  d.location.c_str(), d.evidence.c_str(), d.action.c_str(), d.rule.c_str(), TierNote(d.tier));
-    }
+    for (const Diagnosis& d : ds) std::printf("%s", FindingText(d).c_str());
     if (!errors && !warnings) std::printf("nothing wrong found\n");
     else std::printf("%d error(s), %d warning(s)\n", errors, warnings);
   }

@@ -31,6 +31,7 @@ CLI::App* Root() {
     AddExportCommand(app);
     AddCompareCommand(app);
     AddSweepCommand(app);
+    AddLabCommand(app);
     AddCommand(app, "version", "Print the version", [](const Args&) {
       std::printf("rocelab 0.1.0\n");
       return static_cast<int>(kExitOk);

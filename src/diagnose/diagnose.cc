@@ -1448,4 +1448,16 @@ std::vector<std::string> CausedByRecovery(const std::vector<Diagnosis>& ds, cons
   return out;
 }
 
+// The response ladder's rung, after the rule id (docs/faults.md).
+std::string FindingText(const Diagnosis& d) {
+  const char* tier = d.tier == "T1"   ? " (tier T1: congestion control handles it)"
+                     : d.tier == "T2" ? " (tier T2: a PFC-level action)"
+                     : d.tier == "T3" ? " (tier T3: isolation or rollback)"
+                                      : "";
+  char head[64];
+  std::snprintf(head, sizeof head, "%-11s %-7s ", d.layer.c_str(), SeverityName(d.severity));
+  return head + d.title + "\n            where:    " + d.location + "\n            evidence: " + d.evidence +
+         "\n            action:   " + d.action + "\n            rule:     " + d.rule + tier + "\n";
+}
+
 }  // namespace rocelab

@@ -60,6 +60,9 @@ Evidence LoadEvidence(const std::vector<std::string>& paths);
 // The findings, in layer order. The same finding at several places is one finding listing
 // them, unless `merge_places` is false (one finding per place: what a monitor tracks).
 std::vector<Diagnosis> Diagnose(const Evidence& evidence, bool merge_places = true);
+// A finding as `rocelab diagnose` prints it: layer, severity and title, then where, the
+// evidence, the action and the rule with its rung of the ladder, one per line.
+std::string FindingText(const Diagnosis& d);
 
 // Why finding `d` is what one of the recovery actions in `evidence.faults` caused, "" when it
 // is not: a link down or flap at an end of a link the recovery shut (not the fault's own), ingress

@@ -124,6 +124,14 @@ void Fabric::HoldLinkDown(int node, int port) {
   by_node_[tp.peer_node]->SetPcsFault(tp.peer_port, false);
 }
 
+bool Fabric::ReleaseLink(int node, int port) {
+  const TopoPort& tp = topo_.nodes()[node].ports[port];
+  if (!held_down_.erase({node, port})) return false;
+  held_down_.erase({tp.peer_node, tp.peer_port});
+  link_phy_->AdminUp(node, port);
+  return true;
+}
+
 void Fabric::StartWithLinkDown(int node, int port) {
   const TopoPort& tp = topo_.nodes()[node].ports[port];
   for (const auto& [n, p] : {std::pair{node, port}, std::pair{tp.peer_node, tp.peer_port}}) {

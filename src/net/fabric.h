@@ -100,6 +100,10 @@ class Fabric {
   // Shuts the link at `node`:`port` administratively: down now, and whatever its PHY does
   // after (a flap coming back up), down until the run ends, as `shutdown` on a port keeps it.
   void HoldLinkDown(int node, int port);
+  // `startup` on a port held down: the hold lifted, and the link trained and up when its signal is
+  // there (net/link_phy.h). Whether it was held down.
+  bool ReleaseLink(int node, int port);
+  bool HeldDown(int node, int port) const { return held_down_.count({node, port}) > 0; }
   // Before the run starts: the link at `node`:`port` down and held down, and every switch's
   // ECMP groups and routes already without it, as a fabric that has long converged around the
   // loss runs. No timeline event: nothing changed during the run.

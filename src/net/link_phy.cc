@@ -83,6 +83,14 @@ void LinkPhy::RestoreSignal(int node, int port) {
   else Start(l, l.up_time, kTrained);
 }
 
+void LinkPhy::AdminUp(int node, int port) {
+  Link& l = At(node, port);
+  if (l.lost_at >= 0 || fabric_->device(l.node).Carrier(l.port)) return;
+  ++l.epoch;
+  if (l.up_time == 0) fabric_->SetLinkUp(l.node, l.port, true);
+  else Start(l, l.up_time, kTrained);
+}
+
 void LinkPhy::SetPcsFailure(int node, int port, const PcsFailure& f) {
   auto [it, fresh] = receivers_.try_emplace({node, port});
   Receiver& r = it->second;

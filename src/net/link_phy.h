@@ -40,6 +40,9 @@ class LinkPhy final : public EventSource {
   // PCS fault (`retrain` false) needs no link training when it ends.
   void LoseSignal(int node, int port, bool retrain = true);
   void RestoreSignal(int node, int port);
+  // An administrative `startup` of the link at `node`:`port` (its hold lifted): with its signal
+  // present, it trains (`link_up_time`) and comes up; without, it comes up when the signal does.
+  void AdminUp(int node, int port);
 
   // The receiver at `node`:`port` fails the link as `f` says (a clean link: PcsFailure{}).
   void SetPcsFailure(int node, int port, const PcsFailure& f);

@@ -60,6 +60,8 @@ class alignas(64) Nic : public Node, private RcCarrier {
   // ignored (rp_cnp_ignored) and every QP sends at line rate; the notification point goes on.
   void SetReactionPoint(bool on);
   bool reaction_point() const { return rc_.reaction_point(); }
+  // Fails queue pair `qp` of this NIC now (RcTransport::Fail).
+  void FailQp(uint32_t qp) { rc_.Fail((*qps_)[qp]); }
   const RdmaCounters& rdma() const { return rdma_; }
 
   // Probes on a UD queue pair, as R-Pingmesh sends them. A probe from host `src` (this NIC's)

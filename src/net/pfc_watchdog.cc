@@ -6,8 +6,8 @@
 
 namespace rocelab {
 
-PfcWatchdog::PfcWatchdog(SimContext* ctx, Switch* sw)
-    : ctx_(ctx), sw_(sw), spec_(sw->spec().pfc_watchdog), state_(sw->num_ports()) {
+PfcWatchdog::PfcWatchdog(SimContext* ctx, Switch* sw, const PfcWatchdogSpec& spec)
+    : ctx_(ctx), sw_(sw), spec_(spec), state_(sw->num_ports()) {
   spec_.detection_time = ScaledTimer(spec_.detection_time, ctx->timer_scale);
   spec_.restoration_time = ScaledTimer(spec_.restoration_time, ctx->timer_scale);
   spec_.poll_interval = ScaledTimer(spec_.poll_interval, ctx->timer_scale);

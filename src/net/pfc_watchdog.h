@@ -37,7 +37,10 @@ namespace rocelab {
 class PfcWatchdog final : public EventSource {
  public:
   // Polls `sw` from one poll interval on; the timers are scaled by the run's timer scale.
-  PfcWatchdog(SimContext* ctx, Switch* sw);
+  PfcWatchdog(SimContext* ctx, Switch* sw) : PfcWatchdog(ctx, sw, sw->spec().pfc_watchdog) {}
+  // With settings of its own (`config pfcwd start` on a running switch), as written: production times.
+  PfcWatchdog(SimContext* ctx, Switch* sw, const PfcWatchdogSpec& spec);
+  const PfcWatchdogSpec& spec() const { return spec_; }  // its times scaled
 
   // What `show pfcwd stats` shows for a queue: storms detected and restored, packets sent
   // and dropped (TX) and received and dropped (RX) while in a storm, in all and in the last.

@@ -248,6 +248,13 @@ const Monitor::Detection* Experiment::FaultLocalization(size_t i) const {
   return nullptr;
 }
 
+bool Experiment::StartWatchdog(size_t index, const PfcWatchdogSpec& spec) {
+  Switch* sw = fabric_.switches()[index].get();
+  if (watchdogs_[index] || !sw->pfc_mask()) return false;
+  watchdogs_[index] = std::make_unique<PfcWatchdog>(fabric_.context(), sw, spec);
+  return true;
+}
+
 void Experiment::Run() {
   fabric_.RunUntil(tail_start());
   if (fabric_.now() >= tail_start())

@@ -56,6 +56,9 @@ class Experiment {
   const FaultInjector& faults() const { return *faults_; }
   // The PFC watchdog of switch `index` (in switch order); nullptr where it is off.
   const PfcWatchdog* watchdog(size_t index) const { return watchdogs_[index].get(); }
+  // `config pfcwd start` on switch `index`: a watchdog with `spec` (production times, scaled as
+  // the run's), polling from now on, where none runs yet. False where one runs, or PFC is off.
+  bool StartWatchdog(size_t index, const PfcWatchdogSpec& spec);
   // The monitor (a `monitor` section), or nullptr.
   const Monitor* monitor() const { return monitor_.get(); }
   Monitor* monitor() { return monitor_.get(); }

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "run/experiment.h"
+#include "run/rollback.h"
 #include "telemetry/counter_names.h"
 #include "topo/naming.h"
 #include "util/units.h"
@@ -30,11 +31,6 @@ constexpr double kSiblingShare = 0.75;
 // 1..8: a leaf uplink losing 2 % of its frames under a ring that fills the uplinks cost 2.9 ms
 // kept and 3.1 ms shut; losing 12 %, 8.9 ms kept and 4.0 ms shut).
 constexpr double kSevereLoss = 0.05;
-
-bool SameEcn(const EcnSpec& a, const EcnSpec& b) {
-  return a.enabled == b.enabled && a.kmin == b.kmin && a.kmax == b.kmax && a.pmax == b.pmax &&
-         a.mark_on_dequeue == b.mark_on_dequeue;
-}
 
 // Frames a switch port dropped in drop mode, both ways, every priority.
 uint64_t StormDrops(const Switch& sw, int port) {
@@ -346,61 +342,6 @@ void Recovery::BreakDeadlock(const Monitor::Detection& d) {
       devices, SwitchPortAlias(port));
 }
 
-bool Recovery::RollBackEcn(int node) {
-  Fabric& f = x_->fabric();
-  Switch& sw = static_cast<Switch&>(f.device(node));
-  std::vector<EcnSpec> before;
-  for (int p = 0; p < sw.num_ports(); ++p) before.push_back(sw.port_ecn(p));
-  const EcnSpec configured = sw.spec().ecn;
-  sw.SetEcnFrom(SwitchSpecFor(f.scenario(), sw.name()));
-  bool changed = !SameEcn(configured, sw.spec().ecn);
-  for (int p = 0; p < sw.num_ports(); ++p) changed = changed || !SameEcn(before[p], sw.port_ecn(p));
-  return changed;
-}
-
-bool Recovery::RollBackQos(int node) {
-  Fabric& f = x_->fabric();
-  Switch& sw = static_cast<Switch&>(f.device(node));
-  const SwitchSpec& s = SwitchSpecFor(f.scenario(), sw.name());
-  if (sw.spec().dscp_to_priority == s.dscp_to_priority && sw.spec().trust_dscp == s.trust_dscp &&
-      sw.spec().lossless_mask == s.lossless_mask && sw.spec().ecn_mask == s.ecn_mask)
-    return false;
-  sw.SetQos(s.dscp_to_priority, s.trust_dscp, s.lossless_mask, s.ecn_mask);
-  return true;
-}
-
-// A lowered MTU acts in each port's fault state; the configured one is what the scenario says.
-bool Recovery::RollBackMtu(int node) {
-  Fabric& f = x_->fabric();
-  Node& dev = f.device(node);
-  bool changed = false;
-  for (int p = 0; p < dev.num_ports(); ++p) {
-    if (!dev.port(p).faults || dev.port(p).faults->mtu == 0) continue;
-    dev.port(p).faults->mtu = 0;
-    changed = true;
-  }
-  if (f.topology().nodes()[node].is_switch) {
-    Switch& sw = static_cast<Switch&>(dev);
-    const uint32_t mtu = SwitchSpecFor(f.scenario(), sw.name()).mtu;
-    changed = changed || sw.spec().mtu != mtu;
-    sw.SetConfiguredMtu(mtu);
-  }
-  return changed;
-}
-
-bool Recovery::RollBackHeadroom(int node) {
-  Fabric& f = x_->fabric();
-  Switch& sw = static_cast<Switch&>(f.device(node));
-  bool changed = false;
-  for (int p = 0; p < sw.num_ports(); ++p) {
-    const uint64_t configured = f.ConfiguredHeadroom(node, p);
-    if (sw.headroom(p) == configured) continue;
-    sw.SetHeadroom(p, configured);
-    changed = true;
-  }
-  return changed;
-}
-
 // Static routes that no configuration asks for (the scenario's `routes`), on every switch: a
 // loop may run through switches the deadlock's cycle does not show. Returns the switches changed.
 std::vector<std::string> Recovery::RollBackRoutes() {
@@ -444,17 +385,17 @@ void Recovery::OnDetection(const Monitor::Detection& d) {
   if (d.rule == "pfc.congestion_tree" && !is_switch && done_.count("retune@" + device)) return IgnorePause(d, false);
   const bool ecn = d.rule == "ecn.off" || d.rule == "ecn.turned_off" || d.rule == "ecn.pfc_without_ecn" ||
                    (d.rule == "pfc.congestion_tree" && is_switch);
-  const std::map<std::string, bool (Recovery::*)(int)> rollbacks = {
-      {"qos.roce_in_lossy_queue", &Recovery::RollBackQos}, {"pfc.off_on_hop", &Recovery::RollBackQos},
-      {"link.mtu_oversize", &Recovery::RollBackMtu}, {"drop.lossless_pg_headroom", &Recovery::RollBackHeadroom}};
+  const std::map<std::string, bool (*)(Fabric&, int)> rollbacks = {
+      {"qos.roce_in_lossy_queue", &RollBackQos}, {"pfc.off_on_hop", &RollBackQos},
+      {"link.mtu_oversize", &RollBackMtu}, {"drop.lossless_pg_headroom", &RollBackHeadroom}};
   std::string what, kind;
   if (ecn && is_switch) {
-    if (!done_.insert("ecn@" + device).second || !RollBackEcn(node)) return;
+    if (!done_.insert("ecn@" + device).second || !RollBackEcn(f, node)) return;
     kind = d.tier == "T2" ? "retune_ecn" : "rollback_ecn";
     what = d.tier == "T2" ? "re-tune ECN on " + device + " to its configured profile: its queues mark before PFC fires"
                           : "roll back ECN on " + device + " to its configured profile";
   } else if (auto it = rollbacks.find(d.rule); it != rollbacks.end() && (is_switch || d.rule == "link.mtu_oversize")) {
-    if (!done_.insert(d.rule + "@" + device).second || !(this->*it->second)(node)) return;
+    if (!done_.insert(d.rule + "@" + device).second || !it->second(f, node)) return;
     kind = d.rule == "link.mtu_oversize" ? "rollback_mtu" : d.rule == "drop.lossless_pg_headroom" ? "rollback_headroom" : "rollback_qos";
     what = d.rule == "link.mtu_oversize"          ? "roll back the MTU of " + device + " to its configured one"
            : d.rule == "drop.lossless_pg_headroom" ? "roll back the headroom of " + device + " to its configured profile"

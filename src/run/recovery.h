@@ -95,10 +95,6 @@ class Recovery {
   void IgnorePause(const Monitor::Detection& d, bool drop);
   void RetuneEcnFacing(const Monitor::Detection& d);
   void BreakDeadlock(const Monitor::Detection& d);
-  bool RollBackEcn(int node);
-  bool RollBackQos(int node);
-  bool RollBackMtu(int node);
-  bool RollBackHeadroom(int node);
   std::vector<std::string> RollBackRoutes();
   bool StillConnectedWithout(int node, int port) const;
 

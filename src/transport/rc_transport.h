@@ -72,6 +72,12 @@ class RcTransport {
   bool reaction_point() const { return rp_on_; }
   // A QP becomes active: its retry budget starts full, its adaptive timeout drawn.
   void Start(QueuePair& qp);
+  // The QP fails now as if its retries had run out (its work requests completed in error and
+  // flushed), unless it finished or failed already: a lab's healthy twin losing the queue pairs
+  // the broken fabric lost (lab/lab_session.h).
+  void Fail(QueuePair& qp) {
+    if (!qp.done && !qp.failed) Complete(qp, true);
+  }
   // Draws come from the run's seed (set before any QP starts).
   void set_seed(uint64_t seed) { seed_ = seed; }
 

@@ -1,0 +1,76 @@
+// rocelab lab: a running, broken fabric to fix with the commands used in
+// production (lab/lab.h, lab/lab_session.h).
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "cli/cli.h"
+#include "lab/lab.h"
+#include "lab/lab_session.h"
+#include "util/text_file.h"
+
+namespace rocelab {
+namespace {
+
+int LabList(const Args&) {
+  std::printf("The labs (rocelab lab start NAME):\n");
+  for (const Lab& l : Labs()) std::printf("  %-10s %s\n", l.name.c_str(), l.title.c_str());
+  return kExitOk;
+}
+
+int LabStart(const Args& a) {
+  Lab lab;
+  if (a.Has("--scenario")) {
+    if (!a.positional().empty()) throw UsageError("lab start: give a lab's NAME or --scenario FILE, not both");
+    const std::string path = a.Get("--scenario");
+    std::string text, err;
+    if (!ReadTextFile(path, &text, &err)) throw UsageError("lab start: " + err);
+    lab = LabOfScenario(path, text);
+  } else {
+    if (a.positional().empty()) throw UsageError("lab start: name a lab (rocelab lab list) or give --scenario FILE");
+    const Lab* found = FindLab(a.positional()[0]);
+    if (!found) throw UsageError("lab start: no lab named '" + a.positional()[0] + "' (rocelab lab list)");
+    lab = *found;
+  }
+  std::istream* in = &std::cin;
+  std::ifstream file;
+  const bool scripted = a.Has("--commands");
+  if (scripted && a.Get("--commands") != "-") {
+    file.open(a.Get("--commands"));
+    if (!file) throw UsageError("lab start: cannot read " + a.Get("--commands"));
+    in = &file;
+  }
+  LabSession s(lab);  // a scenario that does not load: ConfigError, exit status 2
+  std::printf("%s\n", s.Welcome().c_str());
+  // A transcript echoes each command after its prompt, as the terminal showed it.
+  const bool echo = scripted || !isatty(STDIN_FILENO);
+  std::string line;
+  while (!s.quit()) {
+    std::printf("%s", s.Prompt().c_str());
+    std::fflush(stdout);
+    if (!std::getline(*in, line)) {
+      std::printf("\n");
+      break;
+    }
+    if (echo) std::printf("%s\n", line.c_str());
+    std::printf("%s", s.Execute(line).c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddLabCommand(CLI::App* root) {
+  CLI::App* lab = AddCommand(root, "lab", "Fault labs: fix a running, broken fabric with the commands used in production", nullptr);
+  AddCommand(lab, "list", "The labs rocelab ships", LabList);
+  CLI::App* start = AddCommand(lab, "start", "Start a lab: its ticket, then a shell on the running fabric", LabStart, "NAME", 0, 1);
+  AddValue(start, "--scenario", "FILE", "a lab of your own scenario (its faults are what to find)");
+  AddValue(start, "--commands", "FILE", "read the commands from FILE (- for standard input) and print the transcript");
+}
+
+}  // namespace rocelab

@@ -1,0 +1,134 @@
+#include "lab/lab.h"
+
+namespace rocelab {
+namespace {
+
+// Every lab's fabric: 2 spines, 2 leaves, 6 hosts each, 100G; a ring AllReduce across the
+// leaves (the training job whose pace users see) and, from 3 ms, four storage clients reading
+// into h0. Production timers scaled by 1/100, as the fault scenarios (scenarios/faults) run
+// them, so a lab's story takes milliseconds; nothing acts on its own (recovery off): the
+// engineer does. The monitor's alerts are on the timeline. The job is priced as the demo's: 512
+// GPUs at 2 USD a GPU-hour.
+constexpr char kFabric[] = R"(seed: 1
+duration: 2s
+timers: {scale: 0.01}
+monitor: {interval: 100ms, refresh: instant}
+cost: {gpus: 512, per_gpu_hour: 2.0, currency: USD}
+topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 6,
+           host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 100G, delay: 1us}}
+switch: {link_down_detection: 5ms, route_convergence: 20ms%s}
+workload:
+  - {type: allreduce, hosts: [h1, h7, h2, h8, h3, h9], size: 8MB, iterations: 100000, compute: 100us}
+  - {type: incast, dst: h0, senders: [h4, h5, h10, h11], size: 64MB, start: 3ms}
+)";
+
+// `switch_extra`: more of the fabric-wide switch settings (", pfc_watchdog: {enabled: false}");
+// `workload_extra`: more workload entries, a line each.
+Lab Make(const std::string& name, const std::string& title, const std::string& briefing, const std::string& faults,
+         std::vector<LabCheck> checks, const std::string& switch_extra = "", const std::string& workload_extra = "") {
+  Lab l;
+  l.name = name;
+  l.title = title;
+  l.briefing = briefing;
+  std::string fabric = kFabric;
+  fabric.replace(fabric.find("%s"), 2, switch_extra);
+  l.scenario_yaml = "name: lab-" + name + "\n" + fabric + workload_extra + "faults:\n" + faults;
+  l.scenario_label = "<lab " + name + ">";
+  l.paged = 10 * kMillisecond;
+  l.verify = 10 * kMillisecond;
+  l.checks = std::move(checks);
+  return l;
+}
+
+// Storage reads into h0 in bursts, one every `every` from `from` to `to`: each burst's onset
+// fills h0's queue before DCQCN has slowed its senders, so leaf0 pauses its uplinks every time.
+std::string Bursts(int from_ms, int to_ms, int every_ms) {
+  std::string out;
+  for (int t = from_ms; t <= to_ms; t += every_ms)
+    out += "  - {type: incast, dst: h0, senders: [h4, h5, h10, h11], size: 1MB, start: " + std::to_string(t) + "ms}\n";
+  return out;
+}
+
+std::vector<Lab> MakeLabs() {
+  std::vector<Lab> labs;
+  // The PFC watchdog was never enabled on this fabric: the storm's pause holds (SONiC ships it
+  // on, but it is a `config pfcwd start_default` away from being off after a config reload).
+  labs.push_back(Make("pfc_storm", "A NIC pause storm",
+                      "The training job (ranks on h1 h7 h2 h8 h3 h9) has all but stopped since a few milliseconds "
+                      "ago, and the storage team says reads into h0 hang. Nothing was changed on the fabric.",
+                      "  - {kind: pfc_storm, target: h0, at: 2ms}\n",
+                      {LabCheck::kRingPace, LabCheck::kNoHostPause, LabCheck::kWatchdogOn},
+                      ", pfc_watchdog: {enabled: false}"));
+  labs.push_back(Make("ecn_off", "ECN disabled on one switch",
+                      "Since the storage reads into h0 began, the training job's iterations are slower and PAUSE "
+                      "frames show up all over the fabric. A configuration push went out to leaf0 this morning.",
+                      "  - {kind: ecn_off, target: leaf0, at: 2ms}\n",
+                      {LabCheck::kRingPace, LabCheck::kEcnAsConfigured}));
+  labs.push_back(Make("qos_drift", "A DSCP map drifted on one switch",
+                      "The training job's iterations are several times slower than yesterday, and its NICs report "
+                      "retransmissions. The fabric is lossless: nothing should be dropped.",
+                      "  - {kind: qos_drift, target: leaf0, at: 2ms, dscp_to_priority: {26: 1}}\n",
+                      {LabCheck::kRingPace, LabCheck::kNoDrops, LabCheck::kQosAsConfigured}));
+  labs.push_back(Make("bad_optic", "A bad optic: link errors",
+                      "The training job is slower than usual and a few of its NICs count out-of-sequence packets. "
+                      "No PAUSE storm, no alarm on any host.",
+                      "  - {kind: link_errors, target: leaf0-spine1, at: 2ms, pre_fec_ber: 3e-4}\n",
+                      {LabCheck::kRingPace, LabCheck::kNoFcsErrors}));
+  labs.push_back(Make("gray_drop", "A link that drops frames silently",
+                      "The training job is slower and its NICs retransmit, but no switch counts a drop or an error. "
+                      "The network team's dashboards are green.",
+                      "  - {kind: gray_drop, target: leaf0-spine1, at: 2ms, rate: 0.1}\n",
+                      {LabCheck::kRingPace, LabCheck::kNoFrameVanishes}));
+  // A cable change: leaf0's lossless headroom is what a profile for a 1 m cable gives, on links
+  // of 200 m (1 us): what is in flight when it pauses does not fit. A 2 MB buffer, so the
+  // shared pool cannot hide it.
+  labs.push_back(Make("headroom", "Headroom short after a cable change",
+                      "Since the cabling work on leaf0 last night, the training job stalls now and then and its "
+                      "NICs count sequence errors. The fabric is lossless: nothing should be dropped.",
+                      "  - {kind: headroom, target: leaf0, at: 2ms, headroom: 16KB}\n",
+                      {LabCheck::kRingPace, LabCheck::kNoDrops}, ", buffer: 2MB", Bursts(20, 300, 5)));
+  return labs;
+}
+
+}  // namespace
+
+const char* LabCheckText(LabCheck c) {
+  switch (c) {
+    case LabCheck::kRingPace:
+      return "the training job's goodput within 5 % of the same fabric without the fault (with your changes)";
+    case LabCheck::kNoDrops: return "no RoCE frame dropped at any switch (lossless or lossy queue)";
+    case LabCheck::kNoHostPause: return "no switch port held paused by a host for more than a tenth of the window";
+    case LabCheck::kEcnAsConfigured: return "every switch's ECN/WRED profile as configured";
+    case LabCheck::kQosAsConfigured: return "every switch's DSCP map, trust and PFC priorities as configured";
+    case LabCheck::kNoFcsErrors: return "no frame lost to a bad FCS on any link";
+    case LabCheck::kWatchdogOn: return "the PFC watchdog runs on every switch's lossless queues";
+    case LabCheck::kNoFrameVanishes: return "every link delivers what is sent into it";
+  }
+  return "";
+}
+
+const std::vector<Lab>& Labs() {
+  static const std::vector<Lab> labs = MakeLabs();
+  return labs;
+}
+
+const Lab* FindLab(const std::string& name) {
+  for (const Lab& l : Labs())
+    if (l.name == name) return &l;
+  return nullptr;
+}
+
+Lab LabOfScenario(const std::string& path, const std::string& yaml) {
+  Lab l;
+  l.name = path;
+  l.title = "your scenario";
+  l.briefing = "A fabric from " + path + ": its faults are what you are to find (the review names them).";
+  l.scenario_yaml = yaml;
+  l.scenario_label = path;
+  l.paged = 10 * kMillisecond;
+  l.verify = 10 * kMillisecond;
+  l.checks = {LabCheck::kRingPace, LabCheck::kNoDrops, LabCheck::kEcnAsConfigured, LabCheck::kQosAsConfigured};
+  return l;
+}
+
+}  // namespace rocelab

@@ -1,0 +1,317 @@
+// The fault labs: each shipped lab's evidence shows its root cause in the real tools' layouts,
+// the fix an engineer would make passes `check`, and the wrong fix does not.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "diagnose/parsers.h"
+#include "file_util.h"
+#include "lab/device_views.h"
+#include "lab/lab.h"
+#include "lab/lab_session.h"
+#include "telemetry/counter_names.h"
+#include "util/text_lines.h"
+
+namespace rocelab {
+namespace {
+
+LabSession Start(const std::string& name) {
+  const Lab* lab = FindLab(name);
+  EXPECT_NE(lab, nullptr) << name;
+  return LabSession(*lab);
+}
+
+// Runs each command and returns the last one's output.
+std::string Do(LabSession& s, const std::vector<std::string>& commands) {
+  std::string out;
+  for (const std::string& c : commands) out = s.Execute(c);
+  return out;
+}
+
+bool Fixed(const std::string& check) { return check.find("all checks hold") != std::string::npos; }
+
+const PortEvidence* PortNamed(const std::vector<PortEvidence>& ports, const std::string& name) {
+  for (const PortEvidence& p : ports)
+    if (p.port == name) return &p;
+  return nullptr;
+}
+
+TEST(Lab, EveryLabHasATicketAndChecks) {
+  std::vector<std::string> names;
+  for (const Lab& l : Labs()) names.push_back(l.name);
+  for (const char* n : {"pfc_storm", "ecn_off", "qos_drift", "bad_optic", "gray_drop", "headroom"})
+    EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+  for (const Lab& l : Labs()) {
+    EXPECT_FALSE(l.briefing.empty()) << l.name;
+    EXPECT_FALSE(l.checks.empty()) << l.name;
+  }
+}
+
+// A storm: h0 pauses leaf0 without end and, with no PFC watchdog on the fabric, the pause holds
+// the ring's uplinks. The evidence: leaf0 receives PFC on the port facing h0 and on no other,
+// h0 sends pause and takes almost nothing in. The fix: the watchdog on every switch.
+TEST(Lab, PfcStormIsFoundFromThePauseCountersAndFixedByTheWatchdog) {
+  LabSession s = Start("pfc_storm");
+  Do(s, {"run 2ms"});
+  const std::vector<PortEvidence> pfc = ParsePfcCounters(s.Execute("on leaf0 show pfc counters"), "show pfc counters");
+  const PortEvidence* to_h0 = PortNamed(pfc, "Ethernet0");
+  ASSERT_NE(to_h0, nullptr);
+  EXPECT_GT(to_h0->counters.at(kSaiPortPfcRxPkts.Name(3)), 10);
+  for (const PortEvidence& p : pfc)
+    if (p.port != "Ethernet0") EXPECT_EQ(p.counters.at(kSaiPortPfcRxPkts.Name(3)), 0) << p.port;
+  const CounterMap h0 = ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S");
+  EXPECT_GT(h0.at("tx_prio3_pause"), 10);
+  EXPECT_LT(h0.at("rx_prio3_packets"), 10);
+  EXPECT_NE(s.Execute("on leaf0 show pfcwd config").find("not running"), std::string::npos);
+  const std::string stuck = s.Execute("check");
+  EXPECT_FALSE(Fixed(stuck)) << stuck;
+  EXPECT_NE(stuck.find("leaf0:Ethernet0 (h0) held paused"), std::string::npos) << stuck;
+
+  const std::string check = Do(s, {"on leaf0 config pfcwd start --action drop ports all detection-time 200 --restoration-time 200",
+                                   "on leaf1 config pfcwd start_default", "on spine0 config pfcwd start_default",
+                                   "on spine1 config pfcwd start_default", "run 60ms", "check"});
+  EXPECT_TRUE(Fixed(check)) << check;
+  // The watchdog's own account: leaf0's queue 3 toward h0 stormed, and what went to h0 was dropped.
+  const std::vector<WatchdogQueue> wd = ParsePfcwdStats(s.Execute("on leaf0 show pfcwd stats"), "show pfcwd stats");
+  ASSERT_EQ(wd.size(), 1u);
+  EXPECT_EQ(wd[0].port, "Ethernet0");
+  EXPECT_EQ(wd[0].queue, 3);
+  EXPECT_GT(wd[0].tx_drop, 0);
+  const std::string review = s.Execute("review");
+  EXPECT_NE(review.find("pfc_storm on h0, injected at 2.000 ms"), std::string::npos) << review;
+  EXPECT_NE(review.find("recovered:    your last change before the passing check, at 22.000 ms"), std::string::npos) << review;
+  EXPECT_NE(review.find("USD"), std::string::npos) << review;
+}
+
+TEST(Lab, PfcStormIsNotFixedByShuttingAnInnocentUplink) {
+  LabSession s = Start("pfc_storm");
+  const std::string check = Do(s, {"run 2ms", "on leaf0 config interface shutdown Ethernet24", "run 60ms", "check"});
+  EXPECT_FALSE(Fixed(check)) << check;
+  EXPECT_NE(check.find("FAIL  no switch port held paused by a host"), std::string::npos) << check;
+}
+
+TEST(Lab, EcnOffIsFoundInShowEcnAndFixedByReloadingTheQosConfiguration) {
+  LabSession s = Start("ecn_off");
+  Do(s, {"run 2ms"});
+  EXPECT_NE(s.Execute("on leaf0 show ecn").find("ecn_none"), std::string::npos);
+  EXPECT_NE(s.Execute("on leaf1 show ecn").find("ecn_all"), std::string::npos);
+  // PFC sent up leaf0's uplinks: the hot spot below does not mark.
+  const std::vector<PortEvidence> pfc = ParsePfcCounters(s.Execute("on leaf0 show pfc counters"), "show pfc counters");
+  EXPECT_GT(PortNamed(pfc, "Ethernet24")->counters.at(kSaiPortPfcTxPkts.Name(3)), 0);
+  const std::string check = Do(s, {"on leaf0 config qos reload", "run 30ms", "check"});
+  EXPECT_TRUE(Fixed(check)) << check;
+  EXPECT_NE(s.Execute("on leaf0 show ecn").find("ecn_all"), std::string::npos);
+}
+
+TEST(Lab, EcnOffIsNotFixedByRetuningThresholdsAloneOrShuttingAnUplink) {
+  {
+    LabSession s = Start("ecn_off");
+    // ecnconfig sets a profile's thresholds, not its ECN mode: marking stays off.
+    const std::string check =
+        Do(s, {"run 2ms", "on leaf0 config ecn -profile AZURE_LOSSLESS -gmin 51200 -gmax 204800", "run 30ms", "check"});
+    EXPECT_FALSE(Fixed(check)) << check;
+    EXPECT_NE(s.Execute("on leaf0 show ecn").find("green_min_threshold     51200"), std::string::npos);
+  }
+  LabSession s = Start("ecn_off");
+  const std::string check = Do(s, {"run 2ms", "on leaf0 config interface shutdown Ethernet24", "run 30ms", "check"});
+  EXPECT_FALSE(Fixed(check)) << check;
+}
+
+// RoCE's DSCP 26 mapped to lossy priority 1 on leaf0: its queue counters show RoCE in UC1 and
+// drops there, and the map says 26 -> 1.
+TEST(Lab, QosDriftIsFoundInTheQueueCountersAndTheMap) {
+  LabSession s = Start("qos_drift");
+  Do(s, {"run 2ms"});
+  const std::vector<PortEvidence> queues = ParseQueueCounters(s.Execute("on leaf0 show queue counters"), "show queue counters");
+  double uc1 = 0, uc1_drops = 0;
+  for (const PortEvidence& p : queues) {
+    uc1 += p.queues.at("UC1").at(kSaiQueuePackets.name);
+    uc1_drops += p.queues.at("UC1").at(kSaiQueueDroppedPackets.name);
+  }
+  EXPECT_GT(uc1, 1000);
+  EXPECT_GT(uc1_drops, 100);
+  EXPECT_NE(s.Execute("on leaf0 sonic-cfggen -d --var-json DSCP_TO_TC_MAP").find("\"26\": \"1\""), std::string::npos);
+  EXPECT_NE(s.Execute("on leaf1 sonic-cfggen -d --var-json DSCP_TO_TC_MAP").find("\"26\": \"3\""), std::string::npos);
+  const std::string check = Do(s, {"on leaf0 config qos reload", "run 30ms", "check"});
+  EXPECT_TRUE(Fixed(check)) << check;
+}
+
+TEST(Lab, QosDriftIsNotFixedByShuttingAnUplink) {
+  LabSession s = Start("qos_drift");
+  const std::string check = Do(s, {"run 2ms", "on leaf0 config interface shutdown Ethernet28", "run 30ms", "check"});
+  EXPECT_FALSE(Fixed(check)) << check;
+  EXPECT_NE(check.find("FAIL  every switch's DSCP map"), std::string::npos) << check;
+}
+
+// A bad optic on leaf0-spine1: leaf0's Ethernet28 counts receive errors and no other port does.
+TEST(Lab, ABadOpticShowsInTheInterfaceErrorsAndIsShut) {
+  LabSession s = Start("bad_optic");
+  const std::string counters = Do(s, {"run 2ms", "on leaf0 show interfaces counters"});
+  std::vector<std::string> errored;
+  for (const TextLine& l : NumberedLines(counters)) {
+    const std::vector<std::string> w = Words(l.text);
+    // IFACE STATE RX_OK RX_BPS (a figure and its unit) RX_UTIL RX_ERR ...
+    if (w.size() == 16 && w[0].rfind("Ethernet", 0) == 0 && w[6] != "0") errored.push_back(w[0]);
+  }
+  EXPECT_EQ(errored, std::vector<std::string>{"Ethernet28"}) << counters;
+  const std::string check = Do(s, {"on leaf0 config interface shutdown Ethernet28", "run 30ms", "check"});
+  EXPECT_TRUE(Fixed(check)) << check;
+  EXPECT_NE(s.Execute("on leaf0 show interfaces counters").find("Ethernet28      D"), std::string::npos);
+}
+
+TEST(Lab, ABadOpticIsNotFixedByShuttingTheGoodUplink) {
+  LabSession s = Start("bad_optic");
+  const std::string check = Do(s, {"run 2ms", "on leaf0 config interface shutdown Ethernet24", "run 30ms", "check"});
+  EXPECT_FALSE(Fixed(check)) << check;
+}
+
+// A gray drop counts nowhere: the evidence is what one end sends and the other never receives.
+TEST(Lab, AGrayDropShowsAsFramesSentThatTheOtherEndNeverReceived) {
+  LabSession s = Start("gray_drop");
+  Do(s, {"run 2ms"});
+  auto frames = [&](const std::string& device, const std::string& port, int column) {
+    for (const TextLine& l : NumberedLines(s.Execute("on " + device + " show interfaces counters"))) {
+      const std::vector<std::string> w = Words(l.text);
+      if (w.size() == 16 && w[0] == port) {
+        double v = 0;
+        std::string digits;
+        for (char c : w[column]) if (c != ',') digits += c;
+        v = std::stod(digits);
+        return v;
+      }
+    }
+    return -1.0;
+  };
+  // leaf0's Ethernet28 (TX_OK, column 9) against spine1's Ethernet0 (RX_OK, column 2), and the
+  // way back; neither end counts an error or a drop.
+  const double sent = frames("leaf0", "Ethernet28", 9), received = frames("spine1", "Ethernet0", 2);
+  EXPECT_LT(received, 0.95 * sent) << sent << " " << received;
+  EXPECT_GT(received, 0.85 * sent) << sent << " " << received;
+  const double back_sent = frames("spine1", "Ethernet0", 9), back_received = frames("leaf0", "Ethernet28", 2);
+  EXPECT_LT(back_received, 0.95 * back_sent);
+  EXPECT_NEAR(frames("leaf0", "Ethernet24", 9), frames("spine0", "Ethernet0", 2), 50);
+  for (int error_column : {6, 7, 13, 14}) EXPECT_EQ(frames("leaf0", "Ethernet28", error_column), 0) << error_column;
+  const std::string stuck = s.Execute("check");
+  EXPECT_NE(stuck.find("FAIL  every link delivers what is sent into it: leaf0:Ethernet28 to spine1"), std::string::npos) << stuck;
+  const std::string check = Do(s, {"on leaf0 config interface shutdown Ethernet28", "run 30ms", "check"});
+  EXPECT_TRUE(Fixed(check)) << check;
+}
+
+// Headroom cut on leaf0: bursts into h0 make it pause its uplinks, and what is in flight then
+// overflows PG3; mmuconfig shows leaf0's lossless profile a fraction of leaf1's.
+TEST(Lab, ShortHeadroomShowsAsLosslessPgDropsAndASmallProfile) {
+  LabSession s = Start("headroom");
+  const std::string drops = Do(s, {"run 2ms", "on leaf0 show priority-group drop counters"});
+  double pg3 = 0;
+  for (const TextLine& l : NumberedLines(drops)) {
+    const std::vector<std::string> w = Words(l.text);
+    if (w.size() == 9 && w[0].rfind("Ethernet", 0) == 0) {
+      pg3 += std::stod(w[4]);
+      for (int pg : {1, 2, 3, 5, 6, 7, 8}) EXPECT_EQ(w[pg], "0") << l.text;
+    }
+  }
+  EXPECT_GT(pg3, 10) << drops;
+  EXPECT_NE(s.Execute("on leaf0 mmuconfig -l").find("xoff        16384"), std::string::npos);
+  EXPECT_NE(s.Execute("on leaf1 mmuconfig -l").find("xoff        72192"), std::string::npos);
+  EXPECT_FALSE(Fixed(s.Execute("check")));
+  const std::string check = Do(s, {"on leaf0 config qos reload", "run 30ms", "check"});
+  EXPECT_TRUE(Fixed(check)) << check;
+  EXPECT_NE(s.Execute("on leaf0 mmuconfig -l").find("xoff        72192"), std::string::npos);
+}
+
+TEST(Lab, ShortHeadroomIsNotFixedByLoweringTheEcnThresholds) {
+  LabSession s = Start("headroom");
+  const std::string check =
+      Do(s, {"run 2ms", "on leaf0 config ecn -profile AZURE_LOSSLESS -gmin 20000 -gmax 80000", "run 30ms", "check"});
+  EXPECT_FALSE(Fixed(check)) << check;
+}
+
+// What a host prints reads as the real tools' output: the parsers diagnose uses give back the
+// counters the device block holds.
+TEST(Lab, HostViewsParseAsTheRealTools) {
+  LabSession s = Start("ecn_off");
+  Do(s, {"run 1ms"});
+  const CounterMap ethtool = ParseCounterList(s.Execute("on h2 ethtool -S eth0"), "ethtool -S");
+  EXPECT_GT(ethtool.at("rx_packets_phy"), 1000);
+  const std::vector<PortEvidence> rdma = ParseRdmaStatistic(s.Execute("on h2 rdma statistic"), "rdma statistic");
+  ASSERT_EQ(rdma.size(), 1u);
+  EXPECT_EQ(rdma[0].port, "mlx5_0/1");
+  EXPECT_EQ(std::to_string(static_cast<long long>(rdma[0].counters.at("np_cnp_sent"))) + "\n",
+            s.Execute("on h2 cat /sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent"));
+  PortEvidence qos;
+  ParseMlnxQos(s.Execute("on h2 mlnx_qos -i eth0"), "mlnx_qos", &qos);
+  EXPECT_EQ(qos.trust, "dscp");
+  ASSERT_TRUE(qos.pfc_enabled.has_value());
+  EXPECT_TRUE((*qos.pfc_enabled)[3]);
+  EXPECT_FALSE((*qos.pfc_enabled)[0]);
+  ASSERT_TRUE(qos.dscp_to_priority.has_value());
+  EXPECT_EQ((*qos.dscp_to_priority)[26], 3);
+  EXPECT_EQ((*qos.dscp_to_priority)[48], 6);
+  EXPECT_EQ(s.Execute("on h2 cat /sys/class/net/eth0/ecn/roce_rp/enable/3"), "1\n");
+  EXPECT_EQ(s.Execute("on h2 echo 0 > /sys/class/net/eth0/ecn/roce_rp/enable/3"), "");
+  EXPECT_EQ(s.Execute("on h2 cat /sys/class/net/eth0/ecn/roce_rp/enable/3"), "0\n");
+}
+
+// The tables are SONiC's: every column right-aligned under its dashes, two spaces apart.
+TEST(Lab, TablesAreTabulatesSimpleFormat) {
+  EXPECT_EQ(Tabulate({"QUEUE", "STATUS"}, {{"Ethernet4:3", "stormed"}}),
+            "      QUEUE   STATUS\n-----------  -------\nEthernet4:3  stormed\n");
+  EXPECT_EQ(Thousands(16254949855200.0), "16,254,949,855,200");
+  EXPECT_EQ(Thousands(0), "0");
+}
+
+// A malformed command gets one line saying how it goes, and the fabric is where it was.
+TEST(Lab, MalformedCommandsGetOneLineAndChangeNothing) {
+  LabSession s = Start("ecn_off");
+  const std::string time = s.Execute("time");
+  for (const std::string& bad : std::vector<std::string>{"run", "run fast", "run -1ms", "on", "on nosuch show ecn", "frobnicate", "on leaf0 show", "on leaf0 show nothing",
+        "on leaf0 config interface shutdown", "on leaf0 config interface shutdown Ethernet999", "on leaf0 config ecn",
+        "on leaf0 config ecn -profile AZURE_LOSSLESS -gmin", "on leaf0 config ecn -profile X -gmin 1", "on leaf0 config pfcwd start",
+        "on leaf0 config pfcwd start ports all detection-time 5", "on leaf0 ethtool -S eth0", "on h0 show ecn", "on h0 ethtool",
+        "on h0 ethtool -S eth9", "on h0 cat /etc/passwd", "on h0 echo 2 > /sys/class/net/eth0/ecn/roce_rp/enable/3",
+        "on h0 mlnx_qos", "timeline some", "check now", "review please", "diagnose x", std::string(5000, 'x')}) {
+    const std::string out = s.Execute(bad);
+    EXPECT_EQ(Occurrences(out, "\n"), 1u) << bad << " -> " << out;
+    EXPECT_FALSE(out.empty()) << bad;
+  }
+  EXPECT_EQ(s.Execute("time"), time);
+  EXPECT_EQ(s.Execute(""), "");
+  EXPECT_NE(s.Execute("run 1ms").find("now 11.000 ms"), std::string::npos);
+}
+
+TEST(Lab, CompletesCommandsDevicesAndPorts) {
+  LabSession s = Start("ecn_off");
+  EXPECT_EQ(s.Complete("sh"), std::vector<std::string>{"show"});
+  EXPECT_EQ(s.Complete("on le"), (std::vector<std::string>{"leaf0", "leaf1"}));
+  const std::vector<std::string> ports = s.Complete("on leaf0 config interface shutdown Ethernet2");
+  EXPECT_EQ(ports, (std::vector<std::string>{"Ethernet20", "Ethernet24", "Ethernet28"}));
+  EXPECT_EQ(s.Complete("on spine1 show pfcw"), std::vector<std::string>{"pfcwd"});
+}
+
+TEST(LabCli, ListStartAndRefusals) {
+  const CommandResult list = Rocelab("lab list");
+  EXPECT_EQ(list.status, 0);
+  for (const Lab& l : Labs()) EXPECT_NE(list.output.find(l.name), std::string::npos) << l.name;
+  const CommandResult nope = Rocelab("lab start nosuch");
+  EXPECT_EQ(nope.status, 2);
+  EXPECT_NE(nope.output.find("no lab named 'nosuch'"), std::string::npos) << nope.output;
+  EXPECT_EQ(Rocelab("lab start ecn_off --commands /nonexistent/cmds").status, 2);
+  EXPECT_EQ(Rocelab("lab start").status, 2);
+  const std::string dir = TempDir("lab");
+  WriteFile(dir + "/bad.yaml", "name: x\nduration: 10ms\ntopology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 2}\n"
+                               "workload:\n  - {type: allreduce, hosts: [h0, h2], size: 1XB}\n");
+  const CommandResult bad = Rocelab("lab start --scenario " + dir + "/bad.yaml --commands /dev/null");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find(dir + "/bad.yaml:5:"), std::string::npos) << bad.output;
+  // A transcript: the prompt, the command echoed, its output.
+  const CommandResult t = Shell("printf 'run 1ms\\non leaf0\\nshow ecn\\nquit\\n' | " + std::string(ROCELAB_BINARY) +
+                                " lab start ecn_off --commands -");
+  EXPECT_EQ(t.status, 0) << t.output;
+  EXPECT_NE(t.output.find("lab 10.000 ms> run 1ms\nran 1.000 ms: now 11.000 ms"), std::string::npos) << t.output;
+  EXPECT_NE(t.output.find("leaf0 11.000 ms> show ecn\nProfile: AZURE_LOSSLESS"), std::string::npos) << t.output;
+}
+
+}  // namespace
+}  // namespace rocelab
