@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 
 # prometheus: its promtool checks the Prometheus exposition in the tests; tshark reads the captures back;
 # chromium renders report.html headless. SQLite holds a sweep's results; Open MPI runs sweeps across
-# the ranks of an MPI job (mpirun).
-packages=(g++ cmake make libgtest-dev libbenchmark-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev prometheus tshark
+# the ranks of an MPI job (mpirun). tmux gives the lab's interactive shell a real terminal in its test.
+packages=(g++ cmake make libgtest-dev libbenchmark-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev prometheus tshark tmux
           chromium libsqlite3-dev openmpi-bin libopenmpi-dev)
 if [[ "${1:-}" == "--all" ]]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()

@@ -2,6 +2,8 @@
 // the fix an engineer would make passes `check`, and the wrong fix does not.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -311,6 +313,72 @@ TEST(LabCli, ListStartAndRefusals) {
   EXPECT_EQ(t.status, 0) << t.output;
   EXPECT_NE(t.output.find("lab 10.000 ms> run 1ms\nran 1.000 ms: now 11.000 ms"), std::string::npos) << t.output;
   EXPECT_NE(t.output.find("leaf0 11.000 ms> show ecn\nProfile: AZURE_LOSSLESS"), std::string::npos) << t.output;
+}
+
+}  // namespace
+}  // namespace rocelab
+
+namespace rocelab {
+namespace {
+
+// A real terminal: the lab under tmux, keys sent as a person types them, the screen read back.
+class Tmux {
+ public:
+  Tmux() : socket_("rocelab-lab-" + std::to_string(::getpid())) {}
+  ~Tmux() { Shell(Cmd("kill-server")); }
+  std::string Cmd(const std::string& args) const { return "tmux -L " + socket_ + " " + args; }
+  CommandResult Start(const std::string& command) const {
+    return Shell(Cmd("new-session -d -s lab -x 160 -y 50 '" + command + "'"));
+  }
+  void Keys(const std::string& keys) const { Shell(Cmd("send-keys -t lab " + keys)); }
+  std::string Screen() const { return Shell(Cmd("capture-pane -p -t lab -S -200")).output; }
+  // Waits up to 20 s until the screen holds `text` `times` times (capture-pane drops the spaces
+  // that end a line).
+  bool WaitFor(const std::string& text, size_t times = 1) const {
+    for (int i = 0; i < 200; ++i) {
+      if (Occurrences(Screen(), text) >= times) return true;
+      ::usleep(100000);
+    }
+    return false;
+  }
+  bool Running() const { return Shell(Cmd("has-session -t lab")).status == 0; }
+
+ private:
+  std::string socket_;
+};
+
+TEST(LabTerminal, PromptLineEditingHistoryAndCompletion) {
+  ASSERT_EQ(Shell("command -v tmux").status, 0) << "tmux is missing (scripts/setup.sh installs it)";
+  Tmux t;
+  ASSERT_EQ(t.Start(std::string(ROCELAB_BINARY) + " lab start ecn_off").status, 0);
+  ASSERT_TRUE(t.WaitFor("lab 10.000 ms>")) << t.Screen();
+  // Tab completes the common prefix of the devices, a second Tab lists them.
+  t.Keys("'on le' Tab");
+  ASSERT_TRUE(t.WaitFor("lab 10.000 ms> on leaf")) << t.Screen();
+  t.Keys("Tab");
+  ASSERT_TRUE(t.WaitFor("leaf0  leaf1")) << t.Screen();
+  t.Keys("0 Enter");
+  ASSERT_TRUE(t.WaitFor("leaf0 10.000 ms>")) << t.Screen();
+  // One match: completed with a space after it.
+  t.Keys("'show ec' Tab Enter");
+  ASSERT_TRUE(t.WaitFor("Profile: AZURE_LOSSLESS")) << t.Screen();
+  // Backspace mends a typo.
+  t.Keys("'run 1mx' BSpace s Enter");
+  ASSERT_TRUE(t.WaitFor("ran 1.000 ms: now 11.000 ms")) << t.Screen();
+  // Up twice: the command before the last, run again.
+  t.Keys("Up Up Enter");
+  ASSERT_TRUE(t.WaitFor("Profile: AZURE_LOSSLESS", 2)) << t.Screen();
+  // The cursor moves: a letter typed in the middle of the line.
+  t.Keys("tme Left Left i Enter");
+  ASSERT_TRUE(t.WaitFor("11.000 ms into the run")) << t.Screen();
+  // Ctrl-C abandons a line; a malformed command gets its usage and the shell goes on.
+  t.Keys("'run nowhere' C-c 'run x' Enter");
+  ASSERT_TRUE(t.WaitFor("usage: run DURATION")) << t.Screen();
+  EXPECT_EQ(Occurrences(t.Screen(), "usage: run DURATION"), 1u) << t.Screen();
+  // Ctrl-D on an empty line leaves.
+  t.Keys("C-d");
+  for (int i = 0; i < 100 && t.Running(); ++i) ::usleep(100000);
+  EXPECT_FALSE(t.Running());
 }
 
 }  // namespace

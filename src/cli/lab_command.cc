@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "lab/lab.h"
 #include "lab/lab_session.h"
+#include "lab/line_editor.h"
 #include "util/text_file.h"
 
 namespace rocelab {
@@ -47,6 +48,17 @@ int LabStart(const Args& a) {
   }
   LabSession s(lab);  // a scenario that does not load: ConfigError, exit status 2
   std::printf("%s\n", s.Welcome().c_str());
+  if (!scripted && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+    // A person at a terminal: the line editor, with history and completion.
+    std::fflush(stdout);
+    LineEditor editor(STDIN_FILENO, STDOUT_FILENO, [&s](const std::string& l) { return s.Complete(l); });
+    std::string line;
+    while (!s.quit() && editor.ReadLine(s.Prompt(), &line)) {
+      std::printf("%s", s.Execute(line).c_str());
+      std::fflush(stdout);
+    }
+    return kExitOk;
+  }
   // A transcript echoes each command after its prompt, as the terminal showed it.
   const bool echo = scripted || !isatty(STDIN_FILENO);
   std::string line;
