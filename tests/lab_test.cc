@@ -43,7 +43,7 @@ const PortEvidence* PortNamed(const std::vector<PortEvidence>& ports, const std:
 TEST(Lab, EveryLabHasATicketAndChecks) {
   std::vector<std::string> names;
   for (const Lab& l : Labs()) names.push_back(l.name);
-  for (const char* n : {"pfc_storm", "ecn_off", "qos_drift", "bad_optic", "gray_drop", "headroom"})
+  for (const char* n : {"pfc_storm", "ecn_off", "qos_drift", "bad_optic", "gray_drop", "headroom", "deadlock"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
   for (const Lab& l : Labs()) {
     EXPECT_FALSE(l.briefing.empty()) << l.name;
@@ -228,6 +228,36 @@ TEST(Lab, ShortHeadroomIsNotFixedByLoweringTheEcnThresholds) {
   const std::string check =
       Do(s, {"run 2ms", "on leaf0 config ecn -profile AZURE_LOSSLESS -gmin 20000 -gmax 80000", "run 30ms", "check"});
   EXPECT_FALSE(Fixed(check)) << check;
+}
+
+// A route change points spine0 and leaf1 at each other for h0: the routing tables show the static
+// routes, the PFC watchdog keeps finding spine0's port to leaf1 stormed, and the job stands still.
+TEST(Lab, ADeadlockIsTracedToStaticRoutesAndFixedByRemovingThem) {
+  LabSession s = Start("deadlock");
+  EXPECT_NE(s.Execute("run 2ms").find("finished 0 iterations"), std::string::npos);
+  const std::string spine0 = s.Execute("on spine0 show ip route");
+  EXPECT_NE(spine0.find("S>* 10.0.0.0/32 [1/0] via leaf1, Ethernet4 (h0)"), std::string::npos) << spine0;
+  EXPECT_NE(s.Execute("on leaf1 show ip route").find("S>* 10.0.0.0/32 [1/0] via spine0, Ethernet24 (h0)"), std::string::npos);
+  EXPECT_NE(s.Execute("on leaf0 show ip route").find("C>* 10.0.0.0/32 is directly connected, Ethernet0 (h0)"), std::string::npos);
+  const std::vector<WatchdogQueue> wd = ParsePfcwdStats(s.Execute("on spine0 show pfcwd stats"), "show pfcwd stats");
+  ASSERT_FALSE(wd.empty());
+  EXPECT_EQ(wd[0].port, "Ethernet4");
+  EXPECT_GE(wd[0].storms_detected, 1);
+  EXPECT_EQ(s.Execute("on leaf0 config route del prefix 10.0.0.0/32"), "no static route to 10.0.0.0/32 on leaf0\n");
+  const std::string check =
+      Do(s, {"on spine0 config route del prefix 10.0.0.0/32", "on spine1 config route del prefix 10.0.0.0/32",
+             "on leaf1 config route del prefix 10.0.0.0/32", "run 60ms", "check"});
+  EXPECT_TRUE(Fixed(check)) << check;
+  // Back to the fabric's own routes: ECMP over both spines from leaf1.
+  const std::string leaf1 = s.Execute("on leaf1 show ip route");
+  EXPECT_NE(leaf1.find("B>* 10.0.0.0/32 [20/0] via spine0, Ethernet24 (h0)\n  *"), std::string::npos) << leaf1;
+}
+
+TEST(Lab, ADeadlockIsNotFixedByShuttingAPortOfTheLoop) {
+  LabSession s = Start("deadlock");
+  const std::string check = Do(s, {"run 2ms", "on leaf1 config interface shutdown Ethernet24", "run 60ms", "check"});
+  EXPECT_FALSE(Fixed(check)) << check;
+  EXPECT_NE(check.find("FAIL  no static route that no configuration asks for"), std::string::npos) << check;
 }
 
 // What a host prints reads as the real tools' output: the parsers diagnose uses give back the

@@ -23,16 +23,17 @@ workload:
 )";
 
 // `switch_extra`: more of the fabric-wide switch settings (", pfc_watchdog: {enabled: false}");
-// `workload_extra`: more workload entries, a line each.
+// `workload_extra`: more workload entries, a line each; `top_extra`: more top-level lines.
 Lab Make(const std::string& name, const std::string& title, const std::string& briefing, const std::string& faults,
-         std::vector<LabCheck> checks, const std::string& switch_extra = "", const std::string& workload_extra = "") {
+         std::vector<LabCheck> checks, const std::string& switch_extra = "", const std::string& workload_extra = "",
+         const std::string& top_extra = "") {
   Lab l;
   l.name = name;
   l.title = title;
   l.briefing = briefing;
   std::string fabric = kFabric;
   fabric.replace(fabric.find("%s"), 2, switch_extra);
-  l.scenario_yaml = "name: lab-" + name + "\n" + fabric + workload_extra + "faults:\n" + faults;
+  l.scenario_yaml = "name: lab-" + name + "\n" + top_extra + fabric + workload_extra + "faults:\n" + faults;
   l.scenario_label = "<lab " + name + ">";
   l.paged = 10 * kMillisecond;
   l.verify = 10 * kMillisecond;
@@ -74,6 +75,17 @@ std::vector<Lab> MakeLabs() {
                       "No PAUSE storm, no alarm on any host.",
                       "  - {kind: link_errors, target: leaf0-spine1, at: 2ms, pre_fec_ber: 3e-4}\n",
                       {LabCheck::kRingPace, LabCheck::kNoFcsErrors}));
+  // A change pushed static routes toward h0 that point spine0 and leaf1 at each other: frames to
+  // h0 loop between them, fill both queues, and each waits for the other's pause.
+  labs.push_back(Make("deadlock", "A PFC deadlock after a route change",
+                      "A change window closed a few minutes ago (static routes for the storage host h0). Since then "
+                      "the training job has stopped and the reads into h0 hang.",
+                      "  - {kind: route_change, at: 2ms, routes: [{switch: spine0, dst: h0, port: leaf1}, "
+                      "{switch: leaf1, dst: h0, port: spine0}, {switch: spine1, dst: h0, port: leaf1}]}\n",
+                      {LabCheck::kRingPace, LabCheck::kRoutesAsConfigured}, "", "",
+                      // The job's queue pairs as NCCL sets them (a QP fails after 8 timeouts of
+                      // 4.3 s, scaled): they outlast the deadlock, as a training job's do.
+                      "nic: {profile: nccl}\n"));
   labs.push_back(Make("gray_drop", "A link that drops frames silently",
                       "The training job is slower and its NICs retransmit, but no switch counts a drop or an error. "
                       "The network team's dashboards are green.",
@@ -103,6 +115,7 @@ const char* LabCheckText(LabCheck c) {
     case LabCheck::kNoFcsErrors: return "no frame lost to a bad FCS on any link";
     case LabCheck::kWatchdogOn: return "the PFC watchdog runs on every switch's lossless queues";
     case LabCheck::kNoFrameVanishes: return "every link delivers what is sent into it";
+    case LabCheck::kRoutesAsConfigured: return "no static route that no configuration asks for";
   }
   return "";
 }

@@ -38,6 +38,8 @@ enum class LabCheck {
   // Every link delivers what is sent into it: no link where more than 1 % of the frames sent
   // (and more than 200) never arrive at the other end, counted or not.
   kNoFrameVanishes,
+  // Every switch's static routes are the configuration's (the scenario's `routes`), no other.
+  kRoutesAsConfigured,
 };
 const char* LabCheckText(LabCheck c);
 

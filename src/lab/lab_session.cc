@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "diagnose/diagnose.h"
 #include "diagnose/parsers.h"
@@ -14,6 +15,7 @@
 #include "report/summary.h"
 #include "run/cost.h"
 #include "run/rollback.h"
+#include "topo/convergence.h"
 #include "topo/topology.h"
 #include "util/config_error.h"
 #include "util/text_lines.h"
@@ -41,6 +43,7 @@ constexpr char kHelp[] =
     "  show interfaces counters | show pfc counters | show queue counters [PORT]\n"
     "  show priority-group drop counters | show pfcwd stats | show pfcwd config | show ecn\n"
     "  sonic-cfggen -d --var-json DSCP_TO_TC_MAP | mmuconfig -l\n"
+    "  show ip route | config route del prefix A.B.C.D/32\n"
     "  config interface shutdown|startup PORT\n"
     "  config qos reload\n"
     "  config pfcwd start_default | config pfcwd start --action drop ports all detection-time MS [--restoration-time MS]\n"
@@ -81,6 +84,13 @@ const JsonDocument& Child(const JsonDocument& o, const std::string& key) {
 constexpr char kRpPath[] = "/sys/class/net/eth0/ecn/roce_rp/enable/";
 
 // A port's counters: a switch keeps what it receives in its priority groups (Switch::port_counters).
+// Host `index`'s address, as `show ip route` lists it: 10.0.0.0/32 for h0 (the fabric has no
+// addressing of its own; these stand for the hosts' loopbacks).
+std::string HostAddress(int index) {
+  return "10." + std::to_string((index >> 16) & 255) + "." + std::to_string((index >> 8) & 255) + "." +
+         std::to_string(index & 255) + "/32";
+}
+
 PortCounters CountersOf(const Node& dev, bool is_switch, int port) {
   return is_switch ? static_cast<const Switch&>(dev).port_counters(port) : dev.port(port).counters;
 }
@@ -225,6 +235,16 @@ std::string LabSession::Run(const std::vector<std::string>& w) {
   return out;
 }
 
+std::vector<int> LabSession::StrayStaticRoutes(int node) const {
+  const Fabric& f = x_->fabric();
+  std::set<std::pair<int, int>> configured;
+  for (const StaticRoute& r : ResolveRoutes(f.topology(), f.scenario())) configured.insert({r.node, r.host});
+  std::vector<int> out;
+  for (int h = 0; h < static_cast<int>(f.topology().hosts().size()); ++h)
+    if (x_->fabric().control_plane().convergence().IsStatic(node, h) && !configured.count({node, h})) out.push_back(h);
+  return out;
+}
+
 std::string LabSession::Devices() const {
   const Topology& topo = x_->fabric().topology();
   std::string sw, hosts;
@@ -287,6 +307,55 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
     return out;
   }
   if (Is(w, {"sonic-cfggen", "-d", "--var-json", "DSCP_TO_TC_MAP"})) return ShowDscpToTcMap(DeviceBlock(device));
+  if (Is(w, {"show", "ip", "route"})) {
+    // FRR's layout (vtysh `show ip route`): a host route per host, connected, static or learnt
+    // (BGP, its ECMP next hops on the lines below), each next hop by the device it faces.
+    const Topology& topo = f.topology();
+    const RouteConvergence& conv = f.control_plane().convergence();
+    std::string out =
+        "Codes: K - kernel route, C - connected, S - static, B - BGP,\n"
+        "       > - selected route, * - FIB route, q - queued, r - rejected, b - backup\n\n";
+    for (int h = 0; h < static_cast<int>(topo.hosts().size()); ++h) {
+      const Topology::Span hops = topo.NextHops(node, h);
+      const std::string host = topo.nodes()[topo.hosts()[h]].name;
+      if (hops.size == 0) {
+        out += "   " + HostAddress(h) + " unreachable (" + host + ")\n";
+        continue;
+      }
+      const int first = hops.begin[0];
+      if (topo.nodes()[node].ports[first].peer_node == topo.hosts()[h]) {
+        out += "C>* " + HostAddress(h) + " is directly connected, " + SwitchPortAlias(first) + " (" + host + ")\n";
+        continue;
+      }
+      const bool fixed = conv.IsStatic(node, h);
+      const std::string head = std::string(fixed ? "S" : "B") + ">* " + HostAddress(h) + (fixed ? " [1/0]" : " [20/0]");
+      for (uint32_t i = 0; i < hops.size; ++i) {
+        const int p = hops.begin[i];
+        out += (i == 0 ? head : "  *" + std::string(head.size() - 3, ' ')) + " via " +
+               topo.nodes()[topo.nodes()[node].ports[p].peer_node].name + ", " + SwitchPortAlias(p) +
+               (i == 0 ? " (" + host + ")" : "") + "\n";
+      }
+    }
+    return out;
+  }
+  if (w.size() >= 2 && w[0] == "config" && w[1] == "route") {
+    if (!(w.size() == 5 || w.size() == 7) || w[2] != "del" || w[3] != "prefix" || (w.size() == 7 && w[5] != "nexthop"))
+      return Usage("config route del prefix A.B.C.D/32 [nexthop NEXTHOP]");
+    const Topology& topo = f.topology();
+    int host = -1;
+    for (int h = 0; h < static_cast<int>(topo.hosts().size()); ++h)
+      if (HostAddress(h) == w[4]) host = h;
+    if (host < 0) return "no route to " + w[4] + " on " + device + " (show ip route)\n";
+    if (!f.control_plane().convergence().IsStatic(node, host)) return "no static route to " + w[4] + " on " + device + "\n";
+    for (Experiment* e : {x_.get(), twin_.get()}) {
+      Fabric& ef = e->fabric();
+      if (!ef.control_plane().convergence().IsStatic(node, host)) continue;
+      ef.mutable_topology().ClearRoute(node, host);
+      ef.control_plane().convergence().UnmarkStatic(node, host);
+    }
+    Did(device, line);
+    return "";
+  }
   if (Is(w, {"mmuconfig", "-l"})) {
     // The ingress lossless pool, and one lossless PG profile per headroom in force with the ports
     // that have it (a port whose headroom drifted stands out beside its neighbours).
@@ -569,6 +638,16 @@ std::string LabSession::Check() {
         }
         ok = worst.empty();
         why = ok ? "every link delivered what was sent into it" : worst + ": " + Thousands(static_cast<double>(most)) + " frames sent never arrived";
+        break;
+      }
+      case LabCheck::kRoutesAsConfigured: {
+        for (int node : topo.switches())
+          for (int h : StrayStaticRoutes(node)) {
+            ok = false;
+            why += (why.empty() ? "" : "; ") + topo.nodes()[node].name + " " + HostAddress(h) + " (" +
+                   topo.nodes()[topo.hosts()[h]].name + ")";
+          }
+        why = ok ? "only the configured ones" : "static routes no configuration asks for: " + why;
         break;
       }
       case LabCheck::kWatchdogOn:
