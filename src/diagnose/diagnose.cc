@@ -1448,8 +1448,8 @@ std::vector<std::string> CausedByRecovery(const std::vector<Diagnosis>& ds, cons
   return out;
 }
 
-// The response ladder's rung, after the rule id (docs/faults.md).
 std::string FindingText(const Diagnosis& d) {
+  // The response ladder's rung, after the rule id (docs/faults.md).
   const char* tier = d.tier == "T1"   ? " (tier T1: congestion control handles it)"
                      : d.tier == "T2" ? " (tier T2: a PFC-level action)"
                      : d.tier == "T3" ? " (tier T3: isolation or rollback)"

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <set>
 
 #include "diagnose/diagnose.h"
 #include "diagnose/parsers.h"
@@ -232,16 +231,6 @@ std::string LabSession::Run(const std::vector<std::string>& w) {
     out += "the training job finished " + std::to_string(n) + " iteration" + (n == 1 ? "" : "s") +
            (n ? ", " + At(sum / static_cast<Time>(n)) + " each on average" : std::string()) + "\n";
   }
-  return out;
-}
-
-std::vector<int> LabSession::StrayStaticRoutes(int node) const {
-  const Fabric& f = x_->fabric();
-  std::set<std::pair<int, int>> configured;
-  for (const StaticRoute& r : ResolveRoutes(f.topology(), f.scenario())) configured.insert({r.node, r.host});
-  std::vector<int> out;
-  for (int h = 0; h < static_cast<int>(f.topology().hosts().size()); ++h)
-    if (x_->fabric().control_plane().convergence().IsStatic(node, h) && !configured.count({node, h})) out.push_back(h);
   return out;
 }
 
@@ -642,7 +631,7 @@ std::string LabSession::Check() {
       }
       case LabCheck::kRoutesAsConfigured: {
         for (int node : topo.switches())
-          for (int h : StrayStaticRoutes(node)) {
+          for (int h : StrayStaticRoutes(f, node)) {
             ok = false;
             why += (why.empty() ? "" : "; ") + topo.nodes()[node].name + " " + HostAddress(h) + " (" +
                    topo.nodes()[topo.hosts()[h]].name + ")";

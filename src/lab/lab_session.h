@@ -60,8 +60,6 @@ class LabSession {
   // The ring's bytes delivered so far in each fabric (0 without an AllReduce).
   uint64_t RingBytes(const Experiment& x) const;
   void Did(const std::string& device, const std::string& command);
-  // Switch `node`'s static routes that no configuration asks for: their destination hosts.
-  std::vector<int> StrayStaticRoutes(int node) const;
 
   Lab lab_;
   Scenario sc_;

@@ -103,7 +103,6 @@ class Fabric {
   // `startup` on a port held down: the hold lifted, and the link trained and up when its signal is
   // there (net/link_phy.h). Whether it was held down.
   bool ReleaseLink(int node, int port);
-  bool HeldDown(int node, int port) const { return held_down_.count({node, port}) > 0; }
   // Before the run starts: the link at `node`:`port` down and held down, and every switch's
   // ECMP groups and routes already without it, as a fabric that has long converged around the
   // loss runs. No timeline event: nothing changed during the run.

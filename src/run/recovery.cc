@@ -346,21 +346,9 @@ void Recovery::BreakDeadlock(const Monitor::Detection& d) {
 // loop may run through switches the deadlock's cycle does not show. Returns the switches changed.
 std::vector<std::string> Recovery::RollBackRoutes() {
   Fabric& f = x_->fabric();
-  Topology& topo = f.mutable_topology();
-  RouteConvergence& conv = f.control_plane().convergence();
-  std::set<std::pair<int, int>> configured;
-  for (const StaticRoute& r : ResolveRoutes(topo, f.scenario())) configured.insert({r.node, r.host});
   std::vector<std::string> changed;
-  for (int node : topo.switches()) {
-    bool any = false;
-    for (int h = 0; h < static_cast<int>(topo.hosts().size()); ++h) {
-      if (!conv.IsStatic(node, h) || configured.count({node, h})) continue;
-      topo.ClearRoute(node, h);
-      conv.UnmarkStatic(node, h);
-      any = true;
-    }
-    if (any) changed.push_back(topo.nodes()[node].name);
-  }
+  for (int node : f.topology().switches())
+    if (RollBackStaticRoutes(f, node)) changed.push_back(f.topology().nodes()[node].name);
   return changed;
 }
 

@@ -1,10 +1,13 @@
 #include "run/rollback.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
 #include "net/nic.h"
 #include "net/switch.h"
+#include "net/control_plane.h"
+#include "topo/convergence.h"
 #include "topo/topology.h"
 
 namespace rocelab {
@@ -47,6 +50,26 @@ std::string QosDrift(const Fabric& f, int node) {
   if (sw.spec().trust_dscp != s.trust_dscp) return std::string("trust ") + (sw.spec().trust_dscp ? "dscp" : "pcp");
   if (sw.spec().lossless_mask != s.lossless_mask || sw.spec().ecn_mask != s.ecn_mask) return "PFC or ECN priorities changed";
   return "";
+}
+
+std::vector<int> StrayStaticRoutes(Fabric& f, int node) {
+  std::set<int> configured;
+  for (const StaticRoute& r : ResolveRoutes(f.topology(), f.scenario()))
+    if (r.node == node) configured.insert(r.host);
+  const RouteConvergence& conv = f.control_plane().convergence();
+  std::vector<int> out;
+  for (int h = 0; h < static_cast<int>(f.topology().hosts().size()); ++h)
+    if (conv.IsStatic(node, h) && !configured.count(h)) out.push_back(h);
+  return out;
+}
+
+bool RollBackStaticRoutes(Fabric& f, int node) {
+  const std::vector<int> stray = StrayStaticRoutes(f, node);
+  for (int h : stray) {
+    f.mutable_topology().ClearRoute(node, h);
+    f.control_plane().convergence().UnmarkStatic(node, h);
+  }
+  return !stray.empty();
 }
 
 bool RollBackEcn(Fabric& f, int node) {

@@ -6,6 +6,9 @@
 #ifndef ROCELAB_RUN_ROLLBACK_H_
 #define ROCELAB_RUN_ROLLBACK_H_
 
+#include <string>
+#include <vector>
+
 #include "net/fabric.h"
 
 namespace rocelab {
@@ -17,6 +20,12 @@ bool RollBackEcn(Fabric& f, int node);
 bool RollBackQos(Fabric& f, int node);
 bool RollBackMtu(Fabric& f, int node);
 bool RollBackHeadroom(Fabric& f, int node);
+
+// Switch `node`'s static routes that no configuration (the scenario's `routes`) asks for: their
+// destination hosts. A route change leaves them; the routing loop of a deadlock is made of them.
+std::vector<int> StrayStaticRoutes(Fabric& f, int node);
+// Removes them: the switch routes to those hosts as the fabric computes again.
+bool RollBackStaticRoutes(Fabric& f, int node);
 
 // How switch `node` differs from its configuration ("" when it does not): a port's ECN profile
 // ("Ethernet0: ECN off, configured on"), or its DSCP map, trust and PFC priorities.
