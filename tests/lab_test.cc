@@ -40,10 +40,10 @@ const PortEvidence* PortNamed(const std::vector<PortEvidence>& ports, const std:
   return nullptr;
 }
 
-TEST(Lab, EveryLabHasATicketAndChecks) {
+TEST(Lab, TheEightCourseLabsEachHaveATicketAndChecks) {
   std::vector<std::string> names;
   for (const Lab& l : Labs()) names.push_back(l.name);
-  for (const char* n : {"pfc_storm", "ecn_off", "qos_drift", "bad_optic", "gray_drop", "headroom", "deadlock"})
+  for (const char* n : {"pfc_storm", "slow_receiver", "ecn_off", "qos_drift", "bad_optic", "gray_drop", "headroom", "deadlock"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
   for (const Lab& l : Labs()) {
     EXPECT_FALSE(l.briefing.empty()) << l.name;
@@ -94,6 +94,33 @@ TEST(Lab, PfcStormIsNotFixedByShuttingAnInnocentUplink) {
   const std::string check = Do(s, {"run 2ms", "on leaf0 config interface shutdown Ethernet24", "run 60ms", "check"});
   EXPECT_FALSE(Fixed(check)) << check;
   EXPECT_NE(check.find("FAIL  no switch port held paused by a host"), std::string::npos) << check;
+}
+
+// A slow receiver is told apart from a storm by what it takes in: h0 pauses, but its receive
+// counters move at about its drain rate (20G), and the watchdog finds no storm. Congestion
+// control slows its senders; isolating it stops the storage it serves.
+TEST(Lab, ASlowReceiverDrainsAndIsNotIsolated) {
+  LabSession s = Start("slow_receiver");
+  Do(s, {"run 2ms"});
+  const CounterMap first = ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S");
+  Do(s, {"run 2ms"});
+  const CounterMap second = ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S");
+  const double gbps = (second.at("rx_prio3_bytes") - first.at("rx_prio3_bytes")) * 8 / 2e-3 / 1e9;
+  EXPECT_GT(gbps, 15);
+  EXPECT_LT(gbps, 25);
+  EXPECT_GT(second.at("tx_prio3_pause"), first.at("tx_prio3_pause"));
+  EXPECT_TRUE(ParsePfcwdStats(s.Execute("on leaf0 show pfcwd stats"), "show pfcwd stats").empty());
+  EXPECT_FALSE(Fixed(s.Execute("check")));
+  const std::string check = Do(s, {"run 30ms", "check"});
+  EXPECT_TRUE(Fixed(check)) << check;
+  EXPECT_NE(s.Execute("review").find("with no change of yours: the fabric got over it alone"), std::string::npos);
+}
+
+TEST(Lab, ASlowReceiverIsolatedLikeAStormStarvesItsStorage) {
+  LabSession s = Start("slow_receiver");
+  const std::string check = Do(s, {"run 2ms", "on leaf0 config interface shutdown Ethernet0", "run 30ms", "check"});
+  EXPECT_FALSE(Fixed(check)) << check;
+  EXPECT_NE(check.find("FAIL  every flow still open delivers data: 4 delivered nothing (h4 -> h0"), std::string::npos) << check;
 }
 
 TEST(Lab, EcnOffIsFoundInShowEcnAndFixedByReloadingTheQosConfiguration) {

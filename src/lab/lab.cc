@@ -60,6 +60,15 @@ std::vector<Lab> MakeLabs() {
                       "  - {kind: pfc_storm, target: h0, at: 2ms}\n",
                       {LabCheck::kRingPace, LabCheck::kNoHostPause, LabCheck::kWatchdogOn},
                       ", pfc_watchdog: {enabled: false}"));
+  // A slow receiver drains, and pauses only while its buffer is full: DCQCN slows its senders to
+  // what it takes, and the tree it made dissolves. Isolating it as a storm's host is the wrong
+  // fix: the storage it serves stops. The job's queue pairs are NCCL's, as in `deadlock`.
+  labs.push_back(Make("slow_receiver", "A slow receiver, not a storm",
+                      "The training job slowed down when the storage reads into h0 began. The storage team says h0 "
+                      "is busy but alive. Someone in the chat suggests shutting h0's port, as for the pause storm "
+                      "last week.",
+                      "  - {kind: slow_receiver, target: h0, at: 2ms, drain_rate: 20G}\n",
+                      {LabCheck::kRingPace, LabCheck::kEveryFlowMoves}, "", "", "nic: {profile: nccl}\n"));
   labs.push_back(Make("ecn_off", "ECN disabled on one switch",
                       "Since the storage reads into h0 began, the training job's iterations are slower and PAUSE "
                       "frames show up all over the fabric. A configuration push went out to leaf0 this morning.",
@@ -115,6 +124,7 @@ const char* LabCheckText(LabCheck c) {
     case LabCheck::kNoFcsErrors: return "no frame lost to a bad FCS on any link";
     case LabCheck::kWatchdogOn: return "the PFC watchdog runs on every switch's lossless queues";
     case LabCheck::kNoFrameVanishes: return "every link delivers what is sent into it";
+    case LabCheck::kEveryFlowMoves: return "every flow still open delivers data";
     case LabCheck::kRoutesAsConfigured: return "no static route that no configuration asks for";
   }
   return "";

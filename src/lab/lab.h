@@ -38,6 +38,9 @@ enum class LabCheck {
   // Every link delivers what is sent into it: no link where more than 1 % of the frames sent
   // (and more than 200) never arrive at the other end, counted or not.
   kNoFrameVanishes,
+  // Every queue pair that has not finished delivered data in the window: no workload starved (a
+  // host isolated for being slow takes the storage it serves down with it).
+  kEveryFlowMoves,
   // Every switch's static routes are the configuration's (the scenario's `routes`), no other.
   kRoutesAsConfigured,
 };

@@ -554,6 +554,7 @@ std::string LabSession::Check() {
   const Topology& topo = f.topology();
   struct Tally {
     uint64_t ring = 0, healthy = 0, drops = 0, fcs = 0;
+    std::vector<uint64_t> delivered;  // per queue pair
     std::map<std::string, std::pair<uint64_t, uint64_t>> links;  // "a:port>b:port" -> frames sent, received
     std::map<std::string, Time> host_pause;  // switch port facing a host -> time held paused
   };
@@ -561,6 +562,7 @@ std::string LabSession::Check() {
     Tally t;
     t.ring = RingBytes(*x_);
     t.healthy = RingBytes(*twin_);
+    for (const QueuePair& qp : f.qps()) t.delivered.push_back(qp.delivered);
     for (const auto& s : f.switches()) t.drops += s->lossless_drops() + s->lossy_drops();
     for (const TopoNode& n : topo.nodes()) {
       const Node& dev = f.device(topo.FindNode(n.name));
@@ -627,6 +629,19 @@ std::string LabSession::Check() {
         }
         ok = worst.empty();
         why = ok ? "every link delivered what was sent into it" : worst + ": " + Thousands(static_cast<double>(most)) + " frames sent never arrived";
+        break;
+      }
+      case LabCheck::kEveryFlowMoves: {
+        std::string starved;
+        size_t n = 0;
+        for (const QueuePair& qp : f.qps()) {
+          if (!qp.started || qp.done || b.delivered[qp.id] > a.delivered[qp.id]) continue;
+          if (++n <= 3)
+            starved += (starved.empty() ? "" : ", ") + topo.nodes()[topo.hosts()[qp.src]].name + " -> " +
+                       topo.nodes()[topo.hosts()[qp.dst]].name + (qp.failed ? " (failed)" : "");
+        }
+        ok = n == 0;
+        why = ok ? "every open flow moved data" : std::to_string(n) + " delivered nothing (" + starved + (n > 3 ? ", ..." : "") + ")";
         break;
       }
       case LabCheck::kRoutesAsConfigured: {
