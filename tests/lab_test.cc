@@ -245,6 +245,19 @@ TEST(Lab, ShortHeadroomShowsAsLosslessPgDropsAndASmallProfile) {
   }
   EXPECT_GT(pg3, 10) << drops;
   EXPECT_NE(s.Execute("on leaf0 mmuconfig -l").find("xoff        16384"), std::string::npos);
+  // The headroom PG3 used on leaf0's uplinks reached the profile's 16 KB: what arrived after that
+  // was dropped.
+  double headroom_used = 0;
+  for (const TextLine& l : NumberedLines(s.Execute("on leaf0 show priority-group watermark headroom"))) {
+    const std::vector<std::string> w = Words(l.text);
+    if (w.size() == 9 && w[0] == "Ethernet28") {
+      std::string digits;
+      for (char c : w[4]) if (c != ',') digits += c;
+      headroom_used = std::stod(digits);
+    }
+  }
+  EXPECT_GE(headroom_used, 16384 - 2048);
+  EXPECT_LE(headroom_used, 16384);
   EXPECT_NE(s.Execute("on leaf1 mmuconfig -l").find("xoff        72192"), std::string::npos);
   EXPECT_FALSE(Fixed(s.Execute("check")));
   const std::string check = Do(s, {"on leaf0 config qos reload", "run 30ms", "check"});

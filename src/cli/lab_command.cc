@@ -20,7 +20,7 @@ namespace {
 
 int LabList(const Args&) {
   std::printf("The labs (rocelab lab start NAME):\n");
-  for (const Lab& l : Labs()) std::printf("  %-10s %s\n", l.name.c_str(), l.title.c_str());
+  for (const Lab& l : Labs()) std::printf("  %-14s %s\n", l.name.c_str(), l.title.c_str());
   return kExitOk;
 }
 

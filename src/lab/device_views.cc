@@ -127,17 +127,15 @@ std::string ShowQueueCounters(const JsonDocument& sw, const std::string& port) {
   return Tabulate({"Port", "TxQ", "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes"}, rows);
 }
 
-std::string ShowPriorityGroupDrops(const JsonDocument& sw) {
+std::string ShowPriorityGroupCounter(const JsonDocument& sw, const std::string& counter, const std::string& title) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& [name, p] : Ports(sw).items()) {
     std::vector<std::string> r{name};
     const JsonDocument& pgs = Member(p, "priority_groups");
-    for (int pg = 0; pg < 8; ++pg)
-      r.push_back(Thousands(Num(Member(pgs, "PG" + std::to_string(pg)), kSaiPgDroppedPackets.name)));
+    for (int pg = 0; pg < 8; ++pg) r.push_back(Thousands(Num(Member(pgs, "PG" + std::to_string(pg)), counter)));
     rows.push_back(r);
   }
-  return "Ingress PG dropped packets:\n" +
-         Tabulate({"Port", "PG0", "PG1", "PG2", "PG3", "PG4", "PG5", "PG6", "PG7"}, rows);
+  return title + "\n" + Tabulate({"Port", "PG0", "PG1", "PG2", "PG3", "PG4", "PG5", "PG6", "PG7"}, rows);
 }
 
 std::string ShowPfcwdStats(const JsonDocument& sw) {

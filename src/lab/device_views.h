@@ -27,7 +27,9 @@ std::string Thousands(double v);
 std::string ShowInterfacesCounters(const JsonDocument& sw, const JsonDocument& before, double span_s);
 std::string ShowPfcCounters(const JsonDocument& sw);
 std::string ShowQueueCounters(const JsonDocument& sw, const std::string& port);  // "" for all
-std::string ShowPriorityGroupDrops(const JsonDocument& sw);
+// pg-drop and watermarkstat's per-PG tables: `counter` of every port's PG0..7 under `title`
+// ("Ingress PG dropped packets:", "Ingress shared pool occupancy per PG:", "Ingress headroom per PG:").
+std::string ShowPriorityGroupCounter(const JsonDocument& sw, const std::string& counter, const std::string& title);
 std::string ShowPfcwdStats(const JsonDocument& sw);
 // The lossless queue's WRED/ECN profile (ecnconfig -l): `enabled` false reads `ecn_none`.
 struct EcnProfileView {

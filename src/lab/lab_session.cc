@@ -13,6 +13,7 @@
 #include "net/switch.h"
 #include "report/summary.h"
 #include "run/cost.h"
+#include "telemetry/counter_names.h"
 #include "run/rollback.h"
 #include "topo/convergence.h"
 #include "topo/topology.h"
@@ -40,7 +41,8 @@ constexpr char kHelp[] =
     "  quit\n"
     "On a switch (SONiC):\n"
     "  show interfaces counters | show pfc counters | show queue counters [PORT]\n"
-    "  show priority-group drop counters | show pfcwd stats | show pfcwd config | show ecn\n"
+    "  show priority-group drop counters | show priority-group watermark shared|headroom\n"
+    "  show pfcwd stats | show pfcwd config | show ecn\n"
     "  sonic-cfggen -d --var-json DSCP_TO_TC_MAP | mmuconfig -l\n"
     "  show ip route | config route del prefix A.B.C.D/32\n"
     "  config interface shutdown|startup PORT\n"
@@ -263,7 +265,13 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
     if (w.size() == 4 && ResolvePort(f.topology(), node, w[3]) < 0) return "no port " + w[3] + " on " + device + "\n";
     return ShowQueueCounters(DeviceBlock(device), w.size() == 4 ? SwitchPortAlias(ResolvePort(f.topology(), node, w[3])) : "");
   }
-  if (Is(w, {"show", "priority-group", "drop", "counters"})) return ShowPriorityGroupDrops(DeviceBlock(device));
+  if (Is(w, {"show", "priority-group", "drop", "counters"}))
+    return ShowPriorityGroupCounter(DeviceBlock(device), kSaiPgDroppedPackets.name, "Ingress PG dropped packets:");
+  // Watermarks since the run began (the lab clears none).
+  if (Is(w, {"show", "priority-group", "watermark", "shared"}))
+    return ShowPriorityGroupCounter(DeviceBlock(device), kSaiPgSharedWatermarkBytes.name, "Ingress shared pool occupancy per PG:");
+  if (Is(w, {"show", "priority-group", "watermark", "headroom"}))
+    return ShowPriorityGroupCounter(DeviceBlock(device), kSaiPgXoffRoomWatermarkBytes.name, "Ingress headroom per PG:");
   if (Is(w, {"show", "pfcwd", "stats"})) return ShowPfcwdStats(DeviceBlock(device));
   if (Is(w, {"show", "pfcwd", "config"})) {
     const PfcWatchdog* wd = x_->watchdog([&] {
@@ -361,7 +369,7 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
     }
     return ShowMmuConfig(sw.shared_pool(), views);
   }
-  if (w.size() >= 1 && w[0] == "show") return Usage("show interfaces counters | pfc counters | queue counters [PORT] | priority-group drop counters | pfcwd stats|config | ecn");
+  if (w.size() >= 1 && w[0] == "show") return Usage("show interfaces counters | pfc counters | queue counters [PORT] | priority-group drop counters|watermark shared|headroom | pfcwd stats|config | ecn");
   if (w.size() >= 2 && w[0] == "config" && w[1] == "interface") {
     if (w.size() != 4 || (w[2] != "shutdown" && w[2] != "startup")) return Usage("config interface shutdown|startup PORT");
     const int port = ResolvePort(f.topology(), node, w[3]);
