@@ -345,7 +345,8 @@ TEST(Lab, MalformedCommandsGetOneLineAndChangeNothing) {
         "on leaf0 config ecn -profile AZURE_LOSSLESS -gmin", "on leaf0 config ecn -profile X -gmin 1", "on leaf0 config pfcwd start",
         "on leaf0 config pfcwd start ports all detection-time 5", "on leaf0 ethtool -S eth0", "on h0 show ecn", "on h0 ethtool",
         "on h0 ethtool -S eth9", "on h0 cat /etc/passwd", "on h0 echo 2 > /sys/class/net/eth0/ecn/roce_rp/enable/3",
-        "on h0 mlnx_qos", "timeline some", "check now", "review please", "diagnose x", std::string(5000, 'x')}) {
+        "on h0 mlnx_qos", "timeline some", "check now", "review please", "diagnose x", "pace", "pace -1", "pace 2",
+        "pause", "resume now", std::string(5000, 'x')}) {
     const std::string out = s.Execute(bad);
     EXPECT_EQ(Occurrences(out, "\n"), 1u) << bad << " -> " << out;
     EXPECT_FALSE(out.empty()) << bad;
@@ -353,6 +354,21 @@ TEST(Lab, MalformedCommandsGetOneLineAndChangeNothing) {
   EXPECT_EQ(s.Execute("time"), time);
   EXPECT_EQ(s.Execute(""), "");
   EXPECT_NE(s.Execute("run 1ms").find("now 11.000 ms"), std::string::npos);
+}
+
+// At a pace, wall time moves the fabric; paused, it does not.
+TEST(Lab, AtAPaceTheFabricRunsOnItsOwnUntilPaused) {
+  LabSession s = Start("ecn_off");
+  EXPECT_FALSE(s.Tick(1.0));  // no pace: only `run` moves time
+  EXPECT_EQ(s.Execute("pace 0.001"), "");
+  EXPECT_TRUE(s.Tick(1.0));
+  EXPECT_EQ(s.Prompt(), "lab 11.000 ms> ");
+  EXPECT_EQ(s.Execute("pause"), "paused at 11.000 ms\n");
+  EXPECT_FALSE(s.Tick(1.0));
+  EXPECT_EQ(s.Prompt(), "lab 11.000 ms> ");
+  s.Execute("resume");
+  for (int i = 0; i < 10; ++i) s.Tick(0.1);
+  EXPECT_EQ(s.Prompt(), "lab 12.000 ms> ");
 }
 
 TEST(Lab, CompletesCommandsDevicesAndPorts) {
@@ -447,6 +463,14 @@ TEST(LabTerminal, PromptLineEditingHistoryAndCompletion) {
   t.Keys("'run nowhere' C-c 'run x' Enter");
   ASSERT_TRUE(t.WaitFor("usage: run DURATION")) << t.Screen();
   EXPECT_EQ(Occurrences(t.Screen(), "usage: run DURATION"), 1u) << t.Screen();
+  // At a pace the prompt's time moves while nobody types; `pause` holds it.
+  t.Keys("'pace 0.002' Enter");
+  ASSERT_TRUE(t.WaitFor("leaf0 12.")) << t.Screen();
+  t.Keys("pause Enter");
+  ASSERT_TRUE(t.WaitFor("paused at")) << t.Screen();
+  const std::string paused = t.Screen();
+  ::usleep(500000);
+  EXPECT_EQ(t.Screen(), paused);
   // Ctrl-D on an empty line leaves.
   t.Keys("C-d");
   for (int i = 0; i < 100 && t.Running(); ++i) ::usleep(100000);

@@ -13,6 +13,7 @@
 #include "lab/lab.h"
 #include "lab/lab_session.h"
 #include "lab/line_editor.h"
+#include "util/units.h"
 #include "util/text_file.h"
 
 namespace rocelab {
@@ -46,12 +47,22 @@ int LabStart(const Args& a) {
     if (!file) throw UsageError("lab start: cannot read " + a.Get("--commands"));
     in = &file;
   }
+  double pace = 0;
+  if (a.Has("--pace")) {
+    std::string err;
+    if (!ParseNumber(a.Get("--pace"), &pace, &err) || pace < 0 || pace > 1)
+      throw UsageError("lab start: --pace takes simulated seconds per wall second, 0 to 1 (1e-3: a millisecond a second)");
+  }
   LabSession s(lab);  // a scenario that does not load: ConfigError, exit status 2
+  s.SetPace(pace);
   std::printf("%s\n", s.Welcome().c_str());
   if (!scripted && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
     // A person at a terminal: the line editor, with history and completion.
     std::fflush(stdout);
     LineEditor editor(STDIN_FILENO, STDOUT_FILENO, [&s](const std::string& l) { return s.Complete(l); });
+    // The fabric runs on between keys at the chosen pace: the prompt's time moves.
+    constexpr int kIdleMs = 100;
+    editor.SetIdle([&s] { return s.Tick(kIdleMs / 1000.0) ? s.Prompt() : std::string(); }, kIdleMs);
     std::string line;
     while (!s.quit() && editor.ReadLine(s.Prompt(), &line)) {
       std::printf("%s", s.Execute(line).c_str());
@@ -83,6 +94,7 @@ void AddLabCommand(CLI::App* root) {
   CLI::App* start = AddCommand(lab, "start", "Start a lab: its ticket, then a shell on the running fabric", LabStart, "NAME", 0, 1);
   AddValue(start, "--scenario", "FILE", "a lab of your own scenario (its faults are what to find)");
   AddValue(start, "--commands", "FILE", "read the commands from FILE (- for standard input) and print the transcript");
+  AddValue(start, "--pace", "RATIO", "at a terminal, the fabric runs on its own at RATIO simulated seconds per wall second (pause, resume)");
 }
 
 }  // namespace rocelab

@@ -31,6 +31,7 @@ constexpr char kHelp[] =
     "The lab:\n"
     "  briefing                          the ticket again\n"
     "  run DURATION                      let the fabric run (run 2ms)\n"
+    "  pace RATIO | pause | resume       let it run on its own, RATIO simulated seconds a wall second\n"
     "  time                              the simulated time\n"
     "  devices                           the switches, the hosts and their links\n"
     "  on DEVICE [COMMAND]               send the next commands to DEVICE, or one command\n"
@@ -55,7 +56,7 @@ constexpr char kHelp[] =
     "  cat /sys/class/net/eth0/ecn/roce_rp/enable/PRIO\n"
     "  echo 0|1 > /sys/class/net/eth0/ecn/roce_rp/enable/PRIO\n";
 
-const std::vector<std::string> kCommands = {"briefing", "run", "time", "devices", "on", "diagnose", "timeline", "check",
+const std::vector<std::string> kCommands = {"briefing", "run", "pace", "pause", "resume", "time", "devices", "on", "diagnose", "timeline", "check",
                                             "review", "quit", "help", "show", "config", "sonic-cfggen", "ethtool",
                                             "rdma", "mlnx_qos", "cat", "echo"};
 
@@ -149,6 +150,16 @@ void LabSession::Advance(Time t) {
   if (healthy > 0) lost_s_ += static_cast<double>(t - t0) / kSecond * std::max(0.0, 1.0 - lab / healthy);
 }
 
+bool LabSession::Tick(double wall_s) {
+  if (pace_ <= 0 || paused_ || x_->fabric().now() >= sc_.duration) return false;
+  owed_s_ += wall_s * pace_;
+  const Time step = static_cast<Time>(owed_s_ * kSecond / kNanosecond) * kNanosecond;
+  if (step <= 0) return false;
+  owed_s_ -= static_cast<double>(step) / kSecond;
+  Advance(x_->fabric().now() + step);
+  return true;
+}
+
 uint64_t LabSession::RingBytes(const Experiment& x) const {
   if (sc_.allreduces.empty()) return 0;
   uint64_t n = 0;
@@ -178,6 +189,21 @@ std::string LabSession::Execute(const std::string& line) {
     return "";
   }
   if (c == "briefing") return "Ticket: " + lab_.briefing + "\n";
+  if (c == "pace") {
+    double ratio = 0;
+    std::string err;
+    if (w.size() != 2 || !ParseNumber(w[1], &ratio, &err) || ratio < 0 || ratio > 1)
+      return Usage("pace RATIO (simulated seconds per wall second, 0 to 1; 0: only `run` moves time)");
+    pace_ = ratio;
+    paused_ = false;
+    return "";
+  }
+  if (c == "pause" || c == "resume") {
+    if (w.size() != 1) return Usage(c);
+    if (pace_ == 0) return "the fabric moves only with `run`: `pace RATIO` lets it run on its own\n";
+    paused_ = c == "pause";
+    return std::string(paused_ ? "paused" : "running") + " at " + At(x_->fabric().now()) + "\n";
+  }
   if (c == "time") return At(x_->fabric().now()) + " into the run (it ends at " + At(sc_.duration) + ")\n";
   if (c == "devices") return Devices();
   if (c == "run") return Run(w);

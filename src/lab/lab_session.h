@@ -38,6 +38,12 @@ class LabSession {
   bool quit() const { return quit_; }
   // "leaf0 12.000 ms> ": the device commands go to, and the simulated time.
   std::string Prompt() const;
+  // The fabric running on its own at `ratio` simulated seconds per wall second (0: only when a
+  // command says so); `pause` and `resume` stop and restart it.
+  void SetPace(double ratio) { pace_ = ratio; }
+  // `wall_s` of wall time went by: the fabric advances by pace x that, unless paused. Whether it
+  // moved.
+  bool Tick(double wall_s);
   // Completions of the last word of `line`: commands, then device names and ports.
   std::vector<std::string> Complete(const std::string& line) const;
 
@@ -72,6 +78,9 @@ class LabSession {
   size_t fix_steps_ = 0;         // the changes made before it
   double lost_s_ = 0;            // the ring's time lost against the twin, simulated seconds
   bool quit_ = false;
+  double pace_ = 0;
+  bool paused_ = false;
+  double owed_s_ = 0;  // simulated time the pace owes, below a nanosecond
 };
 
 }  // namespace rocelab

@@ -1,5 +1,6 @@
 #include "lab/line_editor.h"
 
+#include <poll.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -61,14 +62,29 @@ int LineEditor::ReadByte() const {
   return ::read(in_, &c, 1) == 1 ? c : -1;
 }
 
+int LineEditor::NextKey(std::string* prompt, const std::string& line, size_t cursor) const {
+  if (!idle_) return ReadByte();
+  for (;;) {
+    pollfd p{in_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, idle_period_ms_);
+    if (ready != 0) return ReadByte();
+    const std::string next = idle_();
+    if (!next.empty() && next != *prompt) {
+      *prompt = next;
+      Redraw(*prompt, line, cursor);
+    }
+  }
+}
+
 void LineEditor::Redraw(const std::string& prompt, const std::string& line, size_t cursor) const {
   std::string s = "\r" + prompt + line + "\x1b[K";
   if (cursor < line.size()) s += "\x1b[" + std::to_string(line.size() - cursor) + "D";
   Write(s);
 }
 
-bool LineEditor::ReadLine(const std::string& prompt, std::string* line) {
+bool LineEditor::ReadLine(const std::string& first_prompt, std::string* line) {
   RawMode raw(in_);
+  std::string prompt = first_prompt;
   std::string l;
   size_t cursor = 0;
   size_t recalled = history_.size();  // the history entry shown (size: the line being typed)
@@ -76,7 +92,7 @@ bool LineEditor::ReadLine(const std::string& prompt, std::string* line) {
   bool tabbed = false;                // the last key was a Tab that left the line as it was
   Write(prompt);
   for (;;) {
-    const int c = ReadByte();
+    const int c = NextKey(&prompt, l, cursor);
     if (c < 0) {
       Write("\r\n");
       return false;

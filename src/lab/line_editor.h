@@ -21,6 +21,12 @@ class LineEditor {
 
   // Shows `prompt` and reads one line into `*line`; false at the end of the input.
   bool ReadLine(const std::string& prompt, std::string* line);
+  // While no key comes, calls `idle()` every `period_ms`; a prompt it returns (not "") replaces
+  // the one shown, the line being typed kept: a fabric that runs on while a person types.
+  void SetIdle(std::function<std::string()> idle, int period_ms) {
+    idle_ = std::move(idle);
+    idle_period_ms_ = period_ms;
+  }
   const std::vector<std::string>& history() const { return history_; }
 
   // The longest prefix every candidate shares.
@@ -30,10 +36,14 @@ class LineEditor {
   void Write(const std::string& s) const;
   void Redraw(const std::string& prompt, const std::string& line, size_t cursor) const;
   int ReadByte() const;  // -1 at the end of the input
+  // The next key; while none comes, the idle call, redrawing `*prompt` when it changes.
+  int NextKey(std::string* prompt, const std::string& line, size_t cursor) const;
 
   int in_, out_;
   Completer complete_;
   std::vector<std::string> history_;
+  std::function<std::string()> idle_;
+  int idle_period_ms_ = 0;
 };
 
 }  // namespace rocelab
