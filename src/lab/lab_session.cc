@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "diagnose/diagnose.h"
 #include "diagnose/parsers.h"
@@ -37,6 +38,7 @@ constexpr char kHelp[] =
     "  on DEVICE [COMMAND]               send the next commands to DEVICE, or one command\n"
     "  diagnose                          rocelab's rules on every device's counters over the last run\n"
     "  timeline [all]                    the fabric's events and the monitor's alerts (the last 30, or all)\n"
+    "  pingmesh                          the hosts' probes (R-Pingmesh): the paths that lost some, most first\n"
     "  check                             run the verification window and say which checks hold\n"
     "  review                            the fault's lifecycle, what you did, the time and money lost\n"
     "  quit\n"
@@ -56,7 +58,7 @@ constexpr char kHelp[] =
     "  cat /sys/class/net/eth0/ecn/roce_rp/enable/PRIO\n"
     "  echo 0|1 > /sys/class/net/eth0/ecn/roce_rp/enable/PRIO\n";
 
-const std::vector<std::string> kCommands = {"briefing", "run", "pace", "pause", "resume", "time", "devices", "on", "diagnose", "timeline", "check",
+const std::vector<std::string> kCommands = {"briefing", "run", "pace", "pause", "resume", "pingmesh", "time", "devices", "on", "diagnose", "timeline", "check",
                                             "review", "quit", "help", "show", "config", "sonic-cfggen", "ethtool",
                                             "rdma", "mlnx_qos", "cat", "echo"};
 
@@ -106,8 +108,9 @@ LabSession::LabSession(const Lab& lab) : lab_(lab) {
   sc_.telemetry.enabled = false;
   Scenario twin = sc_;
   twin.faults.clear();
-  twin.monitor_interval = 0;
-  twin.probes.on = false;
+  // The twin carries the same traffic: the hosts' probes too, which need the monitor; without
+  // probes it needs no monitor (a monitor only reads).
+  if (!twin.probes.on) twin.monitor_interval = 0;
   x_ = std::make_unique<Experiment>(sc_);
   twin_ = std::make_unique<Experiment>(twin);
   before_ = JsonDocument::parse(DeviceCountersJson(*x_));
@@ -220,6 +223,7 @@ std::string LabSession::Execute(const std::string& line) {
     return Timeline();
   }
   if (c == "check") return w.size() == 1 ? Check() : Usage("check");
+  if (c == "pingmesh") return w.size() == 1 ? Pingmesh() : Usage("pingmesh");
   if (c == "review") return w.size() == 1 ? Review() : Usage("review");
   std::string device = device_;
   std::vector<std::string> rest = w;
@@ -565,6 +569,53 @@ std::string LabSession::Diagnose() {
     ++shown;
   }
   return out + (shown ? "" : "nothing wrong found\n");
+}
+
+std::string LabSession::Pingmesh() const {
+  const rocelab::Pingmesh* mesh = x_->pingmesh();
+  if (!mesh) return "no probing in this fabric (monitor.probes is off)\n";
+  // The paths with losses first, most lost first; then how many answered every probe.
+  std::vector<const ProbePath*> lossy;
+  size_t clean = 0;
+  for (const ProbePath& p : mesh->paths()) {
+    if (p.lost > 0) lossy.push_back(&p);
+    else if (p.judged > 0) ++clean;
+  }
+  std::stable_sort(lossy.begin(), lossy.end(),
+                   [](const ProbePath* a, const ProbePath* b) { return a->lost / a->judged > b->lost / b->judged; });
+  // The links the lossy paths have in common (either way across), against the clean paths that
+  // cross them too: Pingmesh's tomography, by hand.
+  std::map<std::string, std::pair<size_t, size_t>> links;  // link -> lossy paths, clean paths
+  for (const ProbePath& p : mesh->paths()) {
+    if (p.judged == 0) continue;
+    std::set<std::string> crossed;
+    for (const std::string& hop : p.hops) {
+      const size_t gt = hop.find('>');
+      const std::string a = hop.substr(0, gt), b = gt == std::string::npos ? "" : hop.substr(gt + 1);
+      crossed.insert(a < b ? a + " - " + b : b + " - " + a);
+    }
+    for (const std::string& l : crossed) (p.lost > 0 ? links[l].first : links[l].second)++;
+  }
+  std::vector<std::pair<std::string, std::pair<size_t, size_t>>> ranked(links.begin(), links.end());
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < lossy.size() && i < 10; ++i) {
+    const ProbePath& p = *lossy[i];
+    std::string hops;
+    for (const std::string& h : p.hops) hops += (hops.empty() ? "" : " ") + h;
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", 100 * p.lost / p.judged);
+    rows.push_back({p.src + " -> " + p.dst, Thousands(p.judged), Thousands(p.lost), share, hops});
+  }
+  std::string out = "probes every " + At(mesh->interval()) + ", lost after " + At(mesh->timeout()) + ": " +
+                    std::to_string(lossy.size()) + " paths lost probes, " + std::to_string(clean) + " answered every one\n";
+  if (rows.empty()) return out;
+  out += Tabulate({"PAIR", "PROBES", "LOST", "LOSS", "PATH (sending port>receiving port)"}, rows);
+  std::vector<std::vector<std::string>> common;
+  for (size_t i = 0; i < ranked.size() && i < 3; ++i)
+    common.push_back({ranked[i].first, std::to_string(ranked[i].second.first) + " of " + std::to_string(lossy.size()),
+                      std::to_string(ranked[i].second.second) + " of " + std::to_string(clean)});
+  return out + "\nThe links most lossy paths cross:\n" + Tabulate({"LINK", "LOSSY PATHS", "CLEAN PATHS"}, common);
 }
 
 std::string LabSession::Timeline() const {

@@ -57,6 +57,7 @@ class LabSession {
   std::string OnHost(const std::string& device, const std::vector<std::string>& w, const std::string& line);
   std::string Diagnose();
   std::string Timeline() const;
+  std::string Pingmesh() const;
   std::string Check();
   std::string Review() const;
   std::string Devices() const;
