@@ -191,6 +191,11 @@ TEST(Lab, ABadOpticShowsInTheInterfaceErrorsAndIsShut) {
   const std::string check = Do(s, {"on leaf0 config interface shutdown Ethernet28", "run 30ms", "check"});
   EXPECT_TRUE(Fixed(check)) << check;
   EXPECT_NE(s.Execute("on leaf0 show interfaces counters").find("Ethernet28      D"), std::string::npos);
+  // startup trains the link again (link_up_time) and it carries frames; a port that is up stays so.
+  EXPECT_EQ(s.Execute("on leaf0 config interface startup Ethernet24"), "Ethernet24 on leaf0 is not shut down\n");
+  EXPECT_EQ(s.Execute("on leaf0 config interface startup Ethernet28"), "");
+  Do(s, {"run 5ms"});
+  EXPECT_NE(s.Execute("on leaf0 show interfaces counters").find("Ethernet28      U"), std::string::npos);
 }
 
 TEST(Lab, ABadOpticIsNotFixedByShuttingTheGoodUplink) {

@@ -404,11 +404,12 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
     if (w.size() != 4 || (w[2] != "shutdown" && w[2] != "startup")) return Usage("config interface shutdown|startup PORT");
     const int port = ResolvePort(f.topology(), node, w[3]);
     if (port < 0) return "no port " + w[3] + " on " + device + "\n";
-    const std::string alias = SwitchPortAlias(port);
+    bool changed = true;
     for (Experiment* e : {x_.get(), twin_.get()}) {
       if (w[2] == "shutdown") e->fabric().HoldLinkDown(node, port);
-      else e->fabric().ReleaseLink(node, port);
+      else if (!e->fabric().ReleaseLink(node, port) && e == x_.get()) changed = false;
     }
+    if (!changed) return SwitchPortAlias(port) + " on " + device + " is not shut down\n";
     Did(device, line);
     return "";
   }
