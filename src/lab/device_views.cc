@@ -76,7 +76,9 @@ std::string Tabulate(const std::vector<std::string>& headers, const std::vector<
 
 std::string ShowInterfacesCounters(const JsonDocument& sw, const JsonDocument& before, double span_s) {
   std::vector<std::vector<std::string>> rows;
-  for (const auto& [name, p] : Ports(sw).items()) {
+  for (const auto& item : Ports(sw).items()) {
+    const std::string& name = item.key();
+    const JsonDocument& p = item.value();
     const JsonDocument& b = Member(Ports(before), name);
     const double speed_bps = Num(p, "speed") * 1e6;  // Mb/s
     auto rate = [&](const char* octets) {
@@ -141,7 +143,9 @@ std::string ShowPriorityGroupCounter(const JsonDocument& sw, const std::string& 
 std::string ShowPfcwdStats(const JsonDocument& sw) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& [name, p] : Ports(sw).items())
-    for (const auto& [queue, st] : Member(p, kPfcwdBlock).items()) {
+    for (const auto& entry : Member(p, kPfcwdBlock).items()) {
+      const std::string& queue = entry.key();
+      const JsonDocument& st = entry.value();
       auto pair = [&](const Counter& a, const Counter& b) {
         return std::to_string(static_cast<long long>(Num(st, a.name))) + "/" +
                std::to_string(static_cast<long long>(Num(st, b.name)));

@@ -52,8 +52,9 @@ std::string Bursts(int from_ms, int to_ms, int every_ms) {
 
 std::vector<Lab> MakeLabs() {
   std::vector<Lab> labs;
-  // The PFC watchdog was never enabled on this fabric: the storm's pause holds (SONiC ships it
-  // on, but it is a `config pfcwd start_default` away from being off after a config reload).
+  // The PFC watchdog was never enabled on this fabric: the storm's pause holds (SONiC ships it on
+  // by default; a switch whose configuration leaves it out runs without it until someone types
+  // `config pfcwd start_default`).
   labs.push_back(Make("pfc_storm", "A NIC pause storm",
                       "The training job (ranks on h1 h7 h2 h8 h3 h9) has all but stopped since a few milliseconds "
                       "ago, and the storage team says reads into h0 hang. Nothing was changed on the fabric.",
