@@ -9,8 +9,13 @@
 # the monitor's windows (`monitor.phase: random`), the MTTD's range and, for each class, the lost
 # time with recovery and without (`recovery: {mode: off}`), its mean.
 #
-#   scripts/fault-table.sh [--bin BUILD/rocelab]           rewrite the table
-#   scripts/fault-table.sh [--bin BUILD/rocelab] --check   compare, write nothing
+# --production writes the second table, the same scenarios as production runs them
+# (scripts/at-production.py: the monitor at the switches' counter polls with a scrape every 1 s,
+# NCCL's timeouts, the story ten times as long: 40 s of production); times in production seconds
+# (the run's over `timers.scale`), seeds 1..4.
+#
+#   scripts/fault-table.sh [--bin BUILD/rocelab] [--production]           rewrite the table
+#   scripts/fault-table.sh [--bin BUILD/rocelab] [--production] --check   compare, write nothing
 #
 # Exit status 0 when written or identical, 1 when --check finds it differs, 2 on
 # bad usage or a scenario that does not run, 3 when recovery loses more time than no
@@ -21,20 +26,27 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/build/rocelab"
 check=false
+production=false
 seeds="1 2 3 4 5 6 7 8"
 while (($#)); do
   case "$1" in
     --bin) bin=$(realpath "$2"); shift 2 ;;
     --check) check=true; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: $0 [--bin BIN] [--check]" >&2; exit 2 ;;
+    --production) production=true; seeds="1 2 3 4"; shift ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "usage: $0 [--bin BIN] [--production] [--check]" >&2; exit 2 ;;
   esac
 done
 [[ -x "$bin" ]] || { echo "fault-table: $bin is not an executable (build it, or give --bin)" >&2; exit 2; }
 cd "$root"
 doc=docs/faults.md
-begin='<!-- fault-table: begin (scripts/fault-table.sh writes this table) -->'
-end='<!-- fault-table: end -->'
+if $production; then
+  begin='<!-- fault-table-production: begin (scripts/fault-table.sh --production writes this table) -->'
+  end='<!-- fault-table-production: end -->'
+else
+  begin='<!-- fault-table: begin (scripts/fault-table.sh writes this table) -->'
+  end='<!-- fault-table: end -->'
+fi
 grep -qxF "$begin" "$doc" && grep -qxF "$end" "$doc" || { echo "fault-table: $doc lacks the markers" >&2; exit 2; }
 
 # The classes in the order the table lists them; every scenario in the folder is one of them.
@@ -47,9 +59,19 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Each scenario as the table runs it: as shipped, or as production runs it (--production).
+mkdir -p "$work/scenarios"
 for c in $classes; do
-  "$bin" run "scenarios/faults/$c.yaml" --out "$work/$c" --quiet >/dev/null ||
-    { echo "fault-table: scenarios/faults/$c.yaml did not run" >&2; exit 2; }
+  s="scenarios/faults/$c.yaml" v="$work/scenarios/$c.yaml"
+  grep -q '^monitor: {interval: 100ms, phase: random' "$s" ||
+    { echo "fault-table: $s has no line 'monitor: {interval: 100ms, phase: random...': its windows would end on the injection" >&2; exit 2; }
+  if $production; then
+    python3 scripts/at-production.py "$s" >"$v" || exit 2
+  else
+    cp "$s" "$v"
+  fi
+  "$bin" run "$v" --out "$work/$c" --quiet >/dev/null ||
+    { echo "fault-table: $s did not run" >&2; exit 2; }
 done
 
 # Recovery against none: each scenario with `recovery: {mode: auto}` and `{mode: off}`, seeds 1..8,
@@ -58,13 +80,11 @@ mkdir -p "$work/sweep"
 for c in $classes; do
   grep -qx 'recovery: {mode: auto}' "scenarios/faults/$c.yaml" ||
     { echo "fault-table: scenarios/faults/$c.yaml has no line 'recovery: {mode: auto}' to sweep" >&2; exit 2; }
-  grep -q '^monitor: {interval: 100ms, phase: random' "scenarios/faults/$c.yaml" ||
-    { echo "fault-table: scenarios/faults/$c.yaml has no line 'monitor: {interval: 100ms, phase: random...': its windows would end on the injection" >&2; exit 2; }
   for mode in auto off; do
     # A collector's clock is not the run's: each seed draws the phase of its windows (phase: random).
     # Only the summary is read: no time series.
     sed -e "s/^recovery: {mode: auto}\$/recovery: {mode: $mode}/" -e "/^telemetry:/d" \
-        "scenarios/faults/$c.yaml" >"$work/sweep/$c-$mode.yaml"
+        "$work/scenarios/$c.yaml" >"$work/sweep/$c-$mode.yaml"
   done
 done
 for c in $classes; do for mode in auto off; do for seed in $seeds; do echo "$c-$mode $seed"; done; done; done |
@@ -73,12 +93,19 @@ for c in $classes; do for mode in auto off; do for seed in $seeds; do echo "$c-$
     "$bin" "$work/sweep"
 [[ -s "$work/sweep/failed" ]] && { echo "fault-table: sweep runs failed: $(tr '\n' ';' <"$work/sweep/failed")" >&2; exit 2; }
 
-python3 - "$work" "$doc" "$begin" "$end" "$seeds" $classes >"$work/faults.md" <<'PY'
+python3 - "$work" "$doc" "$begin" "$end" "$seeds" "$production" $classes >"$work/faults.md" <<'PY'
 import json, sys
-work, doc, begin, end, seeds, classes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split(), sys.argv[6:]
+work, doc, begin, end, seeds = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split()
+production, classes = sys.argv[6] == "true", sys.argv[7:]
+# As run (ms of the run), or in production's seconds: the run's times over its timers.scale.
+scale = json.load(open(f"{work}/{classes[0]}/summary.json"))["timer_scale"] if production else 1.0
+unit, digits, per_ns = ("s", 2, 1e9 * scale) if production else ("ms", 1, 1e6)
+
+def value(ns):
+    return ns / per_ns
 
 def ms(ns):
-    return "—" if ns is None else f"{ns / 1e6:.1f} ms"
+    return "—" if ns is None else f"{value(ns):.{digits}f} {unit}"
 
 def since(f, key):
     return "—" if f[key] is None else ms(f[key] - f["injected_ns"])
@@ -99,13 +126,13 @@ def short(action):
 def mttd_range(c):
     # Over the seeds with recovery, each with its own phase of the monitor's windows.
     v = [json.load(open(f"{work}/sweep/{c}-auto-{k}/summary.json"))["faults"][0]["mttd_ns"] for k in seeds]
-    v = [x / 1e6 for x in v if x is not None]
+    v = [value(x) for x in v if x is not None]
     if not v:
         return "—"
-    return f"{min(v):.1f}–{max(v):.1f} ms" + ("" if len(v) == len(seeds) else f" ({len(seeds) - len(v)} not detected)")
+    return f"{min(v):.{digits}f}–{max(v):.{digits}f} {unit}" + ("" if len(v) == len(seeds) else f" ({len(seeds) - len(v)} not detected)")
 
-def lost_ms(c, mode, seed):
-    return json.load(open(f"{work}/sweep/{c}-{mode}-{seed}/summary.json"))["faults"][0]["lost_ns"] / 1e6
+def lost(c, mode, seed):
+    return value(json.load(open(f"{work}/sweep/{c}-{mode}-{seed}/summary.json"))["faults"][0]["lost_ns"])
 
 worse = []  # classes where recovery loses more than none, by the mean over the seeds
 rows = ["| class | detector (rule) | localized to | tier: action | recovered means | MTTD | "
@@ -126,8 +153,8 @@ for c in classes:
     detector = f"`{f['detected_by']}` ({f['detected_tier']})" if f["detected_by"] else "not detected"
     if f.get("flap_mttd_ns") is not None:
         detector += f"; as a flap `physical.link_flap` at {ms(f['flap_mttd_ns'])}"
-    auto = [lost_ms(c, "auto", k) for k in seeds]
-    off = [lost_ms(c, "off", k) for k in seeds]
+    auto = [lost(c, "auto", k) for k in seeds]
+    off = [lost(c, "off", k) for k in seeds]
     mean_auto, mean_off = sum(auto) / len(auto), sum(off) / len(off)
     # Seed by seed: the same seed gives both runs the same traffic, so the difference is the
     # recovery's. Worse means a difference the seeds' spread cannot explain.
@@ -135,9 +162,9 @@ for c in classes:
     mean_diff = sum(diffs) / len(diffs)
     sd = (sum((d - mean_diff) ** 2 for d in diffs) / (len(diffs) - 1)) ** 0.5 if len(diffs) > 1 else 0.0
     if mean_diff > 1e-9 and (mean_diff > 2 * sd / len(diffs) ** 0.5 or all(d >= 0 for d in diffs)):
-        worse.append(f"{c} ({mean_auto:.2f} ms with recovery, {mean_off:.2f} ms without)")
+        worse.append(f"{c} ({mean_auto:.2f} {unit} with recovery, {mean_off:.2f} {unit} without)")
     seeds_worse = sum(a > o for a, o in zip(auto, off))
-    sweep = f"{mean_auto:.1f} / {mean_off:.1f} ms" + (f" ({seeds_worse} seed{'s' if seeds_worse > 1 else ''} worse)" if seeds_worse else "")
+    sweep = f"{mean_auto:.{digits}f} / {mean_off:.{digits}f} {unit}" + (f" ({seeds_worse} seed{'s' if seeds_worse > 1 else ''} worse)" if seeds_worse else "")
     rows.append(f"| `{c}` | {detector} | {f['localized_to'] or '—'} | {'; '.join(actions) or ('none: the switches route around it' if f['detected_by'] == 'physical.link_down' else '—')} | {recovered} | "
                 f"{ms(f['mttd_ns'])} | {mttd_range(c)} | {since(f, 'quiet_ns')} | {mttr(s, f)} | {ms(f['lost_ns'])} | {sweep} |")
 if worse:

@@ -219,6 +219,27 @@ TEST(Allreduce, RingTimeAndBusBandwidthMatchTheLinkGoodput) {
   EXPECT_GE(hi, mean_us);
 }
 
+// A ring whose queue pairs fail has ended its own work, not the run: a flow beside it goes on.
+// h1's MTU drops to 1500, the ring's 4 KB frames through it are dropped and its queue pairs
+// exhaust their retries (4.096 us x 2^10 x 2) at about 8.5 ms; h3 -> h4's 200 MB take 17 ms.
+TEST(Allreduce, AFailedRingEndsItsWorkNotTheFlowsBesideIt) {
+  TestRun f = RunYaml(
+      "duration: 50ms\ntopology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 5}\n"
+      "nic: {timeout: 10, retry_count: 1}\nlifecycle: {counterfactual: false}\n"
+      "workload:\n  - {type: allreduce, hosts: [h0, h1, h2], size: 1MB, iterations: 1000}\n"
+      "  - {type: flow, src: h3, dst: h4, size: 200MB}\n"
+      "faults:\n  - {kind: mtu, target: h1, at: 100us, mtu: 1500}\n");
+  int failed = 0;
+  Time last_failure = 0;
+  for (const QueuePair& qp : f->qps())
+    if (qp.failed) ++failed, last_failure = std::max(last_failure, qp.finish);
+  EXPECT_GE(failed, 1) << "the ring's queue pairs through h1 fail";
+  const QueuePair& flow = f->qps()[0];
+  ASSERT_TRUE(flow.done) << "the flow beside the failed ring finishes";
+  EXPECT_GT(flow.finish, last_failure);
+  EXPECT_NEAR(static_cast<double>(flow.finish) / static_cast<double>(kMillisecond), 17.1, 0.5);
+}
+
 TEST(Allreduce, RingWithTheSameHostTwiceIsAnError) {
   try {
     ParseScenarioText("topology: {type: fat-tree, k: 4}\nworkload:\n  - {type: allreduce, hosts: [h0, h1, h0], size: 1MB}\n", "a.yaml");

@@ -198,7 +198,7 @@ void Fabric::PostMessage(uint32_t qp, Verb verb, uint64_t bytes, uint64_t tag) {
 }
 
 void Fabric::WorkDone() {
-  if (--tracker_.remaining == 0) ctx_.sim.Stop();
+  if (tracker_.Done()) ctx_.sim.Stop();
 }
 
 int Fabric::HostIndex(const std::string& name) const {
@@ -219,7 +219,7 @@ Switch& Fabric::sw(const std::string& name) { return const_cast<Switch&>(std::as
 
 void Fabric::RunUntil(Time t) {
   auto t0 = std::chrono::steady_clock::now();
-  if (tracker_.remaining > 0) ctx_.sim.RunUntil(std::min(t, sc_.duration));
+  if (tracker_.Running()) ctx_.sim.RunUntil(std::min(t, sc_.duration));
   engine_.wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

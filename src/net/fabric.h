@@ -49,6 +49,9 @@ class Fabric {
   uint32_t OpenQueuePair(int src_host, int dst_host, uint8_t dscp, MessageListener* listener);
   void PostMessage(uint32_t qp, Verb verb, uint64_t bytes, uint64_t tag);
   void AddWork() { ++tracker_.remaining; }
+  // The run goes on to its duration when its work ends early (every flow failed, a job dead): a
+  // monitor still scrapes the counters the failure left, as a collector does after a job dies.
+  void RunToEnd() { tracker_.run_to_end = true; }
   void WorkDone();
   int HostIndex(const std::string& name) const;
   void ScheduleAt(Time at, EventSource* target, uint32_t kind, uint32_t arg = 0) { ctx_.sim.Schedule(at, target, kind, arg); }

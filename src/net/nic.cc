@@ -361,7 +361,9 @@ void Nic::Finished(QueuePair& qp) {
     ctx_->timeline.Add(Now(), name(), "eth0", -1, "qp_error",
                        "QP " + std::to_string(qp.id) + " (" + ctx_->host_names[qp.src] + " -> " + ctx_->host_names[qp.dst] +
                            "): transport retries exceeded, work requests flushed");
-  if (--tracker_->remaining == 0) ctx_->sim.Stop();
+  // A driver's queue pair (open) is not a flow: its driver counts its own work (Fabric::WorkDone),
+  // so a ring's failed queue pair must not also end the run for the flows still going.
+  if (!qp.open && tracker_->Done()) ctx_->sim.Stop();
 }
 
 }  // namespace rocelab

@@ -18,7 +18,12 @@
 namespace rocelab {
 
 struct FlowTracker {
-  int64_t remaining = 0;  // flows neither finished nor failed
+  int64_t remaining = 0;     // flows neither finished nor failed, and drivers' work not done
+  bool run_to_end = false;   // a collector scrapes on after the work is done (Fabric::RunToEnd)
+
+  // Counts one piece of work done; true when the run may stop there.
+  bool Done() { return --remaining == 0 && !run_to_end; }
+  bool Running() const { return remaining > 0 || run_to_end; }
 };
 
 // Who hears a probe's answer at the NIC that sent the probe (run/pingmesh.h).

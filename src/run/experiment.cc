@@ -55,7 +55,10 @@ Experiment::Experiment(const Scenario& sc, Role role)
                                            ScaledTimer(sc.probes.timeout, sc.timer_scale),
                                            sc.probes.fabric_peers, sc.probes.dscp);
   }
-  if (sc.monitor_interval > 0) monitor_ = std::make_unique<Monitor>(this);
+  if (sc.monitor_interval > 0) {
+    monitor_ = std::make_unique<Monitor>(this);
+    fabric_.RunToEnd();
+  }
   if (monitor_ && sc.recovery_auto) {
     recovery_ = std::make_unique<Recovery>(this, monitor_.get());
     monitor_->SetOnDetection([this](const Monitor::Detection& d) { Act(d); });

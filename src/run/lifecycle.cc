@@ -380,11 +380,15 @@ std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x) {
     for (const QueuePair& qp : f.qps())
       if (qp.failed && qp.finish >= injected && qp.finish < until_next && !(cf && qp.id < cf->qps.size() && cf->qps[qp.id].failed))
         ++lc.flows_failed;
-    // Victims: never touched the target, slowed by more than 10 % against the counterfactual.
+    // Victims: never touched the target, slowed by more than 10 % against the counterfactual. A
+    // flow to or from a target host is its own, even if none of its frames reached it (dropped on
+    // the way by a watchdog, or at a link the recovery shut).
     lc.victims_known = cf != nullptr;
     if (cf) {
+      const std::string& target = records[i].target;
       for (const QueuePair& qp : f.qps()) {
         if (qp.open || qp.id >= cf->qps.size() || x.touch()->Touched(i, qp.id)) continue;
+        if (HostName(f, qp.src) == target || HostName(f, qp.dst) == target) continue;
         const Counterfactual::Qp& c = cf->qps[qp.id];
         if (!c.done || c.finish <= injected) continue;
         const Time fct = qp.done ? qp.finish - qp.start : -1, without = c.finish - c.start;

@@ -252,6 +252,24 @@ const TopoPort* Recovery::HostSwitchPort(const std::string& host, const std::str
 // traffic goes on (the forward action) and what it cannot take its NIC discards.
 void Recovery::IgnorePause(const Monitor::Detection& d, bool drop) {
   const std::string host = LocationDevice(d.location);
+  // Read first as a slow receiver (at a production scrape a window can mix the storm with what the
+  // host took in before it), then as a storm: it drains nothing, so what goes to it is dropped at
+  // its port, and counted, where it could otherwise only be dropped at its NIC; isolation follows
+  // if its senders go on (OnWindow).
+  for (Ignored& ig : ignored_) {
+    if (ig.host != host) continue;
+    if (drop && !ig.drop && !ig.isolated) {
+      Switch& sw = static_cast<Switch&>(x_->fabric().device(ig.sw));
+      WatchdogAction(sw, ig.port, true, true);
+      ig.drop = true;
+      ig.dropped_before = ig.dropped_seen = StormDrops(sw, ig.port);
+      Act(d.tier, "ignore_pause_drop", d.rule,
+          "drop what goes to " + host + " at " + sw.name() + ":" + SwitchPortAlias(ig.port) + " (" + d.rule +
+              "): it drains nothing, it is not slow; counted",
+          {sw.name(), host}, SwitchPortAlias(ig.port));
+    }
+    return;
+  }
   const TopoPort* facing = HostSwitchPort(host, "pause@");
   if (!facing) return;
   const TopoPort& tp = *facing;
@@ -342,6 +360,29 @@ void Recovery::BreakDeadlock(const Monitor::Detection& d) {
       devices, SwitchPortAlias(port));
 }
 
+// A PFC watchdog storm on a port between two switches: no host pauses there, so the pause came round
+// a cycle, a deadlock the watchdog broke before the monitor saw it hold (at a scrape of a second the
+// watchdog's 200 ms always comes first). The cycle re-forms while the routes that made lossless
+// traffic turn back stay: they are rolled back, as the deadlock's own action does. Nothing else is
+// done where there are none (a host's storm spreading upstream trips watchdogs between switches too).
+void Recovery::RollBackLoopRoutes(const Monitor::Detection& d) {
+  const Topology& topo = x_->fabric().topology();
+  const std::string device = LocationDevice(d.location);
+  const int node = topo.FindNode(device);
+  const size_t priority = d.location.rfind(':');  // "spine0:Ethernet4:3"
+  if (node < 0 || !topo.nodes()[node].is_switch || priority == std::string::npos) return;
+  const int port = ResolvePort(topo, node, d.location.substr(0, priority));
+  if (port < 0 || !topo.nodes()[topo.nodes()[node].ports[port].peer_node].is_switch) return;
+  const std::vector<std::string> rolled = RollBackRoutes();
+  if (rolled.empty()) return;
+  std::string on;
+  for (const std::string& n : rolled) on += (on.empty() ? "" : ", ") + n;
+  Act("T3", "rollback_routes", d.rule,
+      "roll back the static routes no configuration asks for, on " + on + " (" + d.rule + " at " + d.location +
+          ", between two switches: the sign of a deadlock)",
+      rolled, "");
+}
+
 // Static routes that no configuration asks for (the scenario's `routes`), on every switch: a
 // loop may run through switches the deadlock's cycle does not show. Returns the switches changed.
 std::vector<std::string> Recovery::RollBackRoutes() {
@@ -364,6 +405,7 @@ void Recovery::OnDetection(const Monitor::Detection& d) {
   // rejoins when it comes back up. Only a flap (downs counted over the flap window) is shut.
   if (d.rule == "physical.link_down") return;
   if (d.rule == "pfc.deadlock") return BreakDeadlock(d);
+  if (d.rule == "pfc.watchdog_storm") return RollBackLoopRoutes(d);
   const int node = f.topology().FindNode(device);
   if (node < 0) return;
   const bool is_switch = f.topology().nodes()[node].is_switch;

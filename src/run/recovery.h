@@ -95,6 +95,7 @@ class Recovery {
   void IgnorePause(const Monitor::Detection& d, bool drop);
   void RetuneEcnFacing(const Monitor::Detection& d);
   void BreakDeadlock(const Monitor::Detection& d);
+  void RollBackLoopRoutes(const Monitor::Detection& d);
   std::vector<std::string> RollBackRoutes();
   bool StillConnectedWithout(int node, int port) const;
 

@@ -1,0 +1,74 @@
+// The shipped fault scenarios as production runs them (scripts/at-production.py, which
+// scripts/fault-table.sh --production runs): the monitor at the switches' counter polls with a
+// scrape every 1 s, the queue pairs' timeouts NCCL's, at the scenarios' timers x 0.01. What the lifecycle concludes there must hold as it does
+// at live reads: the fault found, the right action taken, recovery no worse than none.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "file_util.h"
+#include "run/lifecycle.h"
+#include "test_util.h"
+
+namespace rocelab {
+namespace {
+
+// scenarios/faults/<name>.yaml as scripts/at-production.py makes it, its story `times` times over.
+std::string AtProductionPolls(const std::string& name, int times, const std::string& recovery) {
+  const CommandResult r = Shell("python3 " + std::string(ROCELAB_SOURCE_DIR) + "/scripts/at-production.py " +
+                                ROCELAB_SOURCE_DIR + "/scenarios/faults/" + name + ".yaml --times " +
+                                std::to_string(times) + " --recovery " + recovery);
+  EXPECT_EQ(r.status, 0) << r.output;
+  return r.output;
+}
+
+std::vector<std::string> ActionKinds(const Experiment& x) {
+  std::vector<std::string> kinds;
+  for (const Recovery::Action& a : x.FaultActions(0)) kinds.push_back(a.kind);
+  return kinds;
+}
+
+bool Has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+}  // namespace
+
+// At a 1 s scrape h0's first window mixes what it took in before its pipeline stuck with the
+// storm, and reads as a slow receiver: its pause is ignored and what it cannot take is forwarded
+// to its NIC. The next window shows it drains nothing: what goes to it is then dropped at its port,
+// and since its senders get no CNPs and go on at line rate, it is isolated. The flows into h0 are
+// the storm's own, never victims; the ring loses what it lost at live reads (8 ms), not a quarter
+// of the run as when h0 stayed ignored with its senders flooding the fabric (257 ms of 400).
+TEST(ProductionPolls, AStormFirstReadAsASlowReceiverIsDroppedThenIsolated) {
+  TestRun f = RunYaml(AtProductionPolls("pfc_storm", 2, "auto"));
+  const std::vector<std::string> kinds = ActionKinds(*f.run);
+  EXPECT_TRUE(Has(kinds, "ignore_pause_forward"));
+  EXPECT_TRUE(Has(kinds, "ignore_pause_drop")) << "the storm's reading must replace the slow receiver's";
+  EXPECT_TRUE(Has(kinds, "isolate_host"));
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  ASSERT_EQ(lc.size(), 1u);
+  for (const VictimFlow& v : lc[0].victims) EXPECT_NE(v.dst, "h0") << "flow " << v.id << " goes to the stormed host";
+  EXPECT_LT(lc[0].lost, 20 * kMillisecond);
+}
+
+// A route change that sends lossless traffic back the way it came deadlocks leaf1 and spine0; the
+// switches' PFC watchdogs (200 ms) break the cycle long before a 1 s scrape could see it held, so
+// the monitor never names the deadlock, only the storm the watchdog found between two switches.
+// That storm is the deadlock's sign: the static routes no configuration asks for are rolled back,
+// and the ring, which with the routes left in place re-deadlocks until its queue pairs fail (NCCL's
+// 34 s), goes on.
+TEST(ProductionPolls, AWatchdogStormBetweenSwitchesRollsBackTheLoopingRoutes) {
+  TestRun f = RunYaml(AtProductionPolls("route_change", 4, "auto"));
+  const std::vector<std::string> kinds = ActionKinds(*f.run);
+  EXPECT_TRUE(Has(kinds, "rollback_routes"));
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  ASSERT_EQ(lc.size(), 1u);
+  ASSERT_FALSE(lc[0].jobs.empty());
+  EXPECT_FALSE(lc[0].jobs[0].stopped);
+  EXPECT_GE(lc[0].workloads_recovered, 0) << "the ring comes back";
+  // A host's storm trips watchdogs between switches too, and there no route is stray: nothing rolled.
+  TestRun storm = RunYaml(AtProductionPolls("pfc_storm", 1, "auto"));
+  EXPECT_FALSE(Has(ActionKinds(*storm.run), "rollback_routes"));
+}
+
+}  // namespace rocelab
