@@ -540,7 +540,7 @@ std::string LabSession::OnHost(const std::string& device, const std::vector<std:
 std::string LabSession::Diagnose() {
   // The counters over the last run, as a bundle of two samples would give them.
   Evidence before, now;
-  ParseSummaryJson(before_.dump(), "lab", &before);
+  ReadSummaryJson(before_, "lab", &before);
   ParseSummaryJson(DeviceCountersJson(*x_), "lab", &now);
   const double span = static_cast<double>(x_->fabric().now() - before_t_) / kSecond;
   if (span <= 0) return "diagnose: run the fabric first (run 2ms): it reads what changed over the last run\n";

@@ -79,6 +79,20 @@ Time SlowestBeside(const Counterfactual& run, size_t k, const std::vector<std::v
   return same >= 0 ? same : any;
 }
 
+// Iterations of a ring over the stretch a judgement of its progress looks at.
+constexpr int kProgressWindow = 5;
+
+// A ring's iterations done by `t` (begins and times by iteration, in order), the one in
+// progress counted by the share of it done.
+double Progress(const std::vector<Time>& begins, const std::vector<Time>& times, Time t) {
+  const size_t n = std::min(begins.size(), times.size());
+  const size_t i = static_cast<size_t>(std::partition_point(begins.begin(), begins.begin() + static_cast<long>(n),
+                                                            [t](Time b) { return b <= t; }) - begins.begin());
+  if (i == 0) return 0;  // none begun by t
+  const Time b = begins[i - 1], d = times[i - 1];
+  return static_cast<double>(i - 1) + (d > 0 ? std::min(1.0, static_cast<double>(t - b) / static_cast<double>(d)) : 1.0);
+}
+
 // One AllReduce under fault `i`: its recovery and its impact. False when it has nothing to
 // judge (it was done before the injection, or there is no baseline).
 // What the fabric can carry after applies to the iterations that begin at or after
@@ -145,6 +159,10 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
     late_at_end = static_cast<double>(end - begins[n]) > allowed(begins[n], static_cast<double>((*cf_times)[n]));
   }
   if (after.empty() && !stalled && !late_at_end) return false;
+  std::vector<Time> cf_begins;
+  if (cf)
+    for (size_t i = 0; i < cf_times->size() && i < cf->allreduce_ends[k].size(); ++i)
+      cf_begins.push_back(cf->allreduce_ends[k][i] - (*cf_times)[i]);
   const double compute = static_cast<double>(d.spec().compute);
   double sum = 0, base_sum = 0, extra = 0, cycle = 0, base_cycle = 0;
   std::vector<Time> ends;
@@ -167,8 +185,20 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
     // no shortfall of a ring that is not behind.
     const bool after_capacity = begins[j] >= capacity_from;
     bool short_of = t > allowed(begins[j], base);
-    if (short_of && cf && !(after_capacity && cap) && ceiling <= 1 && j < cf->allreduce_ends[k].size())
+    if (short_of && cf && !(after_capacity && cap) && ceiling <= 1 && j < cf->allreduce_ends[k].size()) {
       short_of = static_cast<double>(ends.back() - cf->allreduce_ends[k][j]) > kRecoveredWithin * base;
+      // A ring behind the run without the fault stays behind for good, and meets the traffic
+      // beside it (an incast that recurs) with other iterations than that run did: a slow one
+      // falls short only if the ring also made less progress than that run over the same
+      // stretch of time, the last kProgressWindow of its iterations (about a second of
+      // production at the fault scenarios' timers), where both met the same traffic.
+      if (short_of) {
+        const Time to = ends.back(), from = to - kProgressWindow * static_cast<Time>(base);
+        const double ours = Progress(begins, times, to) - Progress(begins, times, from);
+        const double without = Progress(cf_begins, *cf_times, to) - Progress(cf_begins, *cf_times, from);
+        short_of = ours < (1 - kRecoveredWithin) * without;
+      }
+    }
     bad.push_back(short_of);
     ++job->iterations;
   }
@@ -257,7 +287,7 @@ bool JudgeTrace(const Experiment& x, const Counterfactual* cf, size_t t, Time in
 // The finite flows (not a trace's) running at the injection or after: all of them finish.
 // A flow to or from `broken_host` (a storming host) is left out: no action on the fabric brings
 // back a host that cannot drain; such a flow counts in flows_failed instead.
-bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, const std::string& broken_host,
+bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, Time acted, const std::string& broken_host,
                 WorkloadRecovery* w) {
   // With links left down, the flows share what is left with the other workloads, and which of
   // them gets more depends on the history (a flow beside a ring gets less in one run, more in
@@ -291,7 +321,15 @@ bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, co
     // Came back by the time the last flow the fault slowed had finished.
     if (cf && qp.id < cf->qps.size() && cf->qps[qp.id].done) {
       const Counterfactual::Qp& c = cf->qps[qp.id];
-      if (static_cast<double>(qp.finish - qp.start) > kVictimSlowdown * static_cast<double>(c.finish - c.start))
+      // A flow begun after the last action on the fault, while the fabric as a whole delivered
+      // within 5 % of what it did without the fault, got the share the history gave it (a ring
+      // behind that run meets it at another phase), not less for want of a recovery.
+      const auto& s = x.probe()->samples();
+      const bool fabric_kept_up =
+          acted >= 0 && qp.start >= acted &&
+          LifecycleProbe::At(s, qp.finish) - LifecycleProbe::At(s, qp.start) >=
+              (1 - kRecoveredWithin) * (LifecycleProbe::At(cf->samples, qp.finish) - LifecycleProbe::At(cf->samples, qp.start));
+      if (static_cast<double>(qp.finish - qp.start) > kVictimSlowdown * static_cast<double>(c.finish - c.start) && !fabric_kept_up)
         last = std::max(last, shared_from < 0 ? qp.finish : std::min(qp.finish, shared_from));
     }
   }
@@ -421,7 +459,7 @@ std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x) {
     WorkloadRecovery flows;
     // A storming NIC's receive pipeline is stuck: nothing to or from it finishes until the host is repaired.
     const bool broken = records[i].kind == "pfc_storm";
-    if (JudgeFlows(x, cf, injected, broken ? records[i].target : "", &flows)) add(flows);
+    if (JudgeFlows(x, cf, injected, actions.empty() ? -1 : actions.back().t, broken ? records[i].target : "", &flows)) add(flows);
     if (lc.workloads.empty()) continue;
     lc.workloads_recovered = all ? when : -1;
     lc.degraded_to_end = !all;

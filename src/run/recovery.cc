@@ -343,12 +343,7 @@ void Recovery::BreakDeadlock(const Monitor::Detection& d) {
   for (const std::string& n : cycle) nodes.push_back(topo.FindNode(n));
   if (nodes.size() < 2 || nodes[0] < 0 || nodes[1] < 0 || !done_.insert("deadlock@" + cycle[0]).second) return;
   std::vector<std::string> devices(cycle.begin(), cycle.end() - 1);
-  const std::vector<std::string> rolled = RollBackRoutes();
-  if (!rolled.empty()) {
-    std::string on;
-    for (const std::string& n : rolled) on += (on.empty() ? "" : ", ") + n;
-    Act("T3", "rollback_routes", d.rule, "roll back the static routes no configuration asks for, on " + on + " (" + d.rule + ")", rolled, "");
-  }
+  RollBackRoutes(d, d.rule);
   const int port = ResolvePort(topo, nodes[0], cycle[1]);
   if (port < 0) return;
   Switch& sw = static_cast<Switch&>(f.device(nodes[0]));
@@ -373,24 +368,22 @@ void Recovery::RollBackLoopRoutes(const Monitor::Detection& d) {
   if (node < 0 || !topo.nodes()[node].is_switch || priority == std::string::npos) return;
   const int port = ResolvePort(topo, node, d.location.substr(0, priority));
   if (port < 0 || !topo.nodes()[topo.nodes()[node].ports[port].peer_node].is_switch) return;
-  const std::vector<std::string> rolled = RollBackRoutes();
-  if (rolled.empty()) return;
-  std::string on;
-  for (const std::string& n : rolled) on += (on.empty() ? "" : ", ") + n;
-  Act("T3", "rollback_routes", d.rule,
-      "roll back the static routes no configuration asks for, on " + on + " (" + d.rule + " at " + d.location +
-          ", between two switches: the sign of a deadlock)",
-      rolled, "");
+  RollBackRoutes(d, d.rule + " at " + d.location + ", between two switches: the sign of a deadlock");
 }
 
 // Static routes that no configuration asks for (the scenario's `routes`), on every switch: a
-// loop may run through switches the deadlock's cycle does not show. Returns the switches changed.
-std::vector<std::string> Recovery::RollBackRoutes() {
+// loop may run through switches the deadlock's cycle does not show. One action, if any changed.
+void Recovery::RollBackRoutes(const Monitor::Detection& d, const std::string& why) {
   Fabric& f = x_->fabric();
   std::vector<std::string> changed;
+  std::string on;
   for (int node : f.topology().switches())
-    if (RollBackStaticRoutes(f, node)) changed.push_back(f.topology().nodes()[node].name);
-  return changed;
+    if (RollBackStaticRoutes(f, node)) {
+      changed.push_back(f.topology().nodes()[node].name);
+      on += (on.empty() ? "" : ", ") + changed.back();
+    }
+  if (!changed.empty())
+    Act("T3", "rollback_routes", d.rule, "roll back the static routes no configuration asks for, on " + on + " (" + why + ")", changed, "");
 }
 
 void Recovery::OnDetection(const Monitor::Detection& d) {

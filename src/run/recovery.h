@@ -96,7 +96,7 @@ class Recovery {
   void RetuneEcnFacing(const Monitor::Detection& d);
   void BreakDeadlock(const Monitor::Detection& d);
   void RollBackLoopRoutes(const Monitor::Detection& d);
-  std::vector<std::string> RollBackRoutes();
+  void RollBackRoutes(const Monitor::Detection& d, const std::string& why);
   bool StillConnectedWithout(int node, int port) const;
 
   Experiment* x_;
