@@ -304,6 +304,7 @@ bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, Ti
     if (got >= (1 - kRecoveredWithin) * can) shared_from = from;
   }
   const std::vector<int>& trace = x.trace_of_qp();
+  const std::vector<LifecycleProbe::Sample>& delivered = x.probe()->samples();
   bool any = false, all_done = true;
   Time last = injected, last_finish = injected;
   for (const QueuePair& qp : x.fabric().qps()) {
@@ -324,13 +325,12 @@ bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, Ti
       // A flow begun after the last action on the fault, while the fabric as a whole delivered
       // within 5 % of what it did without the fault, got the share the history gave it (a ring
       // behind that run meets it at another phase), not less for want of a recovery.
-      const auto& s = x.probe()->samples();
+      if (static_cast<double>(qp.finish - qp.start) <= kVictimSlowdown * static_cast<double>(c.finish - c.start)) continue;
       const bool fabric_kept_up =
           acted >= 0 && qp.start >= acted &&
-          LifecycleProbe::At(s, qp.finish) - LifecycleProbe::At(s, qp.start) >=
+          LifecycleProbe::At(delivered, qp.finish) - LifecycleProbe::At(delivered, qp.start) >=
               (1 - kRecoveredWithin) * (LifecycleProbe::At(cf->samples, qp.finish) - LifecycleProbe::At(cf->samples, qp.start));
-      if (static_cast<double>(qp.finish - qp.start) > kVictimSlowdown * static_cast<double>(c.finish - c.start) && !fabric_kept_up)
-        last = std::max(last, shared_from < 0 ? qp.finish : std::min(qp.finish, shared_from));
+      if (!fabric_kept_up) last = std::max(last, shared_from < 0 ? qp.finish : std::min(qp.finish, shared_from));
     }
   }
   if (!any) return false;
