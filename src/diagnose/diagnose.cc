@@ -1130,10 +1130,21 @@ class Rules {
                          : "the headroom does not cover this link's cable length and response time: raise it (rocelab "
                            "plan headroom --cable ...) or shorten the cable");
       }
-      const double in_disc = D(p, kSaiPortIfInDiscards.name);
+      double in_disc = D(p, kSaiPortIfInDiscards.name);
       double pg_drops = 0;
       for (const auto& [pg, c] : p.pgs) pg_drops += At(c, kSaiPgDroppedPackets.name);
-      if (in_disc - pg_drops > 0)
+      bool comparable = true;
+      if (p.queue_span_s != p.span_s && in_disc > 0) {
+        // The port's discards and its priority groups' drops polled apart (a monitor at production
+        // polls): a burst of headroom drops is in the port's counters a poll before the priority
+        // groups show it. Counted, not scaled, and only over a port span that lies within the
+        // groups' span: discards beyond every drop the groups saw over it are not for buffer.
+        comparable = p.span_s > 0 && p.queue_span_s > 0 && p.read_s <= p.queue_read_s &&
+                     p.read_s - p.span_s >= p.queue_read_s - p.queue_span_s;
+        in_disc *= p.span_s / ev_.interval_s;
+        pg_drops *= p.queue_span_s / ev_.interval_s;
+      }
+      if (comparable && in_disc - pg_drops > 0)
         Add("drop.ingress_discard", "network", Severity::kError, "frames discarded at ingress (not for buffer): MTU too small, no route, or a routing loop",
             Where(p), Grew(kSaiPortIfInDiscards.name, in_disc - pg_drops) + " beyond PG drops",
             "compare this switch's port MTU with the RoCE frame size (MTU + 78 B) and check its routes");

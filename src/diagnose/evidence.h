@@ -47,6 +47,9 @@ struct PortEvidence {
   // polls its deltas are over, before they were scaled to the window (-1, 0: read at the window's
   // end, over the window; a span of -1: not polled yet, no deltas).
   double read_s = -1, span_s = 0;
+  // The same for its queue and priority-group counters, where their poll differs from the port's
+  // (SONiC's QUEUE_STAT and PG_DROP every 10 s, the port's every 1 s).
+  double queue_read_s = -1, queue_span_s = 0;
   std::vector<std::string> sources;  // the files it came from
 };
 

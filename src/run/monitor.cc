@@ -130,6 +130,7 @@ void Monitor::Window() {
       if (from.t < 0 || from.t >= latest.t) {
         deltas[g].clear();  // not polled since the collector began: no reading yet, not zero
         if (group == own) p.span_s = -1;
+        if (group == CounterGroup::kQueue) p.queue_span_s = -1;
       } else {
         Subtract(from.values, &deltas[g]);
         const double scale = group == CounterGroup::kWatermark
@@ -138,6 +139,9 @@ void Monitor::Window() {
         if (group == own) {
           p.read_s = static_cast<double>(latest.t) / kSecond;
           p.span_s = static_cast<double>(latest.t - from.t) / kSecond;
+        } else if (group == CounterGroup::kQueue) {
+          p.queue_read_s = static_cast<double>(latest.t) / kSecond;
+          p.queue_span_s = static_cast<double>(latest.t - from.t) / kSecond;
         }
         if (&from == &seen && group == own)  // the link's downs count once, in the window that read them
           downs_now = LinkDownsOf(p.is_switch, deltas[g]);
