@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <string>
 
 namespace rocelab {
 
@@ -184,6 +186,33 @@ TEST(Dcqcn, NeverBelowMinRate) {
   rp.Init(&p, 100000000000ull);
   for (int i = 0; i < 200; ++i) rp.OnCnp(i * kMicrosecond);
   EXPECT_GE(rp.rate_bps(), static_cast<double>(p.min_rate_bps));
+}
+
+// The mlx5 driver's files read back the ConnectX-5 defaults (mlxconfig_q_cx5_dcqcn_defaults.txt)
+// in its units from the SI values, and a value written reads back as written.
+TEST(Dcqcn, Mlx5FilesReadTheFirmwareIntegers) {
+  const DcqcnParams p = DcqcnMlx5Profile();
+  EXPECT_DOUBLE_EQ(p.g, 5.0 / 1024);
+  EXPECT_EQ(p.byte_counter, 32767u * 64);
+  EXPECT_EQ(p.rate_increase_period, 300 * kMicrosecond);
+  EXPECT_DOUBLE_EQ(p.min_dec_factor, 0.5);
+  const std::map<std::string, int64_t> firmware = {
+      {"roce_rp/dce_tcp_g", 1019}, {"roce_rp/rpg_time_reset", 300}, {"roce_rp/rpg_byte_reset", 32767},
+      {"roce_rp/rpg_ai_rate", 5},  {"roce_rp/rpg_hai_rate", 50},    {"roce_rp/rpg_gd", 11},
+      {"roce_rp/rpg_min_dec_fac", 50}, {"roce_rp/initial_alpha_value", 1023}, {"roce_np/min_time_between_cnps", 2}};
+  for (const auto& [file, value] : firmware) {
+    const Mlx5DcqcnParam* param = FindMlx5DcqcnParam(file);
+    ASSERT_NE(param, nullptr) << file;
+    EXPECT_EQ(param->get(p), value) << file;
+  }
+  EXPECT_EQ(FindMlx5DcqcnParam("roce_rp/enable"), nullptr);
+  for (const Mlx5DcqcnParam& param : Mlx5DcqcnParams()) {
+    for (int64_t v : {int64_t{0}, int64_t{1}, param.max}) {
+      DcqcnParams q = p;
+      param.set(&q, v);
+      EXPECT_EQ(param.get(q), v) << param.file;
+    }
+  }
 }
 
 }  // namespace rocelab

@@ -356,6 +356,59 @@ TEST(Lab, HostViewsParseAsTheRealTools) {
   EXPECT_EQ(s.Execute("on h2 cat /sys/class/net/eth0/ecn/roce_rp/enable/3"), "0\n");
 }
 
+// mlnx_qos sets what it shows, in simulated time, on the running fabric. PFC taken off the slow
+// receiver's priority (the wrong fix: it trades the pause for loss) stops its pause at once and
+// its NIC discards what it cannot take; trust pcp is shown as set. A bad list changes nothing.
+TEST(Lab, MlnxQosSetsTheNicsPfcAndTrust) {
+  LabSession s = Start("slow_receiver");
+  Do(s, {"run 4ms"});
+  const CounterMap before = ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S");
+  ASSERT_GT(before.at("tx_prio3_pause"), 10) << "the slow receiver pauses its switch";
+  for (const char* bad : {"--pfc 0,0,0,1", "--pfc 0,0,0,2,0,0,0,0", "--trust none", "--pfc", "-x eth0"})
+    EXPECT_EQ(s.Execute(std::string("on h0 mlnx_qos -i eth0 ") + bad).rfind("usage: ", 0), 0u) << bad;
+  PortEvidence qos;
+  ParseMlnxQos(s.Execute("on h0 mlnx_qos -i eth0 --pfc 0,0,0,0,0,0,0,0 --trust pcp"), "mlnx_qos", &qos);
+  EXPECT_EQ(qos.trust, "pcp");
+  ASSERT_TRUE(qos.pfc_enabled.has_value());
+  EXPECT_FALSE((*qos.pfc_enabled)[3]);
+  // The traffic still reaches it on priority 3 (the switch writes the PCP from its DSCP map).
+  const CounterMap off = ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S");
+  Do(s, {"run 2ms"});
+  const CounterMap after = ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S");
+  EXPECT_EQ(after.at("tx_prio3_pause"), off.at("tx_prio3_pause")) << "no pause from a priority PFC is off on";
+  EXPECT_GT(after.at("rx_prio3_discards"), off.at("rx_prio3_discards")) << "what it cannot take is discarded";
+  ParseMlnxQos(s.Execute("on h0 mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 --trust dscp"), "mlnx_qos", &qos);
+  EXPECT_TRUE((*qos.pfc_enabled)[3]);
+  Do(s, {"run 2ms"});
+  EXPECT_GT(ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S").at("tx_prio3_pause"), after.at("tx_prio3_pause"))
+      << "PFC back on: it pauses again";
+}
+
+// DCQCN's parameters read and written as the mlx5 driver's sysfs files, in its units, on the
+// running fabric: with rpg_min_dec_fac 100 (a cut keeps all of the rate) the storage senders
+// into the slow receiver no longer slow down at their CNPs, and send more than with the defaults.
+TEST(Lab, DcqcnParametersAreTheDriversFiles) {
+  const std::string rp = "/sys/class/net/eth0/ecn/roce_rp/";
+  LabSession defaults = Start("slow_receiver"), uncut = Start("slow_receiver");
+  EXPECT_EQ(uncut.Execute("on h4 cat " + rp + "rpg_ai_rate"), "5\n");
+  EXPECT_EQ(uncut.Execute("on h4 cat " + rp + "rpg_byte_reset"), "32767\n");
+  EXPECT_EQ(uncut.Execute("on h4 cat /sys/class/net/eth0/ecn/roce_np/min_time_between_cnps"), "2\n");
+  EXPECT_EQ(uncut.Execute("on h4 cat " + rp + "rpg_nothing"), "cat: " + rp + "rpg_nothing: No such file or directory\n");
+  for (const char* bad : {"101", "-1", "5.5", "x"})
+    EXPECT_EQ(uncut.Execute(std::string("on h4 echo ") + bad + " > " + rp + "rpg_min_dec_fac").rfind("echo: write error: Invalid argument", 0), 0u) << bad;
+  EXPECT_EQ(uncut.Execute("on h4 cat " + rp + "rpg_min_dec_fac"), "50\n") << "a refused write changes nothing";
+  for (const char* h : {"h4", "h5", "h10", "h11"}) EXPECT_EQ(uncut.Execute(std::string("on ") + h + " echo 100 > " + rp + "rpg_min_dec_fac"), "");
+  EXPECT_EQ(uncut.Execute("on h4 cat " + rp + "rpg_min_dec_fac"), "100\n");
+  Do(defaults, {"run 4ms"});
+  Do(uncut, {"run 4ms"});
+  double sent_defaults = 0, sent_uncut = 0;
+  for (const char* h : {"h4", "h5", "h10", "h11"}) {
+    sent_defaults += ParseCounterList(defaults.Execute(std::string("on ") + h + " ethtool -S eth0"), "ethtool -S").at("tx_bytes_phy");
+    sent_uncut += ParseCounterList(uncut.Execute(std::string("on ") + h + " ethtool -S eth0"), "ethtool -S").at("tx_bytes_phy");
+  }
+  EXPECT_GT(sent_uncut, 1.1 * sent_defaults);
+}
+
 // The tables are SONiC's: every column right-aligned under its dashes, two spaces apart.
 TEST(Lab, TablesAreTabulatesSimpleFormat) {
   EXPECT_EQ(Tabulate({"QUEUE", "STATUS"}, {{"Ethernet4:3", "stormed"}}),

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/time.h"
 
@@ -39,6 +40,19 @@ DcqcnParams DcqcnPaperProfile();
 // NVIDIA ConnectX-4 and later firmware defaults (mlxconfig / sysfs roce_rp, roce_np).
 DcqcnParams DcqcnMlx5Profile();
 bool DcqcnProfileByName(const std::string& name, DcqcnParams* out);
+
+// One DCQCN parameter as the mlx5 driver takes it: its file under /sys/class/net/IF/ecn/
+// ("roce_rp/rpg_ai_rate", "roce_np/min_time_between_cnps") and the firmware's integer in its own
+// unit (Mb/s, us, 64 B, 1/1024), read from and written to the SI values. The ConnectX defaults
+// (DcqcnMlx5Profile) are these integers; docs/dcqcn.md gives each unit's source.
+struct Mlx5DcqcnParam {
+  const char* file;
+  int64_t max;  // the largest value the driver takes (the least is 0)
+  int64_t (*get)(const DcqcnParams&);
+  void (*set)(DcqcnParams*, int64_t);
+};
+const std::vector<Mlx5DcqcnParam>& Mlx5DcqcnParams();
+const Mlx5DcqcnParam* FindMlx5DcqcnParam(const std::string& file);
 
 }  // namespace rocelab
 

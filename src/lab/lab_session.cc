@@ -1,9 +1,11 @@
 #include "lab/lab_session.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "diagnose/diagnose.h"
 #include "diagnose/parsers.h"
@@ -54,9 +56,11 @@ constexpr char kHelp[] =
     "  config ecn -profile AZURE_LOSSLESS [-gmin BYTES] [-gmax BYTES] [-gdrop PERCENT]\n"
     "On a host (mlx5):\n"
     "  ethtool -S eth0 | rdma statistic | mlnx_qos -i eth0\n"
+    "  mlnx_qos -i eth0 [--trust pcp|dscp] [--pfc 0,0,0,1,0,0,0,0]\n"
     "  cat /sys/class/infiniband/mlx5_0/ports/1/hw_counters/NAME\n"
     "  cat /sys/class/net/eth0/ecn/roce_rp/enable/PRIO\n"
-    "  echo 0|1 > /sys/class/net/eth0/ecn/roce_rp/enable/PRIO\n";
+    "  echo 0|1 > /sys/class/net/eth0/ecn/roce_rp/enable/PRIO\n"
+    "  cat /sys/class/net/eth0/ecn/FILE | echo N > /sys/class/net/eth0/ecn/FILE  (DCQCN's parameters, FILE:\n";
 
 const std::vector<std::string> kCommands = {"briefing", "run", "pace", "pause", "resume", "pingmesh", "time", "devices", "on", "diagnose", "timeline", "check",
                                             "review", "quit", "help", "show", "config", "sonic-cfggen", "ethtool",
@@ -85,6 +89,7 @@ const JsonDocument& Child(const JsonDocument& o, const std::string& key) {
   return it != o.end() ? *it : kNull;
 }
 
+constexpr char kEcnPath[] = "/sys/class/net/eth0/ecn/";
 constexpr char kRpPath[] = "/sys/class/net/eth0/ecn/roce_rp/enable/";
 
 // A port's counters: a switch keeps what it receives in its priority groups (Switch::port_counters).
@@ -186,7 +191,17 @@ std::string LabSession::Execute(const std::string& line) {
   const std::vector<std::string> w = Words(line);
   if (w.empty()) return "";
   const std::string& c = w[0];
-  if (c == "help" || c == "?") return kHelp;
+  if (c == "help" || c == "?") {
+    std::string files;
+    for (const Mlx5DcqcnParam& p : Mlx5DcqcnParams()) files += std::string(files.empty() ? "" : " ") + p.file;
+    std::string out = kHelp, line = "   ";
+    std::istringstream words(files + ")");
+    for (std::string word; words >> word;) {
+      if (line.size() + 1 + word.size() > 100) out += line + "\n", line = "   ";
+      line += " " + word;
+    }
+    return out + line + "\n";
+  }
   if (c == "quit" || c == "exit") {
     quit_ = true;
     return "";
@@ -508,10 +523,31 @@ std::string LabSession::OnHost(const std::string& device, const std::vector<std:
     return RdmaStatistic(DeviceBlock(device));
   }
   if (w.size() >= 1 && w[0] == "mlnx_qos") {
-    if (Is(w, {"mlnx_qos", "-i", "eth0"})) return MlnxQos(DeviceBlock(device));
-    if (w.size() > 3 && w[1] == "-i" && w[2] == "eth0")
-      return "mlnx_qos: changing a NIC's PFC or trust is not simulated in the lab: its configuration is shown, not set\n";
-    return Usage("mlnx_qos -i eth0");
+    // mlnx_qos -i eth0 [--trust pcp|dscp] [--pfc 0,0,0,1,0,0,0,0] (NVIDIA's mlnx-tools): shows the
+    // port's QoS, or sets its trust mode and the priorities PFC is enabled on.
+    const std::string usage = "mlnx_qos -i eth0 [--trust pcp|dscp] [--pfc B,B,B,B,B,B,B,B (8 of 0|1)]";
+    if (w.size() < 3 || w[1] != "-i" || w[2] != "eth0") return Usage(usage);
+    if (w.size() == 3) return MlnxQos(DeviceBlock(device));
+    bool trust = nic.spec().trust_dscp;
+    uint8_t pfc = nic.spec().pfc_enabled ? nic.spec().lossless_mask : 0;
+    for (size_t i = 3; i < w.size(); i += 2) {
+      if (i + 1 >= w.size()) return Usage(usage);
+      if (w[i] == "--trust" && (w[i + 1] == "pcp" || w[i + 1] == "dscp")) {
+        trust = w[i + 1] == "dscp";
+      } else if (w[i] == "--pfc" && w[i + 1].size() == 15) {
+        pfc = 0;
+        for (int p = 0; p < 8; ++p) {
+          const char b = w[i + 1][2 * p];
+          if ((b != '0' && b != '1') || (p < 7 && w[i + 1][2 * p + 1] != ',')) return Usage(usage);
+          if (b == '1') pfc |= static_cast<uint8_t>(1u << p);
+        }
+      } else {
+        return Usage(usage);
+      }
+    }
+    for (Experiment* e : {x_.get(), twin_.get()}) e->fabric().nic(device).SetQos(trust, pfc);
+    Did(device, line);
+    return MlnxQos(DeviceBlock(device));
   }
   const std::string hw = "/sys/class/infiniband/mlx5_0/ports/1/hw_counters/";
   if (w.size() == 2 && w[0] == "cat" && w[1].compare(0, hw.size(), hw) == 0) {
@@ -526,6 +562,27 @@ std::string LabSession::OnHost(const std::string& device, const std::vector<std:
     return p.size() == 1 && p[0] >= '0' && p[0] <= '7' ? p[0] - '0' : -1;
   };
   if (w.size() == 2 && w[0] == "cat" && rp_priority(w[1]) >= 0) return std::string(nic.reaction_point() ? "1" : "0") + "\n";
+  // DCQCN's parameters, in the driver's units (cc/dcqcn_params.h).
+  auto dcqcn_param = [&](const std::string& path) -> const Mlx5DcqcnParam* {
+    const std::string ecn = kEcnPath;
+    return path.compare(0, ecn.size(), ecn) == 0 ? FindMlx5DcqcnParam(path.substr(ecn.size())) : nullptr;
+  };
+  if (w.size() == 2 && w[0] == "cat" && dcqcn_param(w[1])) return std::to_string(dcqcn_param(w[1])->get(nic.spec().dcqcn)) + "\n";
+  if (w.size() == 4 && w[0] == "echo" && w[2] == ">" && dcqcn_param(w[3])) {
+    const Mlx5DcqcnParam& param = *dcqcn_param(w[3]);
+    double v = -1;
+    std::string err;
+    if (!ParseNumber(w[1], &v, &err) || v < 0 || v > static_cast<double>(param.max) || v != std::floor(v))
+      return "echo: write error: Invalid argument (" + w[3] + " takes an integer from 0 to " + std::to_string(param.max) + ")\n";
+    for (Experiment* e : {x_.get(), twin_.get()}) {
+      Nic& n = e->fabric().nic(device);
+      DcqcnParams p = n.spec().dcqcn;
+      param.set(&p, static_cast<int64_t>(v));
+      n.SetDcqcn(p);
+    }
+    Did(device, line);
+    return "";
+  }
   if (w.size() >= 1 && w[0] == "cat") return "cat: " + (w.size() > 1 ? w[1] : std::string()) + ": No such file or directory\n";
   if (w.size() >= 1 && w[0] == "echo") {
     if (w.size() != 4 || (w[1] != "0" && w[1] != "1") || w[2] != ">" || rp_priority(w[3]) < 0)

@@ -244,6 +244,13 @@ void Nic::SetRxStalled(bool stalled) {
   else if (!draining_ && !rx_buf_.empty()) StartDrain();
 }
 
+void Nic::SetQos(bool trust_dscp, uint8_t pfc_priorities) {
+  spec_.trust_dscp = trust_dscp;
+  spec_.pfc_enabled = pfc_priorities != 0;
+  if (pfc_priorities != 0) spec_.lossless_mask = pfc_priorities;
+  ChangePfcMask(pfc_priorities);
+}
+
 void Nic::SetDrainRate(uint64_t bps) {
   spec_.rx_drain_rate = bps;
   if (bps == 0 && !rx_stalled_) FlushRxBuffer();

@@ -61,6 +61,14 @@ class alignas(64) Nic : public Node, private RcCarrier {
   // its action cost (without it, PFC would have held them upstream).
   uint64_t guard_discard_bytes() const { return guard_discard_bytes_; }
 
+  // The port's trust mode and PFC priorities set while running, as `mlnx_qos -i eth0 --trust
+  // dscp --pfc 0,0,0,1,0,0,0,0` sets them: a priority PFC leaves stops pausing its switch (an XON
+  // ends a pause in force) and honours no pause from it; what its receive buffer cannot take is
+  // discarded.
+  void SetQos(bool trust_dscp, uint8_t pfc_priorities);
+  // DCQCN's parameters set while running (the mlx5 sysfs files under ecn/roce_rp and roce_np):
+  // every queue pair reads them from here, so the next CNP, timer or byte count uses them.
+  void SetDcqcn(const DcqcnParams& p) { spec_.dcqcn = p; }
   // The DCQCN reaction point on or off while running (a cc_disabled fault): off, CNPs are
   // ignored (rp_cnp_ignored) and every QP sends at line rate; the notification point goes on.
   void SetReactionPoint(bool on);

@@ -155,6 +155,18 @@ void Node::ReleasePause(int port, int prio) {
   SendPauseFrame(port, prio, 0);
 }
 
+void Node::ChangePfcMask(uint8_t mask) {
+  for (int port = 0; port < static_cast<int>(ports_.size()); ++port) {
+    for (int prio = 0; prio < kNumPriorities; ++prio) {
+      if ((mask >> prio) & 1u) continue;
+      ReleasePause(port, prio);
+      if (ports_[port].paused[prio]) Resume(port, prio);
+    }
+  }
+  pfc_mask_ = mask;
+  for (int port = 0; port < static_cast<int>(ports_.size()); ++port) Kick(port);
+}
+
 void Node::SendPauseFrame(int port, int prio, uint16_t quanta) {
   Packet* f = ctx_->pool.Get();
   f->type = PacketType::kPause;

@@ -195,6 +195,9 @@ class Node : public EventSource {
   // Asserts or releases PFC toward the peer of `port` for `prio`.
   void AssertPause(int port, int prio);
   void ReleasePause(int port, int prio);
+  // PFC set to `mask` while running: on a priority it leaves, the pause this node asserts ends (an
+  // XON) and a pause in force on it is honoured no longer.
+  void ChangePfcMask(uint8_t mask);
   bool Paused(int port, int prio) const { return ports_[port].paused[prio]; }
 
   Time Now() const { return ctx_->sim.Now(); }
