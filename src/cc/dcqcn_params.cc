@@ -27,9 +27,9 @@ DcqcnParams DcqcnPaperProfile() {
   return p;
 }
 
-// Values: ConnectX-5 firmware defaults as `mlxconfig q` prints them
-// (../shared/data/samples/mlxconfig_q_cx5_dcqcn_defaults.txt); units and
-// meanings: NVIDIA "DCQCN CC Parameters" (DOCA / MLNX_OFED documentation).
+// Units and meanings: NVIDIA "DCQCN CC Parameters" (DOCA / MLNX_OFED documentation); the
+// largest values bound what may be written (the firmware's own limits are not all published: a rate
+// up to 400 Gb/s, a period up to 131071 us).
 const std::vector<Mlx5DcqcnParam>& Mlx5DcqcnParams() {
   using P = DcqcnParams;
   constexpr double kMbps = 1e6;

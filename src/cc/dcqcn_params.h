@@ -47,7 +47,7 @@ bool DcqcnProfileByName(const std::string& name, DcqcnParams* out);
 // (DcqcnMlx5Profile) are these integers; docs/dcqcn.md gives each unit's source.
 struct Mlx5DcqcnParam {
   const char* file;
-  int64_t max;  // the largest value the driver takes (the least is 0)
+  int64_t max;  // the largest value written (the least is 0): a bound, see Mlx5DcqcnParams
   int64_t (*get)(const DcqcnParams&);
   void (*set)(DcqcnParams*, int64_t);
 };
