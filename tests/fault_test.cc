@@ -526,6 +526,35 @@ TEST(FaultConfig, QosDriftChangesPfcAndEcnQueuesApart) {
   EXPECT_EQ(ComputeTotals(*ecn_off).drops_lossless, 0u);
 }
 
+// A push that takes PFC off RoCE's priority mid-incast: leaf0 stops pausing at once. Its XOFFs
+// toward its senders and the spines end with an XON and are not refreshed; its senders send again.
+TEST(FaultConfig, PfcTakenOffAPriorityReleasesItsPauses) {
+  TestRun f = StartYaml(Incast(kNoCc, "  - {kind: qos_drift, target: leaf0, at: 1ms, lossless_priorities: []}\n", "4MB"));
+  const Switch& leaf0 = f->sw("leaf0");
+  auto xoffs = [&] {
+    int n = 0;
+    for (int p = 0; p < leaf0.num_ports(); ++p) n += leaf0.port(p).xoff_sent[3];
+    return n;
+  };
+  auto pauses_sent = [&] {
+    uint64_t n = 0;
+    for (int p = 0; p < leaf0.num_ports(); ++p) n += leaf0.port(p).counters.tx_pause[3];
+    return n;
+  };
+  f->RunUntil(1 * kMillisecond - 1);
+  ASSERT_GT(xoffs(), 0) << "the incast has leaf0 pausing its senders before the push";
+  f->RunUntil(1 * kMillisecond + 10 * kMicrosecond);
+  EXPECT_EQ(xoffs(), 0);
+  const uint64_t after = pauses_sent();
+  // Its own senders (the others are paused by leaf1, which kept its PFC).
+  int senders_paused = 0;
+  for (int p = 0; p < leaf0.num_ports(); ++p)
+    if (leaf0.port(p).peer->name()[0] == 'h') senders_paused += leaf0.port(p).peer->port(0).paused[3];
+  EXPECT_EQ(senders_paused, 0);
+  f->RunUntil(3 * kMillisecond);
+  EXPECT_EQ(pauses_sent(), after) << "no XOFF refreshed after the push";
+}
+
 // Errors past FEC fail the link, as IEEE 802.3's PCS does (fault/fec.h): at 1.2e-3 about 30 % of
 // RS(528,514)'s codewords are uncorrectable, so the first 500 us window of the BER monitor ends
 // in hi_ber and the link stays down (no window ever ends clean), its decoders still counting. Frames crossing before it fail

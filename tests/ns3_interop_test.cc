@@ -431,6 +431,15 @@ TEST(Ns3Interop, BadInputsAreClearErrors) {
   }
   std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 3\n";
   EXPECT_THROW(LoadNs3Config(dir + "/config.txt"), ConfigError);  // HPCC mode: not yet
+  // DCTCP mode: its gain, additive step and floor, its switches marking.
+  std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 8\nEWMA_GAIN 0.0625\n"
+                                        "DCTCP_RATE_AI 2000Mb/s\nMIN_RATE 50Mb/s\n";
+  const Ns3Run dctcp = LoadNs3Config(dir + "/config.txt");
+  EXPECT_EQ(dctcp.scenario.nic.cc, NicSpec::Cc::kDctcp);
+  EXPECT_DOUBLE_EQ(dctcp.scenario.nic.dctcp.g, 0.0625);
+  EXPECT_EQ(dctcp.scenario.nic.dctcp.rate_ai_bps, 2000000000ull);
+  EXPECT_EQ(dctcp.scenario.nic.dctcp.min_rate_bps, 50000000ull);
+  EXPECT_TRUE(dctcp.scenario.sw.ecn.enabled);
   std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 1\n";
   std::ofstream(dir + "/flows.txt") << "1\n0 7 3 100 1000 2.0\n";
   EXPECT_THROW(LoadNs3Config(dir + "/config.txt"), ConfigError);  // no host 7

@@ -259,6 +259,27 @@ TEST(Scenario, DeviceOverridesApplyPerDevice) {
   EXPECT_NE(std::string(e.what()).find("no device named 'leaf7'"), std::string::npos);
 }
 
+// DCTCP's settings act only where the NIC runs it, and a DCTCP host cannot talk to a DCQCN one
+// (the one echoes marks on its ACKs, the other waits for CNPs): both refused with the key.
+TEST(Scenario, DctcpSettingsAndMixedCongestionControlsAreRefused) {
+  ConfigError unused = ErrorOf(Mutate("nic: {mtu: 4096, cc: dcqcn}", "nic: {mtu: 4096, cc: dcqcn, dctcp: {g: 0.1}}"));
+  EXPECT_EQ(unused.line(), 11);
+  EXPECT_NE(std::string(unused.what()).find("key 'nic.dctcp': is read only under nic.cc: dctcp (the NIC runs dcqcn)"),
+            std::string::npos) << unused.what();
+  ConfigError mixed = ErrorOf(std::string(kGood) + "devices:\n  h3: {cc: dctcp}\n");
+  EXPECT_EQ(mixed.line(), 15);
+  EXPECT_NE(std::string(mixed.what()).find("key 'devices.h3.cc': one host's DCTCP and another's DCQCN"), std::string::npos)
+      << mixed.what();
+  // Under DCTCP the settings take, and a host may still have congestion control off.
+  Scenario sc = ParseScenarioText(Mutate("nic: {mtu: 4096, cc: dcqcn}", "nic: {mtu: 4096, cc: dctcp, dctcp: {g: 0.125, rate_ai: 2G}}") +
+                                      "devices:\n  h3: {cc: none}\n",
+                                  "x.yaml");
+  EXPECT_EQ(sc.nic.cc, NicSpec::Cc::kDctcp);
+  EXPECT_DOUBLE_EQ(sc.nic.dctcp.g, 0.125);
+  EXPECT_EQ(sc.nic.dctcp.rate_ai_bps, 2000000000ull);
+  EXPECT_EQ(NicSpecFor(sc, "h3").cc, NicSpec::Cc::kNone);
+}
+
 // An explicit topology's links take a cable length as the other link mappings do: it sets the
 // propagation delay (5 ns/m) and so the PFC headroom an auto port reserves for the cable.
 TEST(Scenario, ExplicitLinksTakeACableLength) {

@@ -1141,8 +1141,10 @@ class Rules {
         // groups' span: discards beyond every drop the groups saw over it are not for buffer.
         comparable = p.span_s > 0 && p.queue_span_s > 0 && p.read_s <= p.queue_read_s &&
                      p.read_s - p.span_s >= p.queue_read_s - p.queue_span_s;
-        in_disc *= p.span_s / ev_.interval_s;
-        pg_drops *= p.queue_span_s / ev_.interval_s;
+        if (comparable) {
+          in_disc *= p.span_s / ev_.interval_s;
+          pg_drops *= p.queue_span_s / ev_.interval_s;
+        }
       }
       if (comparable && in_disc - pg_drops > 0)
         Add("drop.ingress_discard", "network", Severity::kError, "frames discarded at ingress (not for buffer): MTU too small, no route, or a routing loop",
@@ -1207,7 +1209,8 @@ class Rules {
             Where(p), "congestion_control none; " + Grew(kNpEcnMarkedRocePackets.name, marked) + ", " + kNpCnpSent.name + " +0",
             "if the fabric is meant to run DCQCN, enable it (nic.cc: dcqcn; on a host: roce_np and roce_rp enable for the "
             "RoCE priority)");
-    } else if (marked > 8 && cnp == 0) {
+    } else if (marked > 8 && cnp == 0 && (cc == p.cc_params.end() || cc->second != "dctcp")) {
+      // (DCTCP sends no CNPs: its receiver echoes the marks on the ACKs.)
       // A handful of marks may all fall within one CNP interval after the last CNP (mlx5 spaces
       // them 2 us: 6 packets of 4 KB at 100G); a notification point that is off leaves many.
       Add("cc.ecn_without_cnp", "network", Severity::kError, "ECN-marked RoCE packets arrive but no CNPs are sent", Where(p),

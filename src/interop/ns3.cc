@@ -155,7 +155,13 @@ void ApplyNicProfile(const Ns3ConfigFile& cfg, Ns3Run* r) {
                                                "L2_CHUNK_SIZE", "must be at least one packet payload");
     nic.back_to_chunk = static_cast<uint32_t>(chunk / run.payload);
   }
-  nic.cc = cfg.Num("ENABLE_QCN", 1) != 0 ? NicSpec::Cc::kDcqcn : NicSpec::Cc::kNone;
+  // ENABLE_QCN turns its switches' ECN marking on, and so the congestion control CC_MODE names.
+  const bool dctcp = cfg.Num("CC_MODE", 1) == 8;
+  nic.cc = cfg.Num("ENABLE_QCN", 1) == 0 ? NicSpec::Cc::kNone : dctcp ? NicSpec::Cc::kDctcp : NicSpec::Cc::kDcqcn;
+  // Its DCTCP (rdma-hw.cc HandleAckDctcp): alpha's gain EWMA_GAIN, DCTCP_RATE_AI per window, MIN_RATE.
+  nic.dctcp.g = cfg.Num("EWMA_GAIN", 1.0 / 256);
+  nic.dctcp.rate_ai_bps = cfg.Rate("DCTCP_RATE_AI", 1000000000);
+  nic.dctcp.min_rate_bps = cfg.Rate("MIN_RATE", 100000000);
   DcqcnParams& d = nic.dcqcn;
   d = DcqcnMlx5Profile();
   d.profile = "ns3-hpcc";
@@ -186,7 +192,7 @@ void ApplySwitchProfile(const Ns3ConfigFile& cfg, Scenario* s) {
   SwitchSpec& sw = sc.sw;
   sw.dscp_to_priority = DefaultDscpMap();
   sw.buffer = static_cast<uint64_t>(cfg.Num("BUFFER_SIZE", 32) * 1024 * 1024);
-  sw.ecn.enabled = nic.cc == NicSpec::Cc::kDcqcn;
+  sw.ecn.enabled = nic.cc != NicSpec::Cc::kNone;
   // Its PFC: pause until resume (no quanta expiry), resume 3 KB below the pause threshold.
   // Both ends follow it: a NIC that let a pause expire would send into a switch that never
   // refreshes its pause and still needs it (the resume would overflow that port's headroom).
@@ -341,8 +347,13 @@ void ReadFlowFile(const Ns3ConfigFile& cfg, const std::vector<bool>& is_switch, 
 
 Ns3Run LoadNs3Config(const std::string& config_path) {
   const Ns3ConfigFile cfg(config_path);
-  cfg.RefuseUnless("CC_MODE", 1, "only CC_MODE 1 (DCQCN) is supported by the compatibility profile so far");
-  cfg.RefuseUnless("HAS_WIN", 0, "windowed DCQCN (HAS_WIN 1) is not supported");
+  if (const Tokens* t = cfg.Get("CC_MODE")) {
+    const double mode = Num(t->w[1], cfg.path, t->line, "CC_MODE");
+    if (mode != 1 && mode != 8)
+      throw ConfigError(cfg.path, t->line, "CC_MODE",
+                        "only CC_MODE 1 (DCQCN) and 8 (DCTCP) are supported by the compatibility profile so far");
+  }
+  cfg.RefuseUnless("HAS_WIN", 0, "a sending window (HAS_WIN 1) is not supported");
   cfg.RefuseUnless("ERROR_RATE_PER_LINK", 0, "link error rates are not supported by the compatibility profile yet");
   if (const Tokens* t = cfg.Get("LINK_DOWN"))
     if (t->w.size() != 4 || t->w[1] != "0" || t->w[2] != "0" || t->w[3] != "0")

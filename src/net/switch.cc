@@ -57,6 +57,9 @@ void Switch::SetQos(const std::array<uint8_t, 64>& dscp_to_priority, bool trust_
   spec_.lossless_mask = lossless_mask;
   spec_.ecn_mask = ecn_mask;
   SyncFrameConfig();
+  // A priority leaving the lossless set stops being paused and pausing now: its XOFFs toward the
+  // upstream ports end with an XON, pauses it honoured are dropped.
+  ChangePfcMask(frame_.lossless);
 }
 
 void Switch::SetStormDrop(int port, int prio, bool drop) {

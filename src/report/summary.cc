@@ -107,7 +107,7 @@ void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::ar
     w.Uint("mtu", sw->mtu);
   }
   if (nic) {
-    w.String("congestion_control", nic->cc == NicSpec::Cc::kDcqcn ? "dcqcn" : "none");
+    w.String("congestion_control", CcName(nic->cc));
     // A reaction point switched off while running (mlx5 roce_rp enable 0) is written only then.
     if (nic->cc == NicSpec::Cc::kDcqcn && !reaction_point) w.Bool("dcqcn_reaction_point", false);
   }
@@ -403,6 +403,13 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     w.Uint("hai_rate_bps", p.hai_rate_bps).Uint("min_rate_bps", p.min_rate_bps).Double("min_dec_factor", p.min_dec_factor);
     w.Bool("clamp_target_rate", p.clamp_target_rate).Uint("min_time_between_cnps_ns", ns(p.min_time_between_cnps));
     w.String("cnp_moderation", p.cnp_per_port ? "port" : "qp");
+    w.EndObject();
+  }
+  if (f.scenario().nic.cc == NicSpec::Cc::kDctcp) {
+    const DctcpParams& p = f.scenario().nic.dctcp;
+    w.BeginObject("dctcp");
+    w.Double("g", p.g).Double("initial_alpha", p.initial_alpha).Uint("rate_ai_bps", p.rate_ai_bps);
+    w.Uint("min_rate_bps", p.min_rate_bps);
     w.EndObject();
   }
   // The monitor's windows, as run: their length and when the first ended (monitor.phase).

@@ -93,6 +93,14 @@ double Progress(const std::vector<Time>& begins, const std::vector<Time>& times,
   return static_cast<double>(i - 1) + (d > 0 ? std::min(1.0, static_cast<double>(t - b) / static_cast<double>(d)) : 1.0);
 }
 
+// Whether the fabric as a whole delivered over [from, to) within 5 % of what the run `ref`
+// (its probe's samples) delivered over the same stretch.
+bool KeptUpWith(const Experiment& x, const std::vector<LifecycleProbe::Sample>& ref, Time from, Time to) {
+  const std::vector<LifecycleProbe::Sample>& s = x.probe()->samples();
+  return LifecycleProbe::At(s, to) - LifecycleProbe::At(s, from) >=
+         (1 - kRecoveredWithin) * (LifecycleProbe::At(ref, to) - LifecycleProbe::At(ref, from));
+}
+
 // One AllReduce under fault `i`: its recovery and its impact. False when it has nothing to
 // judge (it was done before the injection, or there is no baseline).
 // What the fabric can carry after applies to the iterations that begin at or after
@@ -215,12 +223,7 @@ bool JudgeAllreduce(const Experiment& x, const Counterfactual* cf, size_t k, Tim
         // gets more is congestion control's to settle and depends on the history (as for the flows,
         // JudgeFlows): while the fabric as a whole delivered within 5 % of what the capacity run did
         // over the same stretch, the ring's share is no recovery left undone.
-        if (short_of && against_cap) {
-          const std::vector<LifecycleProbe::Sample>& s = x.probe()->samples();
-          const double got = LifecycleProbe::At(s, to) - LifecycleProbe::At(s, from);
-          const double can = LifecycleProbe::At(cap->samples, to) - LifecycleProbe::At(cap->samples, from);
-          short_of = got < (1 - kRecoveredWithin) * can;
-        }
+        if (short_of && against_cap) short_of = !KeptUpWith(x, cap->samples, from, to);
       }
     }
     bad.push_back(short_of);
@@ -321,14 +324,10 @@ bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, Ti
   const Counterfactual* cap = cf ? x.capacity() : nullptr;
   Time shared_from = -1;  // from then on, the fabric carried what it can
   if (cap) {
-    const Time from = std::max(injected, x.capacity_since()), end = x.fabric().now();
-    const std::vector<LifecycleProbe::Sample>& s = x.probe()->samples();
-    const double got = LifecycleProbe::At(s, end) - LifecycleProbe::At(s, from);
-    const double can = LifecycleProbe::At(cap->samples, end) - LifecycleProbe::At(cap->samples, from);
-    if (got >= (1 - kRecoveredWithin) * can) shared_from = from;
+    const Time from = std::max(injected, x.capacity_since());
+    if (KeptUpWith(x, cap->samples, from, x.fabric().now())) shared_from = from;
   }
   const std::vector<int>& trace = x.trace_of_qp();
-  const std::vector<LifecycleProbe::Sample>& delivered = x.probe()->samples();
   bool any = false, all_done = true;
   Time last = injected, last_finish = injected;
   for (const QueuePair& qp : x.fabric().qps()) {
@@ -350,10 +349,7 @@ bool JudgeFlows(const Experiment& x, const Counterfactual* cf, Time injected, Ti
       // within 5 % of what it did without the fault, got the share the history gave it (a ring
       // behind that run meets it at another phase), not less for want of a recovery.
       if (static_cast<double>(qp.finish - qp.start) <= kVictimSlowdown * static_cast<double>(c.finish - c.start)) continue;
-      const bool fabric_kept_up =
-          acted >= 0 && qp.start >= acted &&
-          LifecycleProbe::At(delivered, qp.finish) - LifecycleProbe::At(delivered, qp.start) >=
-              (1 - kRecoveredWithin) * (LifecycleProbe::At(cf->samples, qp.finish) - LifecycleProbe::At(cf->samples, qp.start));
+      const bool fabric_kept_up = acted >= 0 && qp.start >= acted && KeptUpWith(x, cf->samples, qp.start, qp.finish);
       if (!fabric_kept_up) last = std::max(last, shared_from < 0 ? qp.finish : std::min(qp.finish, shared_from));
     }
   }

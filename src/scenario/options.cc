@@ -35,6 +35,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kNicDcqcnRateReducePeriod, &kNicDcqcnRateIncreasePeriod, &kNicDcqcnByteCounter,
       &kNicDcqcnFastRecoveryStages, &kNicDcqcnAiRate, &kNicDcqcnHaiRate, &kNicDcqcnMinRate,
       &kNicDcqcnMinDecFactor, &kNicDcqcnClampTargetRate, &kNicDcqcnMinTimeBetweenCnps, &kNicDcqcnCnpModeration,
+      &kNicDctcp, &kNicDctcpG, &kNicDctcpInitialAlpha, &kNicDctcpRateAi, &kNicDctcpMinRate,
       &kNicAckEvery, &kNicProfile, &kNicTimeout, &kNicRetryCount, &kNicAdaptiveRetransmission, &kNicAdaptiveRetransmissionEnabled,
       &kNicAdaptiveRetransmissionTimeBase, &kNicAdaptiveRetransmissionInitialLow, &kNicAdaptiveRetransmissionInitialRange,
       &kNicAdaptiveRetransmissionSlowRestart, &kNicBackToChunk,

@@ -290,7 +290,8 @@ inline constexpr Option kSwitchLinkUpTime =
 inline constexpr Option kNic =
     Other("nic", Unit::kMapping, "", "every host's NIC; devices.NAME takes the same keys for one host");
 inline constexpr Option kNicMtu = Integer("nic.mtu", 4096, 256, 4096, "RoCE path MTU: 256, 512, 1024, 2048 or 4096");
-inline constexpr Option kNicCc = Choice("nic.cc", "dcqcn", "none|dcqcn", "congestion control");
+inline constexpr Option kNicCc =
+    Choice("nic.cc", "dcqcn", "none|dcqcn|dctcp", "congestion control: DCQCN (CNPs) or DCTCP (ECN echoed on ACKs)");
 inline constexpr Option kNicDcqcn = Other("nic.dcqcn", Unit::kMapping, "", "DCQCN parameters (docs/dcqcn.md)");
 inline constexpr Option kNicDcqcnProfile =
     Choice("nic.dcqcn.profile", "mlx5", "mlx5|paper", "where the parameters below start: mlx5 firmware or the paper");
@@ -327,6 +328,12 @@ inline constexpr Option kNicDcqcnMinTimeBetweenCnps =
 inline constexpr Option kNicDcqcnCnpModeration =
     Choice("nic.dcqcn.cnp_moderation", "port", "qp|port",
            "min_time_between_cnps spaces the port's CNPs or each QP's (the paper profile: qp)");
+inline constexpr Option kNicDctcp = Other("nic.dctcp", Unit::kMapping, "", "DCTCP parameters (docs/congestion-control.md)");
+inline constexpr Option kNicDctcpG = Number("nic.dctcp.g", 1.0 / 16, 0, 1, "alpha's EWMA gain per window (the paper's 1/16)");
+inline constexpr Option kNicDctcpInitialAlpha = Number("nic.dctcp.initial_alpha", 1, 0, 1, "alpha before the first window ends");
+inline constexpr Option kNicDctcpRateAi =
+    Rate("nic.dctcp.rate_ai", 1e9, "added to the rate once per window without a cut (HPCC ns-3 DCTCP_RATE_AI)");
+inline constexpr Option kNicDctcpMinRate = Rate("nic.dctcp.min_rate", 1e8, "a cut keeps at least this (HPCC ns-3 MIN_RATE)");
 inline constexpr Option kNicAckEvery =
     Integer("nic.ack_every", 1, 1, 1024, "the responder ACKs every this many packets");
 // Who sets the queue pairs' timeouts. verbs: timeout 14 (67 ms), the value perftest and most

@@ -142,6 +142,19 @@ void ReadSwitch(ConfigReader& r, SwitchSpec* s) {
            "detected)");
 }
 
+}  // namespace
+
+const char* CcName(NicSpec::Cc cc) {
+  switch (cc) {
+    case NicSpec::Cc::kNone: return "none";
+    case NicSpec::Cc::kDcqcn: return "dcqcn";
+    case NicSpec::Cc::kDctcp: return "dctcp";
+  }
+  return "";
+}
+
+namespace {
+
 void ReadDcqcn(ConfigReader& d, DcqcnParams* p) {
   std::string profile;
   if (d.Choice(opt::kNicDcqcnProfile, &profile)) DcqcnProfileByName(profile, p);
@@ -171,8 +184,18 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
     n->mtu = static_cast<uint32_t>(mtu);
   }
   std::string cc;
-  if (r.Choice(opt::kNicCc, &cc)) n->cc = cc == "dcqcn" ? NicSpec::Cc::kDcqcn : NicSpec::Cc::kNone;
+  if (r.Choice(opt::kNicCc, &cc))
+    n->cc = cc == "dcqcn" ? NicSpec::Cc::kDcqcn : cc == "dctcp" ? NicSpec::Cc::kDctcp : NicSpec::Cc::kNone;
   ReadSection(r, opt::kNicDcqcn, [&](ConfigReader& d) { ReadDcqcn(d, &n->dcqcn); });
+  ReadSection(r, opt::kNicDctcp, [&](ConfigReader& d) {
+    d.Number(opt::kNicDctcpG, &n->dctcp.g);
+    d.Number(opt::kNicDctcpInitialAlpha, &n->dctcp.initial_alpha);
+    d.Rate(opt::kNicDctcpRateAi, &n->dctcp.rate_ai_bps);
+    d.Rate(opt::kNicDctcpMinRate, &n->dctcp.min_rate_bps);
+    d.Finish();
+  });
+  if (r.Has(opt::kNicDctcp) && n->cc != NicSpec::Cc::kDctcp)
+    r.Fail(opt::kNicDctcp, "is read only under nic.cc: dctcp (the NIC runs " + std::string(CcName(n->cc)) + ")");
   r.Int(opt::kNicAckEvery, &n->ack_every);
   std::string profile;
   if (r.Choice(opt::kNicProfile, &profile)) {
@@ -674,6 +697,11 @@ void ReadDevices(ConfigReader& top, Scenario* sc) {
     } else {
       NicSpec n = sc->nic;
       ReadNic(r, &n);
+      // A DCTCP receiver echoes marks on its ACKs and sends no CNPs; a DCQCN sender waits for CNPs.
+      const bool dctcp = n.cc == NicSpec::Cc::kDctcp, all_dctcp = sc->nic.cc == NicSpec::Cc::kDctcp;
+      if (dctcp != all_dctcp && n.cc != NicSpec::Cc::kNone && sc->nic.cc != NicSpec::Cc::kNone)
+        r.Fail(opt::kNicCc, "one host's DCTCP and another's DCQCN cannot talk: their congestion signals differ (CNPs "
+                            "vs marks echoed on ACKs); set nic.cc for all hosts");
       o.nic = n;
     }
     r.Finish();

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cc/dcqcn_params.h"
+#include "cc/dctcp.h"
 #include "scenario/options.h"
 #include "sim/time.h"
 #include "util/config_error.h"
@@ -156,7 +157,9 @@ struct NicSpec {
   std::array<uint8_t, 64> dscp_to_priority{};  // a scenario starts from DefaultDscpMap()
 
   uint32_t mtu = opt::kNicMtu.def;  // RoCE path MTU (payload bytes per packet)
-  enum class Cc { kNone, kDcqcn } cc = opt::kNicCc.Is("dcqcn") ? Cc::kDcqcn : Cc::kNone;
+  // The congestion control the NIC's queue pairs run (cc/): DCQCN reacts to CNPs; DCTCP to the
+  // CE marks the ACKs echo.
+  enum class Cc { kNone, kDcqcn, kDctcp } cc = opt::kNicCc.Is("dcqcn") ? Cc::kDcqcn : Cc::kNone;
   // 0: go-back-N; else go back to the start of this many packets' chunk
   uint32_t back_to_chunk = opt::kNicBackToChunk.def;
   Time nak_interval = 0;  // >0: NAK the same PSN again only after this (the ns-3 profile's 500 us)
@@ -177,7 +180,10 @@ struct NicSpec {
   uint8_t lossless_mask = opt::kNicLosslessPriorities.def;
   Time pfc_prevention_tout = opt::kNicPfcPreventionTout.def;  // the pause-storm guard's timeout; 0: off
   DcqcnParams dcqcn = DcqcnMlx5Profile();  // opt::kNicDcqcnProfile
+  DctcpParams dctcp;
 };
+// "none", "dcqcn", "dctcp": as nic.cc spells it.
+const char* CcName(NicSpec::Cc cc);
 static_assert(offsetof(NicSpec, processing_delay) + sizeof(Time) <= 48 &&
                   offsetof(NicSpec, dscp_to_priority) == 48,
               "a NIC's per-frame configuration is the spec's first 48 bytes, then the DSCP map");

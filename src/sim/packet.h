@@ -91,7 +91,10 @@ struct alignas(64) Packet {
   uint32_t psn;       // packet sequence number (24 bits on the wire, not wrapped here)
   uint32_t payload;   // RDMA payload bytes in this packet
 
-  uint32_t read_bytes;                // READ request: bytes asked for from this PSN on
+  union {
+    uint32_t read_bytes;  // READ request: bytes asked for from this PSN on
+    uint32_t ce_echoed;   // ACK or NAK under DCTCP: the CE-marked packets it answers for
+  };
   uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
   uint8_t pause_enable;                   // PFC class-enable vector
   uint8_t opcode;

@@ -1,6 +1,6 @@
 // An RC queue pair: the work requests posted on it (messages, in PSN order)
 // and the state of both ends — the requester's at the source NIC (PSNs, retry
-// budget, timers, DCQCN rate) and the responder's at the destination NIC
+// budget, timers, congestion control) and the responder's at the destination NIC
 // (expected PSN, ACK coalescing, NAK and CNP state, READ responses owed).
 // A flow is a QP with one message; workload drivers keep QPs open and post
 // many. The protocol acting on this state is transport/rc_transport.h.
@@ -14,6 +14,7 @@
 
 #include "sim/timer.h"
 #include "cc/dcqcn.h"
+#include "cc/dctcp.h"
 #include "sim/packet.h"
 #include "sim/time.h"
 
@@ -71,6 +72,7 @@ struct alignas(64) QueuePair {
   uint32_t expected_psn = 0;   // responder: the next PSN in order
   uint32_t delivered_psn = 0;  // responder: one past the highest PSN whose payload was counted
   uint32_t unacked = 0;        // responder: packets accepted since the last ACK
+  uint32_t ce_unacked = 0;     // responder: ...of which arrived CE-marked (DCTCP's echo)
   uint64_t delivered = 0;      // responder: payload bytes delivered in order
   Time last_cnp = -1;          // responder: its last CNP for this QP
   MessageListener* listener = nullptr;  // set when a driver keeps the QP open
@@ -119,6 +121,7 @@ struct alignas(64) QueuePair {
   bool adp_slowed = false;  // slow restart in force since the last progress
   Time adp_waited = 0;
   Time last_response_cnp = -1;  // its last CNP about the READ responses
+  DctcpRp dctcp;  // the requester's rate under nic.cc dctcp (rp then stays idle)
 
   // ---- The rest of the responder.
   uint32_t last_nak_psn = UINT32_MAX;  // with nic.nak_interval: the PSN last NAKed and when
@@ -142,6 +145,9 @@ struct alignas(64) QueuePair {
   Time response_cc_timer_at = kTimeNever;
   DcqcnRp response_rp;
   Timer response_cc_timer;
+
+  // The requester's sending rate under its NIC's congestion control.
+  double rate_bps(bool runs_dctcp) const { return runs_dctcp ? dctcp.rate_bps() : rp.rate_bps(); }
 
   bool HasDataToSend() const {
     return started && !done && !failed && snd_nxt < num_packets &&

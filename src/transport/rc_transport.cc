@@ -54,10 +54,10 @@ Packet* RcTransport::NextRequest(QueuePair& qp) {
 }
 
 void RcTransport::Sent(const Pacing& pace, uint32_t frame_bytes) {
-  pace.rp.OnBytesSent(frame_bytes);
+  if (!pace.dctcp) pace.rp.OnBytesSent(frame_bytes);
   pace.last_send = Now();
   pace.last_wire = frame_bytes + wire_overhead_;
-  if (pace.rp.limited())
+  if (Limited(pace))
     pace.next_send = Now() + PacingGap(pace);
 }
 
@@ -106,7 +106,8 @@ bool RcTransport::AdaptiveExpiry(QueuePair& qp) {
   if (qp.adp_exponent < 62) ++qp.adp_exponent;  // doubled, up to the ACK timeout
   // Slow restart: the resend starts at a cut rate, as a CNP would cut it (the firmware's
   // slow-restart rate is not published).
-  if (spec_->adaptive_retransmission.slow_restart && RpOn()) {
+  // (DCQCN's: under DCTCP the resend keeps its rate, as the ns-3 code base's has no slow restart.)
+  if (spec_->adaptive_retransmission.slow_restart && RpOn() && !Dctcp()) {
     if (!qp.adp_slowed) rdma_->roce_slow_restart_trans++;
     qp.adp_slowed = true;
     rdma_->roce_slow_restart++;
@@ -164,8 +165,9 @@ void RcTransport::OnAck(const Packet* pkt) {
   // retry budget even when it acknowledges nothing new.
   Progressed(qp);
   const uint32_t acked = pkt->psn + 1;
-  if (acked <= qp.snd_una) return;
-  AdvanceUna(qp, acked);
+  const uint32_t newly = acked > qp.snd_una ? acked - qp.snd_una : 0;
+  if (newly > 0) AdvanceUna(qp, acked);
+  if (Dctcp()) OnDctcpEcho(qp, pkt, newly);
 }
 
 void RcTransport::AdvanceUna(QueuePair& qp, uint32_t una) {
@@ -188,6 +190,7 @@ void RcTransport::OnNak(const Packet* pkt) {
   if (pkt->flags & Packet::kFlagEcnEcho) OnCnp(pkt);
   rdma_->packet_seq_err++;
   if (qp.done || qp.failed) return;
+  if (Dctcp()) OnDctcpEcho(qp, pkt, 0);
   // Back to the chunk's start, though part of it was acknowledged (go-back-to-chunk).
   const bool to_chunk = spec_->back_to_chunk && pkt->psn < qp.snd_una;
   if (pkt->psn < qp.snd_una && !to_chunk) return;  // older than what is acknowledged: stale
@@ -255,7 +258,8 @@ void RcTransport::OnCnp(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
   // A CNP that reaches the responder is about its READ response stream.
   const bool responses = pkt->dst == qp.dst;
-  if (!RpOn() || (!responses && (qp.done || qp.failed))) {
+  // (A DCTCP sender reacts to the marks its ACKs echo, not to CNPs.)
+  if (!RpOn() || Dctcp() || (!responses && (qp.done || qp.failed))) {
     rdma_->rp_cnp_ignored++;
     return;
   }
@@ -263,6 +267,12 @@ void RcTransport::OnCnp(const Packet* pkt) {
   const Pacing pace = responses ? ResponsePacing(qp) : RequestPacing(qp);
   pace.rp.OnCnp(Now());
   Repace(qp, pace);
+}
+
+void RcTransport::OnDctcpEcho(QueuePair& qp, const Packet* pkt, uint32_t newly_acked) {
+  if (!rp_on_ || qp.done || qp.failed) return;
+  qp.dctcp.OnAck(qp.snd_una, qp.snd_nxt, newly_acked, pkt->ce_echoed);
+  Repace(qp, RequestPacing(qp));
 }
 
 void RcTransport::OnCcTimer(QueuePair& qp) { OnCcTimer(qp, RequestPacing(qp)); }
@@ -276,13 +286,13 @@ void RcTransport::OnCcTimer(QueuePair& qp, const Pacing& pace) {
 }
 
 void RcTransport::Repace(QueuePair& qp, const Pacing& pace) {
-  const Time due = pace.rp.timer_due();
+  const Time due = TimerDue(pace);
   if (due != kTimeNever && due != pace.timer_at) {
     pace.timer_at = due;
     carrier_->ArmTimer(pace.timer, due, qp.id);
   }
   // A rate that rose (or stopped limiting) must not wait out a gap computed at a lower rate.
-  if (!pace.rp.limited()) {
+  if (!Limited(pace)) {
     pace.next_send = std::min(pace.next_send, Now());
   } else if (pace.last_wire) {
     pace.next_send = std::min(pace.next_send, pace.last_send + PacingGap(pace));
@@ -305,9 +315,13 @@ void RcTransport::Receive(const Packet* pkt) {
   }
 }
 
-void RcTransport::SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t psn, bool ecn_echo) {
+void RcTransport::SendAckOrNak(PacketType type, QueuePair& qp, uint32_t psn, bool ecn_echo) {
   Packet* p = NewPacket(qp, type, kOpAcknowledge, psn, true);
   p->frame_bytes = static_cast<uint16_t>(spec_->ack_bytes);
+  if (Dctcp()) {
+    p->ce_echoed = qp.ce_unacked;
+    qp.ce_unacked = 0;
+  }
   if (ecn_echo) {
     p->flags |= Packet::kFlagEcnEcho;
     rdma_->np_cnp_sent++;  // the echo is this profile's CNP: counted when it leaves
@@ -329,9 +343,14 @@ void RcTransport::SendCnp(const QueuePair& qp, uint32_t psn, bool toward_request
 
 void RcTransport::OnData(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
-  // With cnp_on_ack the congestion signal rides the ACK of this very packet.
-  const bool echo = pkt->ecn == kCe && spec_->cnp_on_ack && CcOn();
-  if (pkt->ecn == kCe) OnCeMark(qp, pkt->psn, qp.last_cnp, true, echo);
+  // With cnp_on_ack the congestion signal rides the ACK of this very packet; under DCTCP every
+  // mark is counted onto the next ACK.
+  const bool ce = pkt->ecn == kCe;
+  const bool echo = ce && spec_->cnp_on_ack && spec_->cc == NicSpec::Cc::kDcqcn;
+  if (ce) {
+    if (Dctcp()) ++qp.ce_unacked;
+    OnCeMark(qp, pkt->psn, qp.last_cnp, true, echo);
+  }
   if (pkt->psn == qp.expected_psn) {
     ++qp.expected_psn;
     if (pkt->psn >= qp.delivered_psn) {  // counted once, even when a chunk is sent again
@@ -362,7 +381,7 @@ void RcTransport::OnData(const Packet* pkt) {
 
 void RcTransport::OnCeMark(const QueuePair& qp, uint32_t psn, Time& qp_last_cnp, bool toward_requester, bool echoed) {
   rdma_->np_ecn_marked_roce_packets++;
-  if (echoed || !CcOn()) return;  // an echo rides the ACK instead
+  if (echoed || !CcOn() || Dctcp()) return;  // an echo rides the ACK instead
   Time& last_cnp = spec_->dcqcn.cnp_per_port ? last_port_cnp_ : qp_last_cnp;
   if (last_cnp >= 0 && Now() - last_cnp < spec_->dcqcn.min_time_between_cnps) return;
   last_cnp = Now();

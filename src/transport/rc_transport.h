@@ -8,7 +8,8 @@
 // as the IBTA timer's retries would have. Responder: accepts in-order
 // packets, ACKs them (coalesced), NAKs the first packet of a gap once, answers READ requests
 // with a response stream, and generates CNPs for CE-marked packets (or echoes
-// CE on the ACK). Reaction point: hands CNPs to the QP's DCQCN and re-paces it.
+// CE on the ACK). Reaction point: hands CNPs to the QP's DCQCN, or the ACKs'
+// echoed marks to its DCTCP, and re-paces it.
 //
 // The NIC that carries it keeps everything about the wire: which QP sends
 // next, the receive buffer, PFC. The transport reaches it only through
@@ -86,7 +87,7 @@ class RcTransport {
   Packet* NewPacket(const QueuePair& qp, PacketType type, uint8_t opcode, uint32_t psn, bool toward_requester);
   Packet* BuildReadRequest(QueuePair& qp, const Message& m);
   // An ACK or NAK for `psn`; `ecn_echo` carries CE back on it (the ns-3 profile's congestion signal).
-  void SendAckOrNak(PacketType type, const QueuePair& qp, uint32_t psn, bool ecn_echo);
+  void SendAckOrNak(PacketType type, QueuePair& qp, uint32_t psn, bool ecn_echo);
   void SendCnp(const QueuePair& qp, uint32_t psn, bool toward_requester);
   // The notification point: a CE-marked packet of `qp` arrived; send a CNP toward the sender of
   // that stream unless the echo carries it or one left too recently (per QP, or per port).
@@ -107,23 +108,28 @@ class RcTransport {
   // The requester's data and the responder's READ responses each have a reaction point.
   struct Pacing {
     DcqcnRp& rp;
+    DctcpRp* dctcp;  // under nic.cc dctcp, the requester's rate (rp idle); else null
     Time& next_send;
     Time& last_send;
     uint32_t& last_wire;
     Time& timer_at;
     RcCarrier::Timer timer;
   };
-  static Pacing RequestPacing(QueuePair& qp) {
-    return {qp.rp, qp.next_send, qp.last_send, qp.last_wire, qp.cc_timer_at, RcCarrier::Timer::kCc};
+  Pacing RequestPacing(QueuePair& qp) const {
+    return {qp.rp, Dctcp() ? &qp.dctcp : nullptr, qp.next_send, qp.last_send, qp.last_wire, qp.cc_timer_at,
+            RcCarrier::Timer::kCc};
   }
   static Pacing ResponsePacing(QueuePair& qp) {
-    return {qp.response_rp, qp.response_next_send, qp.response_last_send, qp.response_last_wire,
+    return {qp.response_rp, nullptr, qp.response_next_send, qp.response_last_send, qp.response_last_wire,
             qp.response_cc_timer_at, RcCarrier::Timer::kResponseCc};
   }
+  static double Rate(const Pacing& pace) { return pace.dctcp ? pace.dctcp->rate_bps() : pace.rp.rate_bps(); }
+  static bool Limited(const Pacing& pace) { return pace.dctcp ? pace.dctcp->limited() : pace.rp.limited(); }
+  static Time TimerDue(const Pacing& pace) { return pace.dctcp ? kTimeNever : pace.rp.timer_due(); }
   void Repace(QueuePair& qp, const Pacing& pace);
   // The gap after the last frame at the reaction point's rate.
   Time PacingGap(const Pacing& pace) const {
-    return RoundDown(SerializationTime(pace.last_wire, static_cast<uint64_t>(pace.rp.rate_bps())), pacing_grain_);
+    return RoundDown(SerializationTime(pace.last_wire, static_cast<uint64_t>(Rate(pace))), pacing_grain_);
   }
   void Sent(const Pacing& pace, uint32_t frame_bytes);
   void OnCcTimer(QueuePair& qp, const Pacing& pace);
@@ -154,7 +160,10 @@ class RcTransport {
   // A positive ACK or an in-order read response: the path delivers again. The retry budget
   // refills, the timeout goes back to the first one, slow restart ends.
   void Progressed(QueuePair& qp);
-  bool CcOn() const { return spec_->cc == NicSpec::Cc::kDcqcn; }
+  bool CcOn() const { return spec_->cc != NicSpec::Cc::kNone; }
+  bool Dctcp() const { return spec_->cc == NicSpec::Cc::kDctcp; }
+  // DCTCP's sender: an ACK or NAK newly acknowledging `newly_acked` packets, with the marks it echoes.
+  void OnDctcpEcho(QueuePair& qp, const Packet* pkt, uint32_t newly_acked);
   bool RpOn() const { return CcOn() && rp_on_; }
 
   const Simulator* clock_;
