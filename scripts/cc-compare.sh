@@ -5,7 +5,7 @@
 # PFC pause frames; and the time from the join until both flows' goodput (1 ms averages) stays
 # within 10 % of half the two's. Prints the Markdown table docs/congestion-control.md holds.
 #
-#   scripts/cc-compare.sh [--bin BUILD/rocelab] [CC...]   (default: dcqcn dctcp none)
+#   scripts/cc-compare.sh [--bin BUILD/rocelab] [CC...]   (default: dcqcn dctcp timely none)
 #   scripts/cc-compare.sh --check [--bin BUILD/rocelab]   the table in docs/congestion-control.md, as run
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 scenario=$root/scenarios/cc/two-to-one.yaml
-[ ${#ccs[@]} -gt 0 ] || ccs=(dcqcn dctcp none)
+[ ${#ccs[@]} -gt 0 ] || ccs=(dcqcn dctcp timely none)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

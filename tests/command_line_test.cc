@@ -101,7 +101,7 @@ TEST(CommandLine, UsageErrorsAreOneLineWithAHint) {
       {"lint", "FABRIC_OR_SCENARIO.yaml is required", "see: rocelab lint --help"},
       {"run " + file + " --out a --counters some", "--counters is all, nonzero or none", "see: rocelab run --help"},
       {"perftest write_bw --size", "--size needs a value", "see: rocelab perftest --help"},
-      {"perftest read_bw --scenario " + dctcp, "READ responses get no ACKs to echo their marks on", "see: rocelab perftest --help"},
+      {"perftest read_bw --scenario " + dctcp, "READ responses get no ACKs to echo their marks or times on", "see: rocelab perftest --help"},
       {"export", "which command? prom", "see: rocelab export --help"},
       {"export prom", "RUN_OUT_DIR is required", "see: rocelab export prom --help"},
       {"export prom " + dir + " --out", "--out needs a value", "see: rocelab export prom --help"},

@@ -440,6 +440,15 @@ TEST(Ns3Interop, BadInputsAreClearErrors) {
   EXPECT_EQ(dctcp.scenario.nic.dctcp.rate_ai_bps, 2000000000ull);
   EXPECT_EQ(dctcp.scenario.nic.dctcp.min_rate_bps, 50000000ull);
   EXPECT_TRUE(dctcp.scenario.sw.ecn.enabled);
+  // TIMELY mode: its steps; its per-ACK reaction is not modelled, so FAST_REACT 1 is refused.
+  std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 7\nFAST_REACT 0\n"
+                                        "RATE_AI 1000Mb/s\nRATE_HAI 5000Mb/s\n";
+  const Ns3Run timely = LoadNs3Config(dir + "/config.txt");
+  EXPECT_EQ(timely.scenario.nic.cc, NicSpec::Cc::kTimely);
+  EXPECT_EQ(timely.scenario.nic.timely.rate_ai_bps, 1000000000ull);
+  EXPECT_EQ(timely.scenario.nic.timely.rate_hai_bps, 5000000000ull);
+  std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 7\nFAST_REACT 1\n";
+  EXPECT_THROW(LoadNs3Config(dir + "/config.txt"), ConfigError);
   std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 1\n";
   std::ofstream(dir + "/flows.txt") << "1\n0 7 3 100 1000 2.0\n";
   EXPECT_THROW(LoadNs3Config(dir + "/config.txt"), ConfigError);  // no host 7

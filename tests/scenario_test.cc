@@ -259,17 +259,24 @@ TEST(Scenario, DeviceOverridesApplyPerDevice) {
   EXPECT_NE(std::string(e.what()).find("no device named 'leaf7'"), std::string::npos);
 }
 
-// DCTCP's settings act only where the NIC runs it, and a DCTCP host cannot talk to a DCQCN one
-// (the one echoes marks on its ACKs, the other waits for CNPs): both refused with the key.
-TEST(Scenario, DctcpSettingsAndMixedCongestionControlsAreRefused) {
+// An algorithm's settings act only where the NIC runs it, and a DCTCP host cannot talk to a DCQCN
+// one (the one echoes marks on its ACKs, the other waits for CNPs): both refused with the key.
+TEST(Scenario, CongestionControlSettingsAndMixedAlgorithmsAreRefused) {
   ConfigError unused = ErrorOf(Mutate("nic: {mtu: 4096, cc: dcqcn}", "nic: {mtu: 4096, cc: dcqcn, dctcp: {g: 0.1}}"));
   EXPECT_EQ(unused.line(), 11);
   EXPECT_NE(std::string(unused.what()).find("key 'nic.dctcp': is read only under nic.cc: dctcp (the NIC runs dcqcn)"),
             std::string::npos) << unused.what();
   ConfigError mixed = ErrorOf(std::string(kGood) + "devices:\n  h3: {cc: dctcp}\n");
   EXPECT_EQ(mixed.line(), 15);
-  EXPECT_NE(std::string(mixed.what()).find("key 'devices.h3.cc': one host's DCTCP and another's DCQCN"), std::string::npos)
+  EXPECT_NE(std::string(mixed.what()).find("key 'devices.h3.cc': this host's dctcp and the others' dcqcn cannot talk"),
+            std::string::npos)
       << mixed.what();
+  ConfigError timely = ErrorOf(Mutate("nic: {mtu: 4096, cc: dcqcn}", "nic: {mtu: 4096, cc: dctcp, timely: {beta: 0.5}}"));
+  EXPECT_NE(std::string(timely.what()).find("key 'nic.timely': is read only under nic.cc: timely (the NIC runs dctcp)"),
+            std::string::npos) << timely.what();
+  ConfigError band = ErrorOf(Mutate("nic: {mtu: 4096, cc: dcqcn}", "nic: {mtu: 4096, cc: timely, timely: {t_low: 80us, t_high: 60us}}"));
+  EXPECT_NE(std::string(band.what()).find("key 'nic.timely.t_high': t_high must not be below t_low"), std::string::npos)
+      << band.what();
   // Under DCTCP the settings take, and a host may still have congestion control off.
   Scenario sc = ParseScenarioText(Mutate("nic: {mtu: 4096, cc: dcqcn}", "nic: {mtu: 4096, cc: dctcp, dctcp: {g: 0.125, rate_ai: 2G}}") +
                                       "devices:\n  h3: {cc: none}\n",

@@ -18,12 +18,12 @@ void DctcpRp::OnAck(uint32_t una, uint32_t snd_nxt, uint32_t acked, uint32_t ce)
   }
   if (cwr_ && una > cwr_end_) cwr_ = false;
   if (ce > 0 && !cwr_) {
-    rate_ = std::max(static_cast<double>(p_->min_rate_bps), rate_ * (1 - alpha_ / 2));
+    rate_.Cut(1 - alpha_ / 2, p_->min_rate_bps);
     cwr_ = true;
     cwr_end_ = snd_nxt;
     return;
   }
-  if (window_ended && !cwr_) rate_ = std::min(line_rate_, rate_ + static_cast<double>(p_->rate_ai_bps));
+  if (window_ended && !cwr_) rate_.Add(static_cast<double>(p_->rate_ai_bps));
 }
 
 }  // namespace rocelab

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 
+#include "cc/ack_clocked_rate.h"
+
 namespace rocelab {
 
 struct DctcpParams {
@@ -27,13 +29,14 @@ class DctcpRp {
  public:
   void Init(const DctcpParams* params, uint64_t line_rate_bps) {
     p_ = params;
-    line_rate_ = rate_ = static_cast<double>(line_rate_bps);
+    rate_.Init(line_rate_bps);
     alpha_ = params->initial_alpha;
   }
 
-  double rate_bps() const { return rate_; }
+  const AckClockedRate& rate() const { return rate_; }
+  double rate_bps() const { return rate_.rate_bps(); }
+  bool limited() const { return rate_.limited(); }
   double alpha() const { return alpha_; }
-  bool limited() const { return rate_ < line_rate_; }
   bool in_cwr() const { return cwr_; }
 
   // An ACK or NAK: `una` is one past the highest PSN it acknowledges, `snd_nxt` the next PSN
@@ -43,7 +46,8 @@ class DctcpRp {
 
  private:
   const DctcpParams* p_ = nullptr;
-  double rate_ = 0, line_rate_ = 0, alpha_ = 1;
+  AckClockedRate rate_;
+  double alpha_ = 1;
   uint32_t window_end_ = 0;       // the window ends when an ACK passes this PSN
   uint32_t window_acked_ = 0;     // packets acknowledged in the window so far
   uint32_t window_ce_ = 0;        // ...of which came back marked

@@ -39,9 +39,10 @@ int Perftest(const Args& a) {
   o.dst = a.Get("--dst", "h1");
   Scenario sc = a.Has("--scenario") ? LoadScenarioFile(a.Get("--scenario")) : ParseScenarioText(kTwoHosts, "<perftest>");
   // READ responses come back unacknowledged: nothing echoes their marks to the responder.
-  if (o.test.rfind("read", 0) == 0 && sc.nic.cc == NicSpec::Cc::kDctcp)
-    throw UsageError("perftest: " + o.test + " under nic.cc dctcp: READ responses get no ACKs to echo their marks on, "
-                     "so nothing would control their rate; run it with dcqcn");
+  if (o.test.rfind("read", 0) == 0 && (sc.nic.cc == NicSpec::Cc::kDctcp || sc.nic.cc == NicSpec::Cc::kTimely))
+    throw UsageError("perftest: " + o.test + " under nic.cc " + CcName(sc.nic.cc) +
+                     ": READ responses get no ACKs to echo their marks or times on, so nothing would control their "
+                     "rate; run it with dcqcn");
   PerftestResult r = RunPerftest(sc, o);
   std::printf("%s", r.report.c_str());
   return r.qp_error ? kExitFound : kExitOk;  // the test ran and found its queue pair failing

@@ -1209,8 +1209,8 @@ class Rules {
             Where(p), "congestion_control none; " + Grew(kNpEcnMarkedRocePackets.name, marked) + ", " + kNpCnpSent.name + " +0",
             "if the fabric is meant to run DCQCN, enable it (nic.cc: dcqcn; on a host: roce_np and roce_rp enable for the "
             "RoCE priority)");
-    } else if (marked > 8 && cnp == 0 && (cc == p.cc_params.end() || cc->second != "dctcp")) {
-      // (DCTCP sends no CNPs: its receiver echoes the marks on the ACKs.)
+    } else if (marked > 8 && cnp == 0 && (cc == p.cc_params.end() || cc->second == "dcqcn")) {
+      // (Only DCQCN sends CNPs: DCTCP's receiver echoes the marks on its ACKs, TIMELY reads RTTs.)
       // A handful of marks may all fall within one CNP interval after the last CNP (mlx5 spaces
       // them 2 us: 6 packets of 4 KB at 100G); a notification point that is off leaves many.
       Add("cc.ecn_without_cnp", "network", Severity::kError, "ECN-marked RoCE packets arrive but no CNPs are sent", Where(p),

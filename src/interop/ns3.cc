@@ -156,12 +156,20 @@ void ApplyNicProfile(const Ns3ConfigFile& cfg, Ns3Run* r) {
     nic.back_to_chunk = static_cast<uint32_t>(chunk / run.payload);
   }
   // ENABLE_QCN turns its switches' ECN marking on, and so the congestion control CC_MODE names.
-  const bool dctcp = cfg.Num("CC_MODE", 1) == 8;
-  nic.cc = cfg.Num("ENABLE_QCN", 1) == 0 ? NicSpec::Cc::kNone : dctcp ? NicSpec::Cc::kDctcp : NicSpec::Cc::kDcqcn;
+  const double mode = cfg.Num("CC_MODE", 1);
+  nic.cc = cfg.Num("ENABLE_QCN", 1) == 0 ? NicSpec::Cc::kNone
+           : mode == 8                   ? NicSpec::Cc::kDctcp
+           : mode == 7                   ? NicSpec::Cc::kTimely
+                                         : NicSpec::Cc::kDcqcn;
   // Its DCTCP (rdma-hw.cc HandleAckDctcp): alpha's gain EWMA_GAIN, DCTCP_RATE_AI per window, MIN_RATE.
   nic.dctcp.g = cfg.Num("EWMA_GAIN", 1.0 / 256);
   nic.dctcp.rate_ai_bps = cfg.Rate("DCTCP_RATE_AI", 1000000000);
   nic.dctcp.min_rate_bps = cfg.Rate("MIN_RATE", 100000000);
+  // Its TIMELY (rdma-hw.cc UpdateRateTimely) steps by RATE_AI, and by RATE_HAI from the fifth
+  // increase in a row; its alpha, beta and thresholds are its attributes' defaults, ours too.
+  nic.timely.rate_ai_bps = cfg.Rate("RATE_AI", 5000000);
+  nic.timely.rate_hai_bps = cfg.Rate("RATE_HAI", 50000000);
+  nic.timely.min_rate_bps = cfg.Rate("MIN_RATE", 100000000);
   DcqcnParams& d = nic.dcqcn;
   d = DcqcnMlx5Profile();
   d.profile = "ns3-hpcc";
@@ -349,9 +357,10 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
   const Ns3ConfigFile cfg(config_path);
   if (const Tokens* t = cfg.Get("CC_MODE")) {
     const double mode = Num(t->w[1], cfg.path, t->line, "CC_MODE");
-    if (mode != 1 && mode != 8)
+    if (mode != 1 && mode != 7 && mode != 8)
       throw ConfigError(cfg.path, t->line, "CC_MODE",
-                        "only CC_MODE 1 (DCQCN) and 8 (DCTCP) are supported by the compatibility profile so far");
+                        "only CC_MODE 1 (DCQCN), 7 (TIMELY) and 8 (DCTCP) are supported by the compatibility profile so far");
+    if (mode == 7) cfg.RefuseUnless("FAST_REACT", 0, "TIMELY's per-ACK reaction (FAST_REACT 1) is not modelled: set it to 0");
   }
   cfg.RefuseUnless("HAS_WIN", 0, "a sending window (HAS_WIN 1) is not supported");
   cfg.RefuseUnless("ERROR_RATE_PER_LINK", 0, "link error rates are not supported by the compatibility profile yet");

@@ -170,6 +170,7 @@ QueuePair& Fabric::AddFlow(int src, int dst, uint64_t size, Time start, uint8_t 
   qp.ideal_fct = IdealFct(topo_, src, dst, size, nic.spec(), sc_.wire_overhead, sc_.serialization_grain);
   qp.rp.Init(&nic.spec().dcqcn, nic.port(0).rate_bps);
   qp.dctcp.Init(&nic.spec().dctcp, nic.port(0).rate_bps);
+  qp.timely.Init(&nic.spec().timely, nic.port(0).rate_bps);
   const Nic& responder = *nics_[dst];
   qp.response_rp.Init(&responder.spec().dcqcn, responder.port(0).rate_bps);
   qps_.push_back(qp);

@@ -74,8 +74,8 @@ void SeriesSampler::Sample() {
     delivered_[qp.id] = qp.delivered;
     if (spec_.series & TelemetrySpec::kCcRate) {
       const bool active = qp.started && !qp.done && !qp.failed;  // an uncut QP is at line rate
-      const bool dctcp = fabric_->nics()[qp.src]->spec().cc == NicSpec::Cc::kDctcp;
-      Row(sender, name, qp.priority, "cc_rate", active ? qp.rate_bps(dctcp) / 1e9 : 0, last());
+      const double rate = RcTransport::SendingRate(qp, fabric_->nics()[qp.src]->spec().cc);
+      Row(sender, name, qp.priority, "cc_rate", active ? rate / 1e9 : 0, last());
     }
   }
 }

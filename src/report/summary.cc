@@ -412,6 +412,15 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
     w.Uint("min_rate_bps", p.min_rate_bps);
     w.EndObject();
   }
+  if (f.scenario().nic.cc == NicSpec::Cc::kTimely) {
+    const TimelyParams& p = f.scenario().nic.timely;
+    auto ns = [](Time t) { return static_cast<uint64_t>(t / kNanosecond); };
+    w.BeginObject("timely");
+    w.Double("alpha", p.alpha).Double("beta", p.beta).Uint("t_low_ns", ns(p.t_low)).Uint("t_high_ns", ns(p.t_high));
+    w.Uint("min_rtt_ns", ns(p.min_rtt)).Uint("rate_ai_bps", p.rate_ai_bps).Uint("rate_hai_bps", p.rate_hai_bps);
+    w.Int("hai_after", p.hai_after).Uint("min_rate_bps", p.min_rate_bps);
+    w.EndObject();
+  }
   // The monitor's windows, as run: their length and when the first ended (monitor.phase).
   if (const Monitor* m = x.monitor()) {
     w.Double("monitor_window_ns", static_cast<double>(m->window()) / kNanosecond, 3);

@@ -36,6 +36,8 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kNicDcqcnFastRecoveryStages, &kNicDcqcnAiRate, &kNicDcqcnHaiRate, &kNicDcqcnMinRate,
       &kNicDcqcnMinDecFactor, &kNicDcqcnClampTargetRate, &kNicDcqcnMinTimeBetweenCnps, &kNicDcqcnCnpModeration,
       &kNicDctcp, &kNicDctcpG, &kNicDctcpInitialAlpha, &kNicDctcpRateAi, &kNicDctcpMinRate,
+      &kNicTimely, &kNicTimelyAlpha, &kNicTimelyBeta, &kNicTimelyTLow, &kNicTimelyTHigh, &kNicTimelyMinRtt,
+      &kNicTimelyRateAi, &kNicTimelyRateHai, &kNicTimelyHaiAfter, &kNicTimelyMinRate,
       &kNicAckEvery, &kNicProfile, &kNicTimeout, &kNicRetryCount, &kNicAdaptiveRetransmission, &kNicAdaptiveRetransmissionEnabled,
       &kNicAdaptiveRetransmissionTimeBase, &kNicAdaptiveRetransmissionInitialLow, &kNicAdaptiveRetransmissionInitialRange,
       &kNicAdaptiveRetransmissionSlowRestart, &kNicBackToChunk,

@@ -291,7 +291,8 @@ inline constexpr Option kNic =
     Other("nic", Unit::kMapping, "", "every host's NIC; devices.NAME takes the same keys for one host");
 inline constexpr Option kNicMtu = Integer("nic.mtu", 4096, 256, 4096, "RoCE path MTU: 256, 512, 1024, 2048 or 4096");
 inline constexpr Option kNicCc =
-    Choice("nic.cc", "dcqcn", "none|dcqcn|dctcp", "congestion control: DCQCN (CNPs) or DCTCP (ECN echoed on ACKs)");
+    Choice("nic.cc", "dcqcn", "none|dcqcn|dctcp|timely",
+           "congestion control: DCQCN (CNPs), DCTCP (ECN echoed on ACKs) or TIMELY (RTTs)");
 inline constexpr Option kNicDcqcn = Other("nic.dcqcn", Unit::kMapping, "", "DCQCN parameters (docs/dcqcn.md)");
 inline constexpr Option kNicDcqcnProfile =
     Choice("nic.dcqcn.profile", "mlx5", "mlx5|paper", "where the parameters below start: mlx5 firmware or the paper");
@@ -334,6 +335,24 @@ inline constexpr Option kNicDctcpInitialAlpha = Number("nic.dctcp.initial_alpha"
 inline constexpr Option kNicDctcpRateAi =
     Rate("nic.dctcp.rate_ai", 1e9, "added to the rate once per window without a cut (HPCC ns-3 DCTCP_RATE_AI)");
 inline constexpr Option kNicDctcpMinRate = Rate("nic.dctcp.min_rate", 1e8, "a cut keeps at least this (HPCC ns-3 MIN_RATE)");
+inline constexpr Option kNicTimely =
+    Other("nic.timely", Unit::kMapping, "", "TIMELY parameters (docs/congestion-control.md)");
+inline constexpr Option kNicTimelyAlpha =
+    Number("nic.timely.alpha", 0.875, 0, 1, "weight of the newest RTT difference in its EWMA");
+inline constexpr Option kNicTimelyBeta = Number("nic.timely.beta", 0.8, 0, 1, "multiplicative decrease factor");
+inline constexpr Option kNicTimelyTLow =
+    Duration("nic.timely.t_low", 50 * kMicrosecond, 0, kSecond, "an RTT below it always raises the rate");
+inline constexpr Option kNicTimelyTHigh =
+    Duration("nic.timely.t_high", 500 * kMicrosecond, 0, kSecond, "an RTT above it always cuts the rate");
+inline constexpr Option kNicTimelyMinRtt =
+    Duration("nic.timely.min_rtt", 20 * kMicrosecond, kNanosecond, kSecond, "the fabric's minimum RTT: normalises the gradient");
+inline constexpr Option kNicTimelyRateAi =
+    Rate("nic.timely.rate_ai", 0, "delta: the additive step").DefaultIs("line rate / 1000");
+inline constexpr Option kNicTimelyRateHai =
+    Rate("nic.timely.rate_hai", 0, "the hyper step, after hai_after increases in a row").DefaultIs("5 x rate_ai");
+inline constexpr Option kNicTimelyHaiAfter =
+    Integer("nic.timely.hai_after", 5, 1, 1000, "increases in a row before the hyper step");
+inline constexpr Option kNicTimelyMinRate = Rate("nic.timely.min_rate", 1e8, "a cut keeps at least this");
 inline constexpr Option kNicAckEvery =
     Integer("nic.ack_every", 1, 1, 1024, "the responder ACKs every this many packets");
 // Who sets the queue pairs' timeouts. verbs: timeout 14 (67 ms), the value perftest and most

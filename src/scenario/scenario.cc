@@ -149,6 +149,7 @@ const char* CcName(NicSpec::Cc cc) {
     case NicSpec::Cc::kNone: return "none";
     case NicSpec::Cc::kDcqcn: return "dcqcn";
     case NicSpec::Cc::kDctcp: return "dctcp";
+    case NicSpec::Cc::kTimely: return "timely";
   }
   return "";
 }
@@ -185,7 +186,8 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
   }
   std::string cc;
   if (r.Choice(opt::kNicCc, &cc))
-    n->cc = cc == "dcqcn" ? NicSpec::Cc::kDcqcn : cc == "dctcp" ? NicSpec::Cc::kDctcp : NicSpec::Cc::kNone;
+    for (NicSpec::Cc c : {NicSpec::Cc::kNone, NicSpec::Cc::kDcqcn, NicSpec::Cc::kDctcp, NicSpec::Cc::kTimely})
+      if (cc == CcName(c)) n->cc = c;
   ReadSection(r, opt::kNicDcqcn, [&](ConfigReader& d) { ReadDcqcn(d, &n->dcqcn); });
   ReadSection(r, opt::kNicDctcp, [&](ConfigReader& d) {
     d.Number(opt::kNicDctcpG, &n->dctcp.g);
@@ -194,8 +196,26 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
     d.Rate(opt::kNicDctcpMinRate, &n->dctcp.min_rate_bps);
     d.Finish();
   });
-  if (r.Has(opt::kNicDctcp) && n->cc != NicSpec::Cc::kDctcp)
-    r.Fail(opt::kNicDctcp, "is read only under nic.cc: dctcp (the NIC runs " + std::string(CcName(n->cc)) + ")");
+  ReadSection(r, opt::kNicTimely, [&](ConfigReader& d) {
+    TimelyParams& t = n->timely;
+    d.Number(opt::kNicTimelyAlpha, &t.alpha);
+    d.Number(opt::kNicTimelyBeta, &t.beta);
+    d.Duration(opt::kNicTimelyTLow, &t.t_low);
+    d.Duration(opt::kNicTimelyTHigh, &t.t_high);
+    d.Duration(opt::kNicTimelyMinRtt, &t.min_rtt);
+    d.Rate(opt::kNicTimelyRateAi, &t.rate_ai_bps);
+    d.Rate(opt::kNicTimelyRateHai, &t.rate_hai_bps);
+    d.Int(opt::kNicTimelyHaiAfter, &t.hai_after);
+    d.Rate(opt::kNicTimelyMinRate, &t.min_rate_bps);
+    if (t.t_high < t.t_low) d.Fail(opt::kNicTimelyTHigh, "t_high must not be below t_low");
+    d.Finish();
+  });
+  // An algorithm's settings act only where the NIC runs it.
+  for (const auto& [section, algorithm] : {std::pair{&opt::kNicDctcp, NicSpec::Cc::kDctcp},
+                                           std::pair{&opt::kNicTimely, NicSpec::Cc::kTimely}})
+    if (r.Has(*section) && n->cc != algorithm)
+      r.Fail(*section, "is read only under nic.cc: " + std::string(CcName(algorithm)) + " (the NIC runs " +
+                           CcName(n->cc) + ")");
   r.Int(opt::kNicAckEvery, &n->ack_every);
   std::string profile;
   if (r.Choice(opt::kNicProfile, &profile)) {
@@ -697,11 +717,11 @@ void ReadDevices(ConfigReader& top, Scenario* sc) {
     } else {
       NicSpec n = sc->nic;
       ReadNic(r, &n);
-      // A DCTCP receiver echoes marks on its ACKs and sends no CNPs; a DCQCN sender waits for CNPs.
-      const bool dctcp = n.cc == NicSpec::Cc::kDctcp, all_dctcp = sc->nic.cc == NicSpec::Cc::kDctcp;
-      if (dctcp != all_dctcp && n.cc != NicSpec::Cc::kNone && sc->nic.cc != NicSpec::Cc::kNone)
-        r.Fail(opt::kNicCc, "one host's DCTCP and another's DCQCN cannot talk: their congestion signals differ (CNPs "
-                            "vs marks echoed on ACKs); set nic.cc for all hosts");
+      // Each algorithm has its own signal (CNPs, marks echoed on ACKs, timestamps echoed on ACKs):
+      // a receiver gives a sender of another algorithm nothing it reacts to.
+      if (n.cc != sc->nic.cc && n.cc != NicSpec::Cc::kNone && sc->nic.cc != NicSpec::Cc::kNone)
+        r.Fail(opt::kNicCc, std::string("this host's ") + CcName(n.cc) + " and the others' " + CcName(sc->nic.cc) +
+                                " cannot talk: their congestion signals differ; set nic.cc for all hosts");
       o.nic = n;
     }
     r.Finish();

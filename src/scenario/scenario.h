@@ -18,6 +18,7 @@
 
 #include "cc/dcqcn_params.h"
 #include "cc/dctcp.h"
+#include "cc/timely.h"
 #include "scenario/options.h"
 #include "sim/time.h"
 #include "util/config_error.h"
@@ -158,8 +159,8 @@ struct NicSpec {
 
   uint32_t mtu = opt::kNicMtu.def;  // RoCE path MTU (payload bytes per packet)
   // The congestion control the NIC's queue pairs run (cc/): DCQCN reacts to CNPs; DCTCP to the
-  // CE marks the ACKs echo.
-  enum class Cc { kNone, kDcqcn, kDctcp } cc = opt::kNicCc.Is("dcqcn") ? Cc::kDcqcn : Cc::kNone;
+  // CE marks the ACKs echo; TIMELY to the RTTs the ACKs time.
+  enum class Cc { kNone, kDcqcn, kDctcp, kTimely } cc = opt::kNicCc.Is("dcqcn") ? Cc::kDcqcn : Cc::kNone;
   // 0: go-back-N; else go back to the start of this many packets' chunk
   uint32_t back_to_chunk = opt::kNicBackToChunk.def;
   Time nak_interval = 0;  // >0: NAK the same PSN again only after this (the ns-3 profile's 500 us)
@@ -181,8 +182,9 @@ struct NicSpec {
   Time pfc_prevention_tout = opt::kNicPfcPreventionTout.def;  // the pause-storm guard's timeout; 0: off
   DcqcnParams dcqcn = DcqcnMlx5Profile();  // opt::kNicDcqcnProfile
   DctcpParams dctcp;
+  TimelyParams timely;
 };
-// "none", "dcqcn", "dctcp": as nic.cc spells it.
+// "none", "dcqcn", "dctcp", "timely": as nic.cc spells it.
 const char* CcName(NicSpec::Cc cc);
 static_assert(offsetof(NicSpec, processing_delay) + sizeof(Time) <= 48 &&
                   offsetof(NicSpec, dscp_to_priority) == 48,

@@ -99,9 +99,13 @@ struct alignas(64) Packet {
   uint8_t pause_enable;                   // PFC class-enable vector
   uint8_t opcode;
   uint8_t int_count;                  // reserved: in-band telemetry hop records
-  // In-band telemetry hop records; a probe's payload instead (kProbe, kProbeReply): the NIC
-  // timestamps of its round trip, ProbeStamp below.
-  uint64_t int_hops[kMaxIntHops];
+  union {
+    // In-band telemetry hop records; a probe's payload instead (kProbe, kProbeReply): the NIC
+    // timestamps of its round trip, ProbeStamp below.
+    uint64_t int_hops[kMaxIntHops];
+    // Under TIMELY: when a data packet left its NIC; its ACK or NAK echoes it.
+    Time sent_at;
+  };
 
   static constexpr uint8_t kFlagLast = 1;       // last packet of the message (ACK requested)
   static constexpr uint8_t kFlagCorrupted = 2;  // a bit error hit it on the last link

@@ -15,6 +15,7 @@
 #include "sim/timer.h"
 #include "cc/dcqcn.h"
 #include "cc/dctcp.h"
+#include "cc/timely.h"
 #include "sim/packet.h"
 #include "sim/time.h"
 
@@ -121,7 +122,9 @@ struct alignas(64) QueuePair {
   bool adp_slowed = false;  // slow restart in force since the last progress
   Time adp_waited = 0;
   Time last_response_cnp = -1;  // its last CNP about the READ responses
-  DctcpRp dctcp;  // the requester's rate under nic.cc dctcp (rp then stays idle)
+  // The requester's rate under nic.cc dctcp or timely (rp then stays idle).
+  DctcpRp dctcp;
+  TimelyRp timely;
 
   // ---- The rest of the responder.
   uint32_t last_nak_psn = UINT32_MAX;  // with nic.nak_interval: the PSN last NAKed and when
@@ -145,9 +148,6 @@ struct alignas(64) QueuePair {
   Time response_cc_timer_at = kTimeNever;
   DcqcnRp response_rp;
   Timer response_cc_timer;
-
-  // The requester's sending rate under its NIC's congestion control.
-  double rate_bps(bool runs_dctcp) const { return runs_dctcp ? dctcp.rate_bps() : rp.rate_bps(); }
 
   bool HasDataToSend() const {
     return started && !done && !failed && snd_nxt < num_packets &&

@@ -45,6 +45,7 @@ Packet* RcTransport::NextRequest(QueuePair& qp) {
   p->ecn = kEct0;  // RoCEv2 data is ECN-capable
   p->priority = qp.priority;
   p->flags = qp.LastOfMessage(psn) ? Packet::kFlagLast : 0;
+  if (Timely()) p->sent_at = Now();
   if (psn < qp.max_sent) rdma_->retransmitted_packets++;
   else qp.max_sent = psn + 1;
   if (psn == qp.snd_una) qp.last_progress = Now();  // the timer runs from the oldest outstanding packet
@@ -54,7 +55,7 @@ Packet* RcTransport::NextRequest(QueuePair& qp) {
 }
 
 void RcTransport::Sent(const Pacing& pace, uint32_t frame_bytes) {
-  if (!pace.dctcp) pace.rp.OnBytesSent(frame_bytes);
+  if (!pace.acked) pace.rp.OnBytesSent(frame_bytes);
   pace.last_send = Now();
   pace.last_wire = frame_bytes + wire_overhead_;
   if (Limited(pace))
@@ -106,8 +107,8 @@ bool RcTransport::AdaptiveExpiry(QueuePair& qp) {
   if (qp.adp_exponent < 62) ++qp.adp_exponent;  // doubled, up to the ACK timeout
   // Slow restart: the resend starts at a cut rate, as a CNP would cut it (the firmware's
   // slow-restart rate is not published).
-  // (DCQCN's: under DCTCP the resend keeps its rate, as the ns-3 code base's has no slow restart.)
-  if (spec_->adaptive_retransmission.slow_restart && RpOn() && !Dctcp()) {
+  // (DCQCN's: under the others the resend keeps its rate, as the ns-3 code base's has no slow restart.)
+  if (spec_->adaptive_retransmission.slow_restart && RpOn() && Dcqcn()) {
     if (!qp.adp_slowed) rdma_->roce_slow_restart_trans++;
     qp.adp_slowed = true;
     rdma_->roce_slow_restart++;
@@ -167,7 +168,7 @@ void RcTransport::OnAck(const Packet* pkt) {
   const uint32_t acked = pkt->psn + 1;
   const uint32_t newly = acked > qp.snd_una ? acked - qp.snd_una : 0;
   if (newly > 0) AdvanceUna(qp, acked);
-  if (Dctcp()) OnDctcpEcho(qp, pkt, newly);
+  OnAckFeedback(qp, pkt, newly);
 }
 
 void RcTransport::AdvanceUna(QueuePair& qp, uint32_t una) {
@@ -190,7 +191,7 @@ void RcTransport::OnNak(const Packet* pkt) {
   if (pkt->flags & Packet::kFlagEcnEcho) OnCnp(pkt);
   rdma_->packet_seq_err++;
   if (qp.done || qp.failed) return;
-  if (Dctcp()) OnDctcpEcho(qp, pkt, 0);
+  OnAckFeedback(qp, pkt, 0);
   // Back to the chunk's start, though part of it was acknowledged (go-back-to-chunk).
   const bool to_chunk = spec_->back_to_chunk && pkt->psn < qp.snd_una;
   if (pkt->psn < qp.snd_una && !to_chunk) return;  // older than what is acknowledged: stale
@@ -258,8 +259,8 @@ void RcTransport::OnCnp(const Packet* pkt) {
   QueuePair& qp = (*qps_)[pkt->qp];
   // A CNP that reaches the responder is about its READ response stream.
   const bool responses = pkt->dst == qp.dst;
-  // (A DCTCP sender reacts to the marks its ACKs echo, not to CNPs.)
-  if (!RpOn() || Dctcp() || (!responses && (qp.done || qp.failed))) {
+  // (Only DCQCN's sender reacts to CNPs.)
+  if (!RpOn() || !Dcqcn() || (!responses && (qp.done || qp.failed))) {
     rdma_->rp_cnp_ignored++;
     return;
   }
@@ -269,9 +270,11 @@ void RcTransport::OnCnp(const Packet* pkt) {
   Repace(qp, pace);
 }
 
-void RcTransport::OnDctcpEcho(QueuePair& qp, const Packet* pkt, uint32_t newly_acked) {
+void RcTransport::OnAckFeedback(QueuePair& qp, const Packet* pkt, uint32_t newly_acked) {
   if (!rp_on_ || qp.done || qp.failed) return;
-  qp.dctcp.OnAck(qp.snd_una, qp.snd_nxt, newly_acked, pkt->ce_echoed);
+  if (Dctcp()) qp.dctcp.OnAck(qp.snd_una, qp.snd_nxt, newly_acked, pkt->ce_echoed);
+  else if (Timely()) qp.timely.OnAck(qp.snd_una, qp.snd_nxt, Now() - pkt->sent_at);
+  else return;
   Repace(qp, RequestPacing(qp));
 }
 
@@ -315,12 +318,14 @@ void RcTransport::Receive(const Packet* pkt) {
   }
 }
 
-void RcTransport::SendAckOrNak(PacketType type, QueuePair& qp, uint32_t psn, bool ecn_echo) {
+void RcTransport::SendAckOrNak(PacketType type, QueuePair& qp, uint32_t psn, bool ecn_echo, const Packet* data) {
   Packet* p = NewPacket(qp, type, kOpAcknowledge, psn, true);
   p->frame_bytes = static_cast<uint16_t>(spec_->ack_bytes);
   if (Dctcp()) {
     p->ce_echoed = qp.ce_unacked;
     qp.ce_unacked = 0;
+  } else if (Timely()) {
+    p->sent_at = data ? data->sent_at : Now();
   }
   if (ecn_echo) {
     p->flags |= Packet::kFlagEcnEcho;
@@ -346,7 +351,7 @@ void RcTransport::OnData(const Packet* pkt) {
   // With cnp_on_ack the congestion signal rides the ACK of this very packet; under DCTCP every
   // mark is counted onto the next ACK.
   const bool ce = pkt->ecn == kCe;
-  const bool echo = ce && spec_->cnp_on_ack && spec_->cc == NicSpec::Cc::kDcqcn;
+  const bool echo = ce && spec_->cnp_on_ack && Dcqcn();
   if (ce) {
     if (Dctcp()) ++qp.ce_unacked;
     OnCeMark(qp, pkt->psn, qp.last_cnp, true, echo);
@@ -363,7 +368,7 @@ void RcTransport::OnData(const Packet* pkt) {
     qp.nak_outstanding = false;
     if (++qp.unacked >= static_cast<uint32_t>(spec_->ack_every) || pkt->last()) {
       qp.unacked = 0;
-      SendAckOrNak(PacketType::kAck, qp, pkt->psn, echo);
+      SendAckOrNak(PacketType::kAck, qp, pkt->psn, echo, pkt);
     }
     if (pkt->last() && qp.listener) qp.listener->OnReceiveComplete(qp.id, pkt->opcode, Now());
   } else if (pkt->psn > qp.expected_psn) {
@@ -371,17 +376,17 @@ void RcTransport::OnData(const Packet* pkt) {
     if (NakDue(qp)) {
       // Go-back-to-chunk (the HPCC code base's L2_BACK_TO_ZERO 1): expect the chunk again.
       if (spec_->back_to_chunk) qp.expected_psn = qp.expected_psn / spec_->back_to_chunk * spec_->back_to_chunk;
-      SendAckOrNak(PacketType::kNak, qp, qp.expected_psn, echo);
+      SendAckOrNak(PacketType::kNak, qp, qp.expected_psn, echo, pkt);
     }
   } else {
     rdma_->duplicate_request++;
-    SendAckOrNak(PacketType::kAck, qp, qp.expected_psn - 1, echo);
+    SendAckOrNak(PacketType::kAck, qp, qp.expected_psn - 1, echo, pkt);
   }
 }
 
 void RcTransport::OnCeMark(const QueuePair& qp, uint32_t psn, Time& qp_last_cnp, bool toward_requester, bool echoed) {
   rdma_->np_ecn_marked_roce_packets++;
-  if (echoed || !CcOn() || Dctcp()) return;  // an echo rides the ACK instead
+  if (echoed || !Dcqcn()) return;  // an echo rides the ACK instead; only DCQCN has CNPs
   Time& last_cnp = spec_->dcqcn.cnp_per_port ? last_port_cnp_ : qp_last_cnp;
   if (last_cnp >= 0 && Now() - last_cnp < spec_->dcqcn.min_time_between_cnps) return;
   last_cnp = Now();
@@ -409,7 +414,7 @@ void RcTransport::OnReadRequest(const Packet* pkt) {
     rdma_->out_of_sequence++;
     if (!qp.nak_outstanding) {
       qp.nak_outstanding = true;
-      SendAckOrNak(PacketType::kNak, qp, qp.expected_psn, false);
+      SendAckOrNak(PacketType::kNak, qp, qp.expected_psn, false, nullptr);
     }
     return;
   }

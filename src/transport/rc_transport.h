@@ -8,8 +8,8 @@
 // as the IBTA timer's retries would have. Responder: accepts in-order
 // packets, ACKs them (coalesced), NAKs the first packet of a gap once, answers READ requests
 // with a response stream, and generates CNPs for CE-marked packets (or echoes
-// CE on the ACK). Reaction point: hands CNPs to the QP's DCQCN, or the ACKs'
-// echoed marks to its DCTCP, and re-paces it.
+// CE on the ACK). Reaction point: hands CNPs to the QP's DCQCN, the ACKs'
+// echoed marks to its DCTCP or their RTTs to its TIMELY, and re-paces it.
 //
 // The NIC that carries it keeps everything about the wire: which QP sends
 // next, the receive buffer, PFC. The transport reaches it only through
@@ -82,12 +82,23 @@ class RcTransport {
   // Draws come from the run's seed (set before any QP starts).
   void set_seed(uint64_t seed) { seed_ = seed; }
 
+  // The requester's rate of a congestion control the ACKs drive (null: DCQCN's, or none).
+  static const AckClockedRate* AckClocked(NicSpec::Cc cc, const QueuePair& qp) {
+    return cc == NicSpec::Cc::kDctcp ? &qp.dctcp.rate() : cc == NicSpec::Cc::kTimely ? &qp.timely.rate() : nullptr;
+  }
+  // What `qp` may send at now, under its NIC's congestion control `cc`.
+  static double SendingRate(const QueuePair& qp, NicSpec::Cc cc) {
+    const AckClockedRate* a = AckClocked(cc, qp);
+    return a ? a->rate_bps() : qp.rp.rate_bps();
+  }
+
  private:
   // The headers every packet of `qp` carries; toward the requester for responses and control.
   Packet* NewPacket(const QueuePair& qp, PacketType type, uint8_t opcode, uint32_t psn, bool toward_requester);
   Packet* BuildReadRequest(QueuePair& qp, const Message& m);
   // An ACK or NAK for `psn`; `ecn_echo` carries CE back on it (the ns-3 profile's congestion signal).
-  void SendAckOrNak(PacketType type, QueuePair& qp, uint32_t psn, bool ecn_echo);
+  // `data` is the packet it answers (TIMELY echoes its send time).
+  void SendAckOrNak(PacketType type, QueuePair& qp, uint32_t psn, bool ecn_echo, const Packet* data);
   void SendCnp(const QueuePair& qp, uint32_t psn, bool toward_requester);
   // The notification point: a CE-marked packet of `qp` arrived; send a CNP toward the sender of
   // that stream unless the echo carries it or one left too recently (per QP, or per port).
@@ -108,7 +119,7 @@ class RcTransport {
   // The requester's data and the responder's READ responses each have a reaction point.
   struct Pacing {
     DcqcnRp& rp;
-    DctcpRp* dctcp;  // under nic.cc dctcp, the requester's rate (rp idle); else null
+    const AckClockedRate* acked;  // under a congestion control the ACKs drive, the requester's rate (rp idle)
     Time& next_send;
     Time& last_send;
     uint32_t& last_wire;
@@ -116,16 +127,16 @@ class RcTransport {
     RcCarrier::Timer timer;
   };
   Pacing RequestPacing(QueuePair& qp) const {
-    return {qp.rp, Dctcp() ? &qp.dctcp : nullptr, qp.next_send, qp.last_send, qp.last_wire, qp.cc_timer_at,
+    return {qp.rp, AckClocked(spec_->cc, qp), qp.next_send, qp.last_send, qp.last_wire, qp.cc_timer_at,
             RcCarrier::Timer::kCc};
   }
   static Pacing ResponsePacing(QueuePair& qp) {
     return {qp.response_rp, nullptr, qp.response_next_send, qp.response_last_send, qp.response_last_wire,
             qp.response_cc_timer_at, RcCarrier::Timer::kResponseCc};
   }
-  static double Rate(const Pacing& pace) { return pace.dctcp ? pace.dctcp->rate_bps() : pace.rp.rate_bps(); }
-  static bool Limited(const Pacing& pace) { return pace.dctcp ? pace.dctcp->limited() : pace.rp.limited(); }
-  static Time TimerDue(const Pacing& pace) { return pace.dctcp ? kTimeNever : pace.rp.timer_due(); }
+  static double Rate(const Pacing& pace) { return pace.acked ? pace.acked->rate_bps() : pace.rp.rate_bps(); }
+  static bool Limited(const Pacing& pace) { return pace.acked ? pace.acked->limited() : pace.rp.limited(); }
+  static Time TimerDue(const Pacing& pace) { return pace.acked ? kTimeNever : pace.rp.timer_due(); }
   void Repace(QueuePair& qp, const Pacing& pace);
   // The gap after the last frame at the reaction point's rate.
   Time PacingGap(const Pacing& pace) const {
@@ -161,9 +172,12 @@ class RcTransport {
   // refills, the timeout goes back to the first one, slow restart ends.
   void Progressed(QueuePair& qp);
   bool CcOn() const { return spec_->cc != NicSpec::Cc::kNone; }
+  bool Dcqcn() const { return spec_->cc == NicSpec::Cc::kDcqcn; }
   bool Dctcp() const { return spec_->cc == NicSpec::Cc::kDctcp; }
-  // DCTCP's sender: an ACK or NAK newly acknowledging `newly_acked` packets, with the marks it echoes.
-  void OnDctcpEcho(QueuePair& qp, const Packet* pkt, uint32_t newly_acked);
+  bool Timely() const { return spec_->cc == NicSpec::Cc::kTimely; }
+  // The sender of a congestion control the ACKs drive: an ACK or NAK newly acknowledging
+  // `newly_acked` packets, with the marks (DCTCP) or the send time (TIMELY) it echoes.
+  void OnAckFeedback(QueuePair& qp, const Packet* pkt, uint32_t newly_acked);
   bool RpOn() const { return CcOn() && rp_on_; }
 
   const Simulator* clock_;
