@@ -446,6 +446,8 @@ const std::vector<Table>& Tables() {
                           "Queue pairs that went to the error state"),
                      Make("bytes_delivered", "bytes", sum, "rocelab_fabric_delivered_bytes_total", kCounter,
                           "Payload the NICs accepted in order"),
+                     Make("queue_peak_bytes", "bytes", sum, "rocelab_fabric_queue_peak_bytes", kGauge,
+                          "The deepest any switch egress queue got"),
                  },
                  {"rocelab_fabric_other", Type::kUntyped,
                   "A total this rocelab version has no metric for, as summary.json writes it (unit and type "

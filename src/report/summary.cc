@@ -41,6 +41,7 @@ Totals ComputeTotals(const Fabric& f) {
       for (int p = 0; p < kNumPriorities; ++p) {
         t.pause_frames_tx += c.tx_pause[p];
         t.pause_frames_rx += c.rx_pause[p];
+        t.queue_peak_bytes = std::max(t.queue_peak_bytes, s->queue_counters(i, p).watermark_bytes);
       }
       t.crc_errors += c.crc_errors;
     }
@@ -66,7 +67,9 @@ std::vector<SlowdownRow> SlowdownTable(const Fabric& f) {
                                     {"<10KB", 0, 10 * 1024},
                                     {"10KB-100KB", 10 * 1024, 100 * 1024},
                                     {"100KB-1MB", 100 * 1024, 1024 * 1024},
-                                    {">=1MB", 1024 * 1024, UINT64_MAX}};
+                                    {">=1MB", 1024 * 1024, UINT64_MAX},
+                                    {"<100KB", 0, 100 * 1024},
+                                    {">=100KB", 100 * 1024, UINT64_MAX}};
   std::vector<SlowdownRow> rows;
   for (const Bucket& b : kBuckets) {
     std::vector<double> v;
@@ -480,6 +483,7 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   w.Uint("ecn_marked", t.ecn_marked).Uint("cnp_sent", t.cnp_sent).Uint("cnp_handled", t.cnp_handled);
   w.Uint("retransmitted_packets", t.retransmitted_packets).Uint("crc_errors", t.crc_errors);
   w.Uint("qp_errors", t.qp_errors).Uint("bytes_delivered", t.bytes_delivered);
+  w.Uint("queue_peak_bytes", t.queue_peak_bytes);
   w.EndObject();
   w.BeginArray("workloads");
   for (const auto& d : x.drivers()) d->WriteSummary(w);

@@ -20,13 +20,14 @@ struct Totals {
   uint64_t retransmitted_packets = 0, crc_errors = 0, qp_errors = 0;
   uint64_t bytes_delivered = 0;
   uint64_t timeouts = 0;
+  uint64_t queue_peak_bytes = 0;  // the deepest any switch egress queue got
 };
 
 Totals ComputeTotals(const Fabric& fabric);
 
 // FCT slowdown (FCT / ideal FCT) percentiles of finished flows, overall and per size bucket.
 struct SlowdownRow {
-  std::string bucket;  // "all", "<10KB", "10KB-100KB", "100KB-1MB", ">=1MB"
+  std::string bucket;  // "all", "<10KB", "10KB-100KB", "100KB-1MB", ">=1MB", and short "<100KB", long ">=100KB"
   size_t count = 0;
   double p50 = 0, p95 = 0, p99 = 0;
 };
