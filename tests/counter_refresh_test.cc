@@ -8,7 +8,9 @@
 #include <map>
 #include <set>
 
+#include "diagnose/diagnose.h"
 #include "run/monitor.h"
+#include "telemetry/counter_names.h"
 #include "util/config_error.h"
 #include "test_util.h"
 
@@ -89,6 +91,48 @@ TEST(CounterRefresh, AHealthyFabricRaisesNothingAboveT1AtProductionScrape) {
     }
     EXPECT_GT(f->engine().packet_hops, 1000000u) << "a busy fabric";
   }
+}
+
+// One end of a 100G link polled every second, the other half a second off, the link carrying a
+// burst of 300 ms each second at line rate: what one end sent and the other received over one pair
+// of polls differs by a whole burst, lost or not. The two ends' ledgers, balanced over many polls,
+// never prove a loss on a link that loses nothing, wherever the bursts fall between the reads, and
+// prove a 5 % loss once they hold enough polls.
+TEST(CounterRefresh, ALinksTwoEndsPolledApartProveALossOverManyPolls) {
+  const double frames_per_s = 100e9 / 8 / 4096;
+  auto sent_by = [&](double t, double burst_at) {  // cumulative frames sent by time t
+    const double whole = std::floor(t), in = t - whole;
+    return frames_per_s * (0.3 * whole + std::clamp(in - burst_at, 0.0, 0.3));
+  };
+  auto gray = [&](double loss, double offset, double burst_at, int polls) {
+    Evidence ev;
+    PortEvidence from, to;
+    from.device = "leaf0", from.port = "Ethernet28", from.peer = "spine1";
+    to.device = "spine1", to.port = "Ethernet0", to.peer = "leaf0";
+    from.is_switch = to.is_switch = true;
+    from.span_s = to.span_s = -1;  // the window has no reading of either: only the ledgers speak
+    for (int k = 1; k <= polls; ++k) {
+      const double t = k, u = k + offset;
+      from.link_polls.push_back({t, sent_by(t, burst_at), 0, 4096 * sent_by(t, burst_at), 0, 0});
+      const double got = (1 - loss) * sent_by(u, burst_at);
+      to.link_polls.push_back({u, 0, std::floor(got), 0, 4096 * std::floor(got), 0});
+    }
+    for (PortEvidence* p : {&from, &to})
+      for (const auto& [k, v] : CounterMap{{kSaiPortIfOutUcastPkts.name, 0}, {kSaiPortIfInUcastPkts.name, 0},
+                                            {kSaiPortIfOutOctets.name, 0}, {kSaiPortIfInOctets.name, 0}})
+        p->counters[k] = v;
+    ev.ports = {from, to};
+    ev.windowed = true;
+    for (const Diagnosis& d : Diagnose(ev))
+      if (d.rule == "network.gray_drop") return d.location.rfind("leaf0:Ethernet28", 0) == 0;
+    return false;
+  };
+  for (double offset : {-0.9, -0.5, -0.1, 0.1, 0.5, 0.9})
+    for (double burst_at : {0.0, 0.2, 0.4, 0.7}) {
+      EXPECT_FALSE(gray(0, offset, burst_at, 30)) << "no loss, the other end read " << offset << " s off, bursts at " << burst_at;
+      EXPECT_TRUE(gray(0.05, offset, burst_at, 30)) << "5 %, the other end read " << offset << " s off, bursts at " << burst_at;
+    }
+  EXPECT_FALSE(gray(0.05, 0.5, 0.2, 4)) << "four polls hold less loss than one burst";
 }
 
 TEST(CounterRefresh, AScrapeFasterThanThePortPollIsRefused) {

@@ -101,6 +101,27 @@ Time RecoveredAt(const FaultLifecycle& lc, const std::string& workload) {
   return -1;
 }
 
+// A tenth of the frames on leaf0's uplink to spine1 vanish. At a 1 s scrape each end of the link
+// is polled at its own moment, and a window's allowance for what the link carries between the two
+// reads hides the loss: the hosts' sequence errors said there was loss, not where, nothing was
+// done and the ring made no iteration in the run. The two ends' ledgers over many polls prove the
+// loss within seconds: the link is named and shut, and the ring runs on the other uplinks.
+TEST(ProductionPolls, AGrayDropIsProvenByTheLinksTwoEndsOverManyPolls) {
+  TestRun f = RunYaml(AtProductionPolls("gray_drop", 5, "auto"));
+  const Monitor::Detection* where = f.run->FaultLocalization(0);
+  ASSERT_NE(where, nullptr);
+  EXPECT_EQ(where->rule, "network.gray_drop");
+  EXPECT_EQ(where->location, "leaf0:Ethernet28 facing spine1");
+  EXPECT_LT(where->t, 100 * kMillisecond) << "10 s of production";
+  EXPECT_TRUE(Has(ActionKinds(*f.run), "shut_link"));
+  const std::vector<FaultLifecycle> lc = ComputeLifecycle(*f.run);
+  ASSERT_EQ(lc.size(), 1u);
+  TestRun off = RunYaml(AtProductionPolls("gray_drop", 5, "off"));
+  const std::vector<FaultLifecycle> lc_off = ComputeLifecycle(*off.run);
+  ASSERT_EQ(lc_off.size(), 1u);
+  EXPECT_LT(lc[0].lost, 0.8 * lc_off[0].lost) << "shutting the link must win back time";
+}
+
 // The flap's link shut, the ring shares the one uplink left with the recurring incast; it is held
 // to the capacity run (the link down from the start) over the same stretch of time, not iteration
 // by iteration: which of the two gets more of that uplink is congestion control's to settle and

@@ -67,6 +67,27 @@ double LinkDownsOf(bool is_switch, const CounterMap& deltas) {
   return std::max(delta(downs.name), std::ceil(delta(kCarrierChanges.name) / 2));
 }
 
+LinkTrafficCounters LinkCountersOf(bool is_switch) {
+  if (is_switch) return {kSaiPortIfOutUcastPkts, kSaiPortIfInUcastPkts, kSaiPortIfOutOctets, kSaiPortIfInOctets};
+  return {kTxPacketsPhy, kRxPacketsPhy, kTxBytesPhy, kRxBytesPhy};
+}
+
+LinkPoll LinkPollOf(bool is_switch, const CounterMap& values, double t_s) {
+  const LinkTrafficCounters c = LinkCountersOf(is_switch);
+  auto at = [&](const Counter& k, double absent) {
+    auto it = values.find(k.name);
+    return it == values.end() ? absent : it->second;
+  };
+  LinkPoll p;
+  p.t_s = t_s;
+  p.sent_frames = at(c.sent_frames, 0);
+  p.got_frames = at(c.got_frames, 0);
+  p.sent_bytes = at(c.sent_bytes, -1);
+  p.got_bytes = at(c.got_bytes, -1);
+  p.downs = LinkDownsOf(is_switch, values);
+  return p;
+}
+
 std::string LocationDevice(const std::string& location) { return location.substr(0, location.find_first_of(": ")); }
 
 namespace {
@@ -657,6 +678,62 @@ class Rules {
     return std::max(a.speed_gbps, b.speed_gbps) * 1e9 / 8 * gaps * ev_.interval_s / std::min(a.span_s, b.span_s);
   }
 
+  // Whether `lost` of `sent` frames is more than were on the wire when the counters were read: a
+  // few on a quiet link at the end of a run, hundreds of small ones on a busy link at the end of a
+  // short window (a 400G link of 200 m holds 50 KB: 600 minimum-size frames). Where both ends count
+  // bytes too (`sent_bytes` >= 0), the lost frames must show as more lost bytes than such a link
+  // holds (64 KB). `skew`: bytes the count may miss besides, what the link carried between the
+  // two ends' reads.
+  static bool Vanished(double lost, double sent, double lost_bytes, double sent_bytes, double skew) {
+    const bool bytes = sent_bytes >= 0;
+    if (lost <= (bytes ? 8 : 64 + skew / 64) || lost <= 5e-3 * sent) return false;
+    return !bytes || (lost_bytes > 64 * 1024 + skew && lost_bytes > 5e-3 * sent_bytes);
+  }
+
+  // The two ends' poll ledgers (PortEvidence::link_polls), balanced over the range of polls that
+  // proves the most frames lost; "" when none proves a loss. Over the sender's polls i < j, every
+  // frame it sent in (t_i, t_j] has arrived by the receiver's first poll at or after t_j, unless it
+  // vanished, and the receiver's count since its last poll at or before t_i holds them all and some
+  // sent outside the range besides. So sent(i..j) - received(a..b) never exceeds what vanished,
+  // however far apart the two ends are polled; what it misses (the frames of the gaps) stays one
+  // poll's worth while the range grows, so a steady loss shows once the range holds several times
+  // more than a poll. The newest poll of each end is left out: a link that goes dark loses frames
+  // before its carrier's change is counted, and only a later poll with no down vouches for the range.
+  static std::string LedgerLoss(const PortEvidence& from, const PortEvidence& to, bool bytes) {
+    const std::vector<LinkPoll>& s = from.link_polls;
+    const std::vector<LinkPoll>& r = to.link_polls;
+    if (s.size() < 3 || r.size() < 3) return "";
+    const size_t n = s.size() - 1, m = r.size() - 1;
+    double best = 0, best_sent = 0, best_got = 0;
+    size_t polls = 0;
+    for (size_t i = 0; i < n; ++i) {
+      size_t a = m;  // the receiver's last poll at or before t_i
+      for (size_t k = 0; k < m && r[k].t_s <= s[i].t_s; ++k) a = k;
+      if (a == m) continue;
+      size_t b = a;  // its first poll at or after t_j
+      for (size_t j = i + 1; j < n; ++j) {
+        while (b < m && r[b].t_s < s[j].t_s) ++b;
+        if (b == m) break;
+        const double sent = s[j].sent_frames - s[i].sent_frames, got = r[b].got_frames - r[a].got_frames;
+        const double sent_bytes = bytes ? s[j].sent_bytes - s[i].sent_bytes : -1;
+        const double got_bytes = bytes ? r[b].got_bytes - r[a].got_bytes : 0;
+        if (sent - got > best && Vanished(sent - got, sent, sent_bytes - got_bytes, sent_bytes, 0)) {
+          best = sent - got;
+          best_sent = sent;
+          best_got = got;
+          polls = j - i;
+        }
+      }
+    }
+    if (best <= 0) return "";
+    const LinkTrafficCounters fc = LinkCountersOf(from.is_switch), tc = LinkCountersOf(to.is_switch);
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f %%", 100 * best / best_sent);
+    return std::string(fc.sent_frames.name) + " +" + Count(best_sent) + " at " + from.device + " over " +
+           std::to_string(polls) + " of its polls, " + tc.got_frames.name + " +" + Count(best_got) + " at " + to.device +
+           " over its polls around them: at least " + Count(best) + " lost (" + share + ")";
+  }
+
   // Frames that leave one end of a link and never arrive at the other, with no counter at
   // either end: a gray failure. Only evidence holding both ends (a simulation's summary, or
   // bundles from both devices) shows it; a link that went down loses its frames in flight, so
@@ -670,30 +747,26 @@ class Rules {
     }
     auto flapped = [&](const PortEvidence& p) { return D(p, kCarrierChanges.name) > 0 || D(p, kSonicFlapCount.name) > 0; };
     auto check = [&](const PortEvidence& from, const PortEvidence& to) {
-      const Counter& sent = from.is_switch ? kSaiPortIfOutUcastPkts : kTxPacketsPhy;
-      const Counter& got = to.is_switch ? kSaiPortIfInUcastPkts : kRxPacketsPhy;
-      if (!Has(from, sent.name) || !Has(to, got.name) || flapped(from) || flapped(to)) return;
-      if (from.span_s < 0 || to.span_s < 0) return;  // an end the monitor has no reading of yet
-      // Frames on the wire when the counters were read count as lost here: a few on a quiet link
-      // at the end of a run, hundreds of small ones on a busy link at the end of a short window
-      // (a 400G link of 200 m holds 50 KB: 600 minimum-size frames). Where both ends count bytes
-      // too, the lost frames must show as more lost bytes than such a link holds (64 KB).
-      // A monitor that reads the two ends at different moments (each device's own poll:
-      // run/counter_db.h) also misses what the link carried between the two reads.
-      const double skew = PollSkewBytes(from, to);
-      const double lost = D(from, sent.name) - D(to, got.name);
-      const Counter& sent_bytes = from.is_switch ? kSaiPortIfOutOctets : kTxBytesPhy;
-      const Counter& got_bytes = to.is_switch ? kSaiPortIfInOctets : kRxBytesPhy;
-      const bool bytes = Has(from, sent_bytes.name) && Has(to, got_bytes.name);
-      if (lost <= (bytes ? 8 : 64 + skew / 64) || lost <= 5e-3 * D(from, sent.name)) return;
-      if (bytes) {
-        const double lost_bytes = D(from, sent_bytes.name) - D(to, got_bytes.name);
-        if (lost_bytes <= 64 * 1024 + skew || lost_bytes <= 5e-3 * D(from, sent_bytes.name)) return;
+      const LinkTrafficCounters fc = LinkCountersOf(from.is_switch), tc = LinkCountersOf(to.is_switch);
+      if (!Has(from, fc.sent_frames.name) || !Has(to, tc.got_frames.name) || flapped(from) || flapped(to)) return;
+      const bool bytes = Has(from, fc.sent_bytes.name) && Has(to, tc.got_bytes.name);
+      std::string evidence;
+      // The window's deltas, where the monitor has a reading of both ends. A monitor that reads the
+      // two ends at different moments (each device's own poll: run/counter_db.h) also misses what
+      // the link carried between the two reads.
+      if (from.span_s >= 0 && to.span_s >= 0) {
+        const double sent = D(from, fc.sent_frames.name), lost = sent - D(to, tc.got_frames.name);
+        const double sent_bytes = bytes ? D(from, fc.sent_bytes.name) : -1;
+        const double lost_bytes = bytes ? sent_bytes - D(to, tc.got_bytes.name) : 0;
+        if (Vanished(lost, sent, lost_bytes, sent_bytes, PollSkewBytes(from, to)))
+          evidence = std::string(fc.sent_frames.name) + " " + Count(sent) + " at " + from.device + ", " + tc.got_frames.name +
+                     " " + Count(D(to, tc.got_frames.name)) + " at " + to.device + ": " + Count(lost) + " lost";
       }
+      // Polled far apart, a window's allowance for that hides a loss its ledgers show.
+      if (evidence.empty()) evidence = LedgerLoss(from, to, bytes);
+      if (evidence.empty()) return;
       Add("network.gray_drop", "network", Severity::kError, "frames vanish on the link " + from.device + " -> " + to.device + " and no device counts them",
-          Where(from), std::string(sent.name) + " " + Count(D(from, sent.name)) + " at " + from.device + ", " + got.name + " " +
-                           Count(D(to, got.name)) + " at " + to.device + ": " + Count(lost) + " lost",
-          kGrayDropAction);
+          Where(from), evidence, kGrayDropAction);
     };
     for (const auto& [key, p] : switch_port) {
       auto peer_switch = switch_port.find({key.second, key.first});

@@ -12,6 +12,7 @@
 
 #include "diagnose/evidence.h"
 #include "plan/lint.h"
+#include "telemetry/counter_names.h"
 
 namespace rocelab {
 
@@ -40,6 +41,15 @@ constexpr double kFlapWindowSeconds = 10;
 // How often the port's link went down over the evidence's interval (its deltas).
 double LinkDownsOf(const PortEvidence& p);
 double LinkDownsOf(bool is_switch, const CounterMap& deltas);  // a port's, from its own group's deltas
+
+// The counters a port's link traffic is read by: the SAI port counters on a switch, the NIC's
+// physical-port counters on a host.
+struct LinkTrafficCounters {
+  const Counter &sent_frames, &got_frames, &sent_bytes, &got_bytes;
+};
+LinkTrafficCounters LinkCountersOf(bool is_switch);
+// A port's link traffic and downs from its counters (cumulative values) at `t_s`.
+LinkPoll LinkPollOf(bool is_switch, const CounterMap& values, double t_s);
 
 // A rule's own tier ("T1", "T2", "T3"; "" for application and evidence findings). A few rules
 // grade each finding on its evidence instead: pausing traced to a storm or a slow receiver is

@@ -21,6 +21,14 @@ using CounterMap = std::map<std::string, double>;
 constexpr char kSimHostPort[] = "mlx5_0/eth0";
 
 // One NIC port or one switch port.
+// A port's link counters as one poll wrote them, cumulative: the frames and bytes it sent and
+// received (bytes -1 where the device does not count them), and how often its link went down.
+struct LinkPoll {
+  double t_s = 0;
+  double sent_frames = 0, got_frames = 0, sent_bytes = -1, got_bytes = -1;
+  double downs = 0;
+};
+
 struct PortEvidence {
   std::string device;  // host or switch name
   std::string port;    // "mlx5_0/eth0", "Ethernet4"
@@ -50,6 +58,10 @@ struct PortEvidence {
   // The same for its queue and priority-group counters, where their poll differs from the port's
   // (SONiC's QUEUE_STAT and PG_DROP every 10 s, the port's every 1 s).
   double queue_read_s = -1, queue_span_s = 0;
+  // A monitor reading devices at their own polls: this port's link counters at its recent polls,
+  // oldest first, since its link last went down (run/monitor.h). network.gray_drop balances them
+  // against the other end's over many polls. Empty elsewhere.
+  std::vector<LinkPoll> link_polls;
   std::vector<std::string> sources;  // the files it came from
 };
 

@@ -78,6 +78,7 @@ Monitor::Monitor(Experiment* x)
   prev_ = Snapshot();
   prev_t_ = x_->fabric().now();
   seen_polls_.resize(prev_.ports.size());
+  ledgers_.resize(prev_.ports.size());
   for (size_t i = 0; i < prev_.ports.size(); ++i)
     for (int g = 0; g < kCounterGroups; ++g) seen_polls_[i][g] = db_->Latest(i, static_cast<CounterGroup>(g));
   x_->fabric().sampler().Every(window_, [this] { Window(); }, phase_);
@@ -151,6 +152,20 @@ void Monitor::Window() {
       seen = latest;
     }
     CounterDb::Join(values, deltas, &p);
+    if (!db_->instant()) {
+      const CounterPoll& own_poll = db_->Latest(i, own);
+      std::vector<LinkPoll>& ledger = ledgers_[i];
+      const double t_s = static_cast<double>(own_poll.t) / kSecond;
+      if (own_poll.t >= 0 && (ledger.empty() || t_s > ledger.back().t_s)) {
+        const LinkPoll poll = LinkPollOf(p.is_switch, own_poll.values, t_s);
+        if (!ledger.empty() && (poll.downs != ledger.back().downs || poll.sent_frames < ledger.back().sent_frames ||
+                                poll.got_frames < ledger.back().got_frames))
+          ledger.clear();
+        ledger.push_back(poll);
+        if (ledger.size() > kLedgerPolls) ledger.erase(ledger.begin());
+      }
+      p.link_polls = ledger;
+    }
     // The downs of the flap window: this window's and those of the windows that ended within it.
     std::deque<std::pair<Time, double>>& downs = downs_[p.device + ":" + p.port];
     if (downs_now > 0) downs.push_back({now, downs_now});

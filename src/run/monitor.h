@@ -105,6 +105,11 @@ class Monitor {
   std::unique_ptr<CounterDb> db_;
   // Per port, per counter group: the poll the last window read.
   std::vector<std::array<CounterPoll, kCounterGroups>> seen_polls_;
+  // Per port, when devices are polled apart: its link counters at its own group's last polls,
+  // since its link last went down or its counters were cleared (PortEvidence::link_polls). 30
+  // port polls: 30 s of a SONiC switch's.
+  static constexpr size_t kLedgerPolls = 30;
+  std::vector<std::vector<LinkPoll>> ledgers_;
   Evidence prev_;  // the live read of the last window: the watchdog's statistics, the probes
   Time prev_t_ = 0;
   // (rule, location) -> the last window it was found in. A finding is a new detection when it
