@@ -90,6 +90,37 @@ TEST(Lab, PfcStormIsFoundFromThePauseCountersAndFixedByTheWatchdog) {
   EXPECT_NE(review.find("USD"), std::string::npos) << review;
 }
 
+// The stormed NIC's driver reloaded (`devlink dev reload`): its stuck receive pipeline starts
+// again and it pauses no more. The queue pairs it was an end of go to error (the storage reads into
+// h0: their senders count the errored work requests); the ring's live on. The watchdog is still
+// the fabric's part of the fix.
+TEST(Lab, ADriverReloadEndsAStormAndFailsItsQueuePairs) {
+  LabSession s = Start("pfc_storm");
+  Do(s, {"run 2ms"});
+  EXPECT_EQ(s.Execute("on h0 devlink dev show"), "pci/0000:08:00.0\n");
+  for (const char* bad : {"devlink dev reload", "devlink dev reload pci/0000:01:00.0", "devlink dev reload pci/0000:08:00.0 action fw_activate",
+                          "devlink"})
+    EXPECT_EQ(s.Execute(std::string("on h0 ") + bad).rfind("usage: ", 0), 0u) << bad;
+  const std::string errors = "cat /sys/class/infiniband/mlx5_0/ports/1/hw_counters/req_cqe_error";
+  EXPECT_EQ(s.Execute("on h4 " + errors), "0\n");
+  const CounterMap stormed = ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S");
+  Do(s, {"run 1ms"});
+  const CounterMap still = ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S");
+  ASSERT_GT(still.at("tx_prio3_pause"), stormed.at("tx_prio3_pause")) << "a storm pauses on";
+  EXPECT_EQ(s.Execute("on h0 devlink dev reload pci/0000:08:00.0"), "reload_actions_performed:\n  driver_reinit\n");
+  const CounterMap reloaded = ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S");
+  Do(s, {"run 5ms"});
+  const CounterMap after = ParseCounterList(s.Execute("on h0 ethtool -S eth0"), "ethtool -S");
+  EXPECT_EQ(after.at("tx_prio3_pause"), reloaded.at("tx_prio3_pause")) << "the pipeline drains: no pause since";
+  for (const char* sender : {"h4", "h5", "h10", "h11"})
+    EXPECT_NE(s.Execute(std::string("on ") + sender + " " + errors), "0\n") << sender << "'s reads into h0 failed";
+  EXPECT_EQ(s.Execute("on h1 " + errors), "0\n") << "the ring's queue pairs live on";
+  EXPECT_NE(s.Execute("timeline all").find("nic_reload"), std::string::npos);
+  const std::string check = Do(s, {"on leaf0 config pfcwd start_default", "on leaf1 config pfcwd start_default",
+                                   "on spine0 config pfcwd start_default", "on spine1 config pfcwd start_default", "run 60ms", "check"});
+  EXPECT_TRUE(Fixed(check)) << check;
+}
+
 TEST(Lab, PfcStormIsNotFixedByShuttingAnInnocentUplink) {
   LabSession s = Start("pfc_storm");
   const std::string check = Do(s, {"run 2ms", "on leaf0 config interface shutdown Ethernet24", "run 60ms", "check"});
@@ -237,9 +268,20 @@ TEST(Lab, AGrayDropShowsAsFramesSentThatTheOtherEndNeverReceived) {
   EXPECT_TRUE(Fixed(check)) << check;
 }
 
-// Headroom cut on leaf0: bursts into h0 make it pause its uplinks, and what is in flight then
-// overflows PG3; mmuconfig shows leaf0's lossless profile a fraction of leaf1's.
-TEST(Lab, ShortHeadroomShowsAsLosslessPgDropsAndASmallProfile) {
+// The xoff of mmuconfig's profile `name` ("pg_lossless_100000_5m_profile"); -1 if it has none.
+double ProfileXoff(const std::string& mmuconfig, const std::string& name) {
+  const size_t at = mmuconfig.find("Profile: " + name + "\n");
+  if (at == std::string::npos) return -1;
+  const size_t xoff = mmuconfig.find("xoff", at);
+  return xoff == std::string::npos ? -1 : std::stod(mmuconfig.substr(xoff + 4));
+}
+
+// The spines moved to a hall 2 km away and leaf0's CABLE_LENGTH still says the 5 m of the old
+// copper: bursts into h0 make leaf0 pause its uplinks, and what is in flight on 2 km then
+// overflows PG3's headroom. The evidence: PG3 drops on leaf0, mmuconfig's profiles named for a 5 m
+// cable on leaf0 and for 2000 m on leaf1, CABLE_LENGTH. The fix SONiC gives: the cable lengths as
+// they are (`config interface cable-length`), from which the profile is sized again.
+TEST(Lab, ShortHeadroomIsAProfileForTheOldCableAndTheCableLengthFixesIt) {
   LabSession s = Start("headroom");
   const std::string drops = Do(s, {"run 2ms", "on leaf0 show priority-group drop counters"});
   double pg3 = 0;
@@ -251,9 +293,17 @@ TEST(Lab, ShortHeadroomShowsAsLosslessPgDropsAndASmallProfile) {
     }
   }
   EXPECT_GT(pg3, 10) << drops;
-  EXPECT_NE(s.Execute("on leaf0 mmuconfig -l").find("xoff        16384"), std::string::npos);
-  // The headroom PG3 used on leaf0's uplinks reached the profile's 16 KB: what arrived after that
-  // was dropped.
+  const std::string leaf0 = s.Execute("on leaf0 mmuconfig -l"), leaf1 = s.Execute("on leaf1 mmuconfig -l");
+  const double short_xoff = ProfileXoff(leaf0, "pg_lossless_100000_5m_profile");
+  const double long_xoff = ProfileXoff(leaf1, "pg_lossless_100000_2000m_profile");
+  EXPECT_EQ(ProfileXoff(leaf0, "pg_lossless_100000_2000m_profile"), -1) << leaf0;
+  ASSERT_GT(short_xoff, 0) << leaf0;
+  EXPECT_GT(long_xoff, 4 * short_xoff) << leaf1;
+  const std::string cables = s.Execute("on leaf0 sonic-cfggen -d --var-json CABLE_LENGTH");
+  EXPECT_NE(cables.find("\"Ethernet28\": \"5m\""), std::string::npos) << cables;
+  EXPECT_NE(s.Execute("on leaf1 sonic-cfggen -d --var-json CABLE_LENGTH").find("\"Ethernet28\": \"2000m\""), std::string::npos);
+  // The headroom PG3 used on leaf0's uplinks filled the profile's xoff but for less than a frame
+  // (4 KB and its cells): the frame that did not fit was dropped.
   double headroom_used = 0;
   for (const TextLine& l : NumberedLines(s.Execute("on leaf0 show priority-group watermark headroom"))) {
     const std::vector<std::string> w = Words(l.text);
@@ -263,13 +313,26 @@ TEST(Lab, ShortHeadroomShowsAsLosslessPgDropsAndASmallProfile) {
       headroom_used = std::stod(digits);
     }
   }
-  EXPECT_GE(headroom_used, 16384 - 2048);
-  EXPECT_LE(headroom_used, 16384);
-  EXPECT_NE(s.Execute("on leaf1 mmuconfig -l").find("xoff        72192"), std::string::npos);
+  EXPECT_GE(headroom_used, short_xoff - 4608);
+  EXPECT_LE(headroom_used, short_xoff);
   EXPECT_FALSE(Fixed(s.Execute("check")));
-  const std::string check = Do(s, {"on leaf0 config qos reload", "run 30ms", "check"});
+  for (const char* bad : {"config interface cable-length Ethernet28", "config interface cable-length Ethernet28 far",
+                          "config interface cable-length Ethernet28 0m"})
+    EXPECT_EQ(s.Execute(std::string("on leaf0 ") + bad).rfind("usage: ", 0), 0u) << bad;
+  EXPECT_EQ(s.Execute("on leaf0 config interface cable-length Ethernet99 2000m"), "no port Ethernet99 on leaf0\n");
+  const std::string check = Do(s, {"on leaf0 config interface cable-length Ethernet24 2000m",
+                                   "on leaf0 config interface cable-length Ethernet28 2000m", "run 30ms", "check"});
   EXPECT_TRUE(Fixed(check)) << check;
-  EXPECT_NE(s.Execute("on leaf0 mmuconfig -l").find("xoff        72192"), std::string::npos);
+  EXPECT_EQ(ProfileXoff(s.Execute("on leaf0 mmuconfig -l"), "pg_lossless_100000_2000m_profile"), long_xoff);
+}
+
+// `config qos reload` puts the configuration back as a whole: the profiles sized for the cables
+// the scenario has.
+TEST(Lab, ShortHeadroomIsFixedByReloadingTheQosConfiguration) {
+  LabSession s = Start("headroom");
+  const std::string check = Do(s, {"run 2ms", "on leaf0 config qos reload", "run 30ms", "check"});
+  EXPECT_TRUE(Fixed(check)) << check;
+  EXPECT_NE(s.Execute("on leaf0 sonic-cfggen -d --var-json CABLE_LENGTH").find("\"Ethernet28\": \"2000m\""), std::string::npos);
 }
 
 TEST(Lab, ShortHeadroomIsNotFixedByLoweringTheEcnThresholds) {

@@ -75,7 +75,7 @@ HeadroomPlan IeeeHeadroomPlan(const Args& a, uint64_t speed, double cable_m, uin
   // The RoCE frames whose cell waste the headroom covers (the simulator's headroom: auto).
   const uint32_t roce_mtu = static_cast<uint32_t>(IntArg(a, "--roce-mtu", 0, 0, 9000));
   const uint32_t fill_frame = roce_mtu ? std::max(kMinFrame, kRoceHeaders + roce_mtu) : 0;
-  const Time delay = static_cast<Time>(cable_m * 5.0 * kNanosecond + 0.5);  // 2e8 m/s
+  const Time delay = CableDelay(cable_m);
   const HeadroomBreakdown h = Ieee8021QbbHeadroom(speed, delay, mtu, cell, quanta, fill_frame);
   HeadroomPlan p;
   p.xoff = h.total;

@@ -61,7 +61,7 @@ std::string Describe(const FaultSpec& f, const std::string& fec) {
     case Kind::kMtu: return "MTU " + std::to_string(f.mtu);
     case Kind::kHeadroom:
       return f.headroom ? "headroom " + std::to_string(*f.headroom) + " B"
-                        : "headroom for a " + Number(static_cast<double>(*f.cable_delay) / (5.0 * kNanosecond)) + " m cable";
+                        : "headroom for a " + Number(CableMeters(*f.cable_delay)) + " m cable";
     case Kind::kRouteChange: return std::to_string(f.routes.size()) + " static routes installed";
     case Kind::kPfcStorm: return "receive pipeline stuck: nothing drains, the NIC pauses without end";
     case Kind::kSlowReceiver: return "receive pipeline drains " + FormatRate(f.drain_rate) + "b/s";
@@ -291,14 +291,21 @@ void FaultInjector::SetHeadroom(size_t i, bool apply) {
   Switch& sw = static_cast<Switch&>(fabric_->device(t.node));
   Saved& s = saved_[i];
   const auto ports = Ports(t);
-  if (apply) s.headroom.clear();
+  if (apply) {
+    s.headroom.clear();
+    s.profile_cable.clear();
+  }
   for (size_t k = 0; k < ports.size(); ++k) {
     const int p = ports[k].second;
     if (apply) {
       s.headroom.push_back(sw.headroom(p));
+      s.profile_cable.push_back(sw.profile_cable(p));
+      // A cable length: the profile sized for it, as the switch's CABLE_LENGTH now says.
+      if (f.cable_delay) sw.SetProfileCable(p, *f.cable_delay);
       sw.SetHeadroom(p, f.headroom ? *f.headroom : fabric_->AutoHeadroom(t.node, p, *f.cable_delay));
     } else {
       sw.SetHeadroom(p, s.headroom[k]);
+      sw.SetProfileCable(p, s.profile_cable[k]);
     }
   }
 }

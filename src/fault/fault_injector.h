@@ -43,6 +43,7 @@ class FaultInjector final : public EventSource {
     bool trust_dscp = true;
     uint8_t lossless_mask = 0, ecn_mask = 0;
     std::vector<uint64_t> headroom;
+    std::vector<Time> profile_cable;
     uint32_t mtu = 0;
     uint64_t drain_rate = 0;
     std::vector<std::optional<std::vector<uint16_t>>> routes;  // the exceptions the routes replaced

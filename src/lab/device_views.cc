@@ -210,6 +210,14 @@ std::string ShowMmuConfig(uint64_t lossless_pool, const std::vector<MmuProfileVi
   return out;
 }
 
+std::string ShowCableLength(const std::vector<std::pair<std::string, double>>& port_meters) {
+  std::string out = "{\n    \"CABLE_LENGTH\": {\n        \"AZURE\": {\n";
+  for (size_t i = 0; i < port_meters.size(); ++i)
+    out += "            \"" + port_meters[i].first + "\": \"" + std::to_string(std::llround(port_meters[i].second)) + "m\"" +
+           (i + 1 < port_meters.size() ? "," : "") + "\n";
+  return out + "        }\n    }\n}\n";
+}
+
 std::string ShowDscpToTcMap(const JsonDocument& sw) {
   const JsonDocument& map = Member(Member(sw, "config"), "dscp_to_priority");
   std::string out = "{\n    \"DSCP_TO_TC_MAP\": {\n        \"AZURE\": {\n";

@@ -9,6 +9,7 @@
 #define ROCELAB_LAB_DEVICE_VIEWS_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "util/json_value.h"
@@ -52,6 +53,9 @@ struct MmuProfileView {
   std::string ports;
 };
 std::string ShowMmuConfig(uint64_t lossless_pool, const std::vector<MmuProfileView>& profiles);
+// `sonic-cfggen -d --var-json CABLE_LENGTH`: each port's cable as the buffer manager sizes its
+// lossless profile for it (SONiC's CABLE_LENGTH|AZURE entry), in whole metres.
+std::string ShowCableLength(const std::vector<std::pair<std::string, double>>& port_meters);
 
 // A host's block (summary.json's hosts.<name>).
 std::string EthtoolS(const JsonDocument& host);

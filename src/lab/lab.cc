@@ -101,14 +101,20 @@ std::vector<Lab> MakeLabs() {
                       "The network team's dashboards are green.",
                       "  - {kind: gray_drop, target: leaf0-spine1, at: 2ms, rate: 0.1}\n",
                       {LabCheck::kRingPace, LabCheck::kNoFrameVanishes}));
-  // A change on leaf0 left its lossless headroom at 16 KB where its 200 m (1 us) links need 72 KB:
-  // what is in flight when it pauses does not fit. A 2 MB buffer, so the shared pool cannot hide
-  // it, and bursts into h0 every 5 ms, so it pauses its uplinks again and again.
-  labs.push_back(Make("headroom", "Headroom short after a cable change",
-                      "Since the cabling work on leaf0 last night, the training job stalls now and then and its "
-                      "NICs count sequence errors. The fabric is lossless: nothing should be dropped.",
-                      "  - {kind: headroom, target: leaf0, at: 2ms, headroom: 16KB}\n",
-                      {LabCheck::kRingPace, LabCheck::kNoDrops}, ", buffer: 2MB", Bursts(20, 300, 5)));
+  // The spines now stand in another hall, 2 km of fibre (10 us) from the leaves, but leaf0's
+  // CABLE_LENGTH entries still say the 5 m of the copper the fibre replaced, so its lossless
+  // profiles reserve what a 5 m cable needs where 2 km need several times more: what is in flight
+  // when it pauses its uplinks does not fit. A 2 MB buffer, so the shared pool cannot hide it, and
+  // bursts into h0 every 5 ms, so it pauses its uplinks again and again.
+  Lab headroom = Make("headroom", "Headroom short after a cable change",
+                      "Since the spines moved to the new hall last night (the leaves' uplinks are now 2 km of fibre "
+                      "where 5 m of copper ran before), the training job stalls now and then and its NICs count "
+                      "sequence errors. The fabric is lossless: nothing should be dropped.",
+                      "  - {kind: headroom, target: leaf0, at: 2ms, cable: 5m}\n",
+                      {LabCheck::kRingPace, LabCheck::kNoDrops}, ", buffer: 2MB", Bursts(20, 300, 5));
+  const std::string uplinks = "fabric_link: {rate: 100G, delay: 1us}";
+  headroom.scenario_yaml.replace(headroom.scenario_yaml.find(uplinks), uplinks.size(), "fabric_link: {rate: 100G, length: 2km}");
+  labs.push_back(headroom);
   return labs;
 }
 

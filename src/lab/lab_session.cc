@@ -48,15 +48,16 @@ constexpr char kHelp[] =
     "  show interfaces counters | show pfc counters | show queue counters [PORT]\n"
     "  show priority-group drop counters | show priority-group watermark shared|headroom\n"
     "  show pfcwd stats | show pfcwd config | show ecn\n"
-    "  sonic-cfggen -d --var-json DSCP_TO_TC_MAP | mmuconfig -l\n"
+    "  sonic-cfggen -d --var-json DSCP_TO_TC_MAP|CABLE_LENGTH | mmuconfig -l\n"
     "  show ip route | config route del prefix A.B.C.D/32\n"
-    "  config interface shutdown|startup PORT\n"
+    "  config interface shutdown|startup PORT | config interface cable-length PORT LENGTH\n"
     "  config qos reload\n"
     "  config pfcwd start_default | config pfcwd start --action drop ports all detection-time MS [--restoration-time MS]\n"
     "  config ecn -profile AZURE_LOSSLESS [-gmin BYTES] [-gmax BYTES] [-gdrop PERCENT]\n"
     "On a host (mlx5):\n"
     "  ethtool -S eth0 | rdma statistic | mlnx_qos -i eth0\n"
     "  mlnx_qos -i eth0 [--trust pcp|dscp] [--pfc 0,0,0,1,0,0,0,0]\n"
+    "  devlink dev show | devlink dev reload pci/0000:08:00.0   (the driver reloaded: its queue pairs to error)\n"
     "  cat /sys/class/infiniband/mlx5_0/ports/1/hw_counters/NAME\n"
     "  cat /sys/class/net/eth0/ecn/roce_rp/enable/PRIO\n"
     "  echo 0|1 > /sys/class/net/eth0/ecn/roce_rp/enable/PRIO\n"
@@ -64,7 +65,7 @@ constexpr char kHelp[] =
 
 const std::vector<std::string> kCommands = {"briefing", "run", "pace", "pause", "resume", "pingmesh", "time", "devices", "on", "diagnose", "timeline", "check",
                                             "review", "quit", "help", "show", "config", "sonic-cfggen", "ethtool",
-                                            "rdma", "mlnx_qos", "cat", "echo"};
+                                            "rdma", "mlnx_qos", "devlink", "cat", "echo"};
 
 std::string Join(const std::vector<std::string>& w, size_t from) {
   std::string s;
@@ -349,6 +350,11 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
     return out;
   }
   if (Is(w, {"sonic-cfggen", "-d", "--var-json", "DSCP_TO_TC_MAP"})) return ShowDscpToTcMap(DeviceBlock(device));
+  if (Is(w, {"sonic-cfggen", "-d", "--var-json", "CABLE_LENGTH"})) {
+    std::vector<std::pair<std::string, double>> cables;
+    for (int p = 0; p < sw.num_ports(); ++p) cables.push_back({SwitchPortAlias(p), CableMeters(sw.profile_cable(p))});
+    return ShowCableLength(cables);
+  }
   if (Is(w, {"show", "ip", "route"})) {
     // FRR's layout (vtysh `show ip route`): a host route per host, connected, static or learnt
     // (BGP, its ECMP next hops on the lines below), each next hop by the device it faces.
@@ -401,20 +407,39 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
   if (Is(w, {"mmuconfig", "-l"})) {
     // The ingress lossless pool, and one lossless PG profile per headroom in force with the ports
     // that have it (a port whose headroom drifted stands out beside its neighbours).
-    std::vector<std::pair<uint64_t, std::string>> profiles;
-    for (int p = 0; p < sw.num_ports(); ++p) {
-      auto it = std::find_if(profiles.begin(), profiles.end(), [&](const auto& x) { return x.first == sw.headroom(p); });
-      if (it == profiles.end()) profiles.push_back({sw.headroom(p), SwitchPortAlias(p)});
-      else it->second += " " + SwitchPortAlias(p);
-    }
+    // A profile is named for its speed and the cable it was sized for (CABLE_LENGTH).
     std::vector<MmuProfileView> views;
-    for (const auto& [bytes, ports] : profiles) {
-      const Port& port = sw.port(ResolvePort(f.topology(), node, ports.substr(0, ports.find(' '))));
-      views.push_back({port.rate_bps, static_cast<double>(port.delay) / kNanosecond * 0.2, bytes, sw.spec().pfc.alpha, ports});
+    for (int p = 0; p < sw.num_ports(); ++p) {
+      const double cable_m = CableMeters(sw.profile_cable(p));
+      auto it = std::find_if(views.begin(), views.end(), [&](const MmuProfileView& v) {
+        return v.headroom == sw.headroom(p) && v.rate_bps == sw.port(p).rate_bps && v.cable_m == cable_m;
+      });
+      if (it == views.end()) views.push_back({sw.port(p).rate_bps, cable_m, sw.headroom(p), sw.spec().pfc.alpha, SwitchPortAlias(p)});
+      else it->ports += " " + SwitchPortAlias(p);
     }
     return ShowMmuConfig(sw.shared_pool(), views);
   }
   if (w.size() >= 1 && w[0] == "show") return Usage("show interfaces counters | pfc counters | queue counters [PORT] | priority-group drop counters|watermark shared|headroom | pfcwd stats|config | ecn");
+  if (w.size() >= 3 && w[0] == "config" && w[1] == "interface" && w[2] == "cable-length") {
+    // SONiC's `config interface cable-length PORT LENGTH`: the port's CABLE_LENGTH entry, from
+    // which the buffer manager sizes its lossless profile again (its headroom now what the
+    // scenario's auto headroom gives for that cable).
+    const std::string usage = "config interface cable-length PORT LENGTH (e.g. 40m)";
+    if (w.size() != 5) return Usage(usage);
+    const int port = ResolvePort(f.topology(), node, w[3]);
+    if (port < 0) return "no port " + w[3] + " on " + device + "\n";
+    double meters = 0;
+    std::string err;
+    if (!ParseLength(w[4], &meters, &err) || meters <= 0 || meters > 100000) return Usage(usage);
+    const Time delay = CableDelay(meters);
+    for (Experiment* e : {x_.get(), twin_.get()}) {
+      Switch& s = static_cast<Switch&>(e->fabric().device(node));
+      s.SetProfileCable(port, delay);
+      s.SetHeadroom(port, e->fabric().AutoHeadroom(node, port, delay));
+    }
+    Did(device, line);
+    return "";
+  }
   if (w.size() >= 2 && w[0] == "config" && w[1] == "interface") {
     if (w.size() != 4 || (w[2] != "shutdown" && w[2] != "startup")) return Usage("config interface shutdown|startup PORT");
     const int port = ResolvePort(f.topology(), node, w[3]);
@@ -548,6 +573,17 @@ std::string LabSession::OnHost(const std::string& device, const std::vector<std:
     for (Experiment* e : {x_.get(), twin_.get()}) e->fabric().nic(device).SetQos(trust, pfc);
     Did(device, line);
     return MlnxQos(DeviceBlock(device));
+  }
+  if (w.size() >= 1 && w[0] == "devlink") {
+    // The NIC's one PCI function, as `devlink dev show` lists an mlx5 port. A reload's default
+    // action is driver_reinit (iproute2 devlink(8)): what the firmware holds stays.
+    const std::string pci = "pci/0000:08:00.0";
+    if (Is(w, {"devlink", "dev", "show"})) return pci + "\n";
+    if (!Is(w, {"devlink", "dev", "reload", pci.c_str()}) && !Is(w, {"devlink", "dev", "reload", pci.c_str(), "action", "driver_reinit"}))
+      return Usage("devlink dev show | devlink dev reload " + pci + " [action driver_reinit]");
+    for (Experiment* e : {x_.get(), twin_.get()}) e->fabric().ReloadNic(device);
+    Did(device, line);
+    return "reload_actions_performed:\n  driver_reinit\n";
   }
   const std::string hw = "/sys/class/infiniband/mlx5_0/ports/1/hw_counters/";
   if (w.size() == 2 && w[0] == "cat" && w[1].compare(0, hw.size(), hw) == 0) {

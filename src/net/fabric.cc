@@ -114,6 +114,20 @@ void Fabric::SetLinkUp(int node, int port, bool up) {
   if (changed) control_plane_->LinkChanged(node, port, up);
 }
 
+int Fabric::ReloadNic(const std::string& host) {
+  const int index = topo_.nodes()[topo_.FindNode(host)].kind_index;
+  int failed = 0;
+  for (const QueuePair& qp : qps_) {
+    if ((static_cast<int>(qp.src) != index && static_cast<int>(qp.dst) != index) || qp.done || qp.failed) continue;
+    nic(topo_.nodes()[topo_.hosts()[qp.src]].name).FailQp(qp.id);
+    ++failed;
+  }
+  nic(host).ReloadDriver();
+  timeline().Add(now(), host, "eth0", -1, "nic_reload",
+                 "driver reloaded: " + std::to_string(failed) + " queue pairs to error, the receive pipeline started again");
+  return failed;
+}
+
 void Fabric::HoldLinkDown(int node, int port) {
   const TopoPort& tp = topo_.nodes()[node].ports[port];
   held_down_.insert({node, port});

@@ -106,6 +106,11 @@ class Fabric {
   // `startup` on a port held down: the hold lifted, and the link trained and up when its signal is
   // there (net/link_phy.h). Whether it was held down.
   bool ReleaseLink(int node, int port);
+  // `devlink dev reload` on host `host`'s NIC (driver_reinit): every queue pair it is an end of
+  // goes to error now, its work requests flushed (the peer's side with it: the queue pair it
+  // talked to no longer exists), and the device starts again (Nic::ReloadDriver). The count of
+  // queue pairs it failed.
+  int ReloadNic(const std::string& host);
   // Before the run starts: the link at `node`:`port` down and held down, and every switch's
   // ECMP groups and routes already without it, as a fabric that has long converged around the
   // loss runs. No timeline event: nothing changed during the run.

@@ -244,6 +244,14 @@ void Nic::SetRxStalled(bool stalled) {
   else if (!draining_ && !rx_buf_.empty()) StartDrain();
 }
 
+void Nic::ReloadDriver() {
+  guard_timer_.Cancel();
+  guard_active_ = false;
+  warned_stall_ = -1;
+  last_drain_ = Now();
+  SetRxStalled(false);
+}
+
 void Nic::SetQos(bool trust_dscp, uint8_t pfc_priorities) {
   spec_.trust_dscp = trust_dscp;
   spec_.pfc_enabled = pfc_priorities != 0;

@@ -75,6 +75,11 @@ class alignas(64) Nic : public Node, private RcCarrier {
   bool reaction_point() const { return rc_.reaction_point(); }
   // Fails queue pair `qp` of this NIC now (RcTransport::Fail).
   void FailQp(uint32_t qp) { rc_.Fail((*qps_)[qp]); }
+  // The device's side of a driver reload (`devlink dev reload`, action driver_reinit): the
+  // receive pipeline starts again (a stuck one drains; what it holds goes to the host) and the
+  // pause-storm guard starts afresh. The queue pairs the reload destroys are the fabric's to fail
+  // (Fabric::ReloadNic); what lives in the firmware (trust, PFC, DCQCN's parameters) stays.
+  void ReloadDriver();
   const RdmaCounters& rdma() const { return rdma_; }
 
   // Probes on a UD queue pair, as R-Pingmesh sends them. A probe from host `src` (this NIC's)

@@ -11,6 +11,7 @@ Switch::Switch(SimContext* ctx, const std::string& name, int num_ports, int topo
                const SwitchSpec& spec)
     : Node(ctx, name, num_ports),
       ingress_(num_ports),
+      profile_cable_(num_ports, -1),
       port_state_(new PortState[num_ports]()),
       pgs_(new std::array<PriorityGroup, kNumPriorities>[num_ports]()),
       queues_(new std::array<EgressQueue, kNumPriorities>[num_ports]()),

@@ -91,6 +91,11 @@ class Switch : public Node {
   const QueueCounters& queue_counters(int port, int q) const { return queues_[port][q].counters; }
   const PriorityGroupCounters& pg_counters(int port, int pg) const { return pgs_[port][pg].counters; }
   uint64_t headroom(int port) const { return ingress_[port].headroom; }
+  // The cable the port's lossless profile was sized for, as SONiC's CABLE_LENGTH table holds it
+  // (a one-way delay at 5 ns/m): the port's own cable unless a change said otherwise. Only the
+  // headroom set with it follows it; the frames take the real cable's time.
+  Time profile_cable(int port) const { return profile_cable_[port] >= 0 ? profile_cable_[port] : this->port(port).delay; }
+  void SetProfileCable(int port, Time delay) { profile_cable_[port] = delay; }
   uint64_t shared_pool() const { return shared_size_; }
   uint64_t shared_used() const { return shared_used_; }
   uint64_t shared_watermark() const { return shared_watermark_; }
@@ -220,6 +225,7 @@ class Switch : public Node {
 
   // Cold: read at setup, on a PG's way into headroom, by the ns-3 profile.
   std::vector<PortIngress> ingress_;
+  std::vector<Time> profile_cable_;  // per port; -1: the port's own cable
   std::vector<EcnSpec> port_ecn_;  // the marking profile of each egress port (by its speed)
 
   // What every frame reads of the switch comes next, on two lines of their own (the node's

@@ -116,8 +116,9 @@ bool RollBackHeadroom(Fabric& f, int node) {
   bool changed = false;
   for (int p = 0; p < sw.num_ports(); ++p) {
     const uint64_t configured = f.ConfiguredHeadroom(node, p);
-    if (sw.headroom(p) == configured) continue;
+    if (sw.headroom(p) == configured && sw.profile_cable(p) == sw.port(p).delay) continue;
     sw.SetHeadroom(p, configured);
+    sw.SetProfileCable(p, -1);
     changed = true;
   }
   return changed;

@@ -41,7 +41,7 @@ bool ReadCableLength(ConfigReader& r, const Option& o, Time* delay) {
   if (!len->IsScalar()) r.Fail(o, "expected a length such as 5m");
   if (!ParseLength(len->scalar, &meters, &err)) r.Fail(o, err);
   if (meters < o.min || meters > o.max) r.FailRange(o, len->scalar);
-  *delay = static_cast<Time>(meters * 5.0 * kNanosecond + 0.5);
+  *delay = CableDelay(meters);
   return true;
 }
 

@@ -22,6 +22,10 @@ bool ParseNumber(const std::string& text, double* value, std::string* error);
 bool ParseInteger(const std::string& text, int64_t* value, std::string* error);
 bool ParseBool(const std::string& text, bool* value, std::string* error);
 
+// A cable's one-way delay and back: light in fibre covers a metre in about 5 ns (2e8 m/s).
+inline Time CableDelay(double meters) { return static_cast<Time>(meters * 5.0 * kNanosecond + 0.5); }
+inline double CableMeters(Time delay) { return static_cast<double>(delay) / (5.0 * kNanosecond); }
+
 // "100G", "25G", "400G": the short form reports and port names use.
 std::string FormatRate(uint64_t bps);
 // "10ms", "400us", "1500ns": the largest unit that keeps the time whole ("0s" for zero).
