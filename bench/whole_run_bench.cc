@@ -1,10 +1,15 @@
 // Whole runs: the k=8 fat-tree permutation of 4 MB flows with DCQCN
 // (scenarios/fat-tree-k8-permutation.yaml) and the k=8 WebSearch trace at 50 %
-// load for 10 ms (scenarios/fat-tree-k8-websearch50.yaml), and an incast from many queue pairs
-// per sender. Reports packet-hops per second
+// load for 10 ms (scenarios/fat-tree-k8-websearch50.yaml), an incast from many queue pairs
+// per sender, and the k=4 WebSearch comparison (scenarios/cc/websearch-k4-50.yaml) under each
+// congestion control. Reports packet-hops per second
 // (one frame crossing one link: the primary figure), events per second,
 // simulated-to-wall time and bytes per in-flight packet.
 #include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include "run/experiment.h"
 #include "util/process_memory.h"
@@ -59,6 +64,29 @@ void BM_IncastQueuePairsPerSender(benchmark::State& state) {
   RunBench(state, ParseScenarioText(yaml, "incast-qps.yaml"));
 }
 BENCHMARK(BM_IncastQueuePairsPerSender)->Arg(1)->Arg(64)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// WebSearch at 50 % on a k=4 fat-tree under each congestion control: what each algorithm's
+// per-packet work (pacing from an ACK-driven rate, the echo on each ACK) costs the engine. The
+// runs differ in their traffic too (an algorithm that pauses less moves fewer frames), so compare
+// packet-hops per second, not time.
+void BM_WebSearchK4PerCc(benchmark::State& state) {
+  static const char* const kCc[] = {"none", "dcqcn", "dctcp", "timely"};
+  const char* cc = kCc[state.range(0)];
+  state.SetLabel(cc);
+  const std::string path = std::string(ROCELAB_SOURCE_DIR) + "/scenarios/cc/websearch-k4-50.yaml";
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string yaml = text.str();
+  const size_t at = yaml.find("cc: dcqcn");
+  if (at == std::string::npos) {
+    state.SkipWithError("scenarios/cc/websearch-k4-50.yaml has no 'cc: dcqcn'");
+    return;
+  }
+  yaml.replace(at, 9, std::string("cc: ") + cc);
+  RunBench(state, ParseScenarioText(yaml, path));
+}
+BENCHMARK(BM_WebSearchK4PerCc)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace rocelab

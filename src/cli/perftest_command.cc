@@ -39,7 +39,7 @@ int Perftest(const Args& a) {
   o.dst = a.Get("--dst", "h1");
   Scenario sc = a.Has("--scenario") ? LoadScenarioFile(a.Get("--scenario")) : ParseScenarioText(kTwoHosts, "<perftest>");
   // READ responses come back unacknowledged: nothing echoes their marks to the responder.
-  if (o.test.rfind("read", 0) == 0 && (sc.nic.cc == NicSpec::Cc::kDctcp || sc.nic.cc == NicSpec::Cc::kTimely))
+  if (o.test.rfind("read", 0) == 0 && AckDriven(sc.nic.cc))
     throw UsageError("perftest: " + o.test + " under nic.cc " + CcName(sc.nic.cc) +
                      ": READ responses get no ACKs to echo their marks or times on, so nothing would control their "
                      "rate; run it with dcqcn");

@@ -85,6 +85,7 @@ std::vector<SlowdownRow> SlowdownTable(const Fabric& f) {
 namespace {
 
 uint64_t Us(Time t) { return static_cast<uint64_t>(t / kMicrosecond); }
+uint64_t Ns(Time t) { return static_cast<uint64_t>(t / kNanosecond); }
 
 // The priorities set in `mask`, as a list under `key`.
 void WritePriorities(JsonWriter& w, const char* key, uint8_t mask) {
@@ -397,14 +398,13 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   // The NICs' DCQCN parameters as the scenario set them (nic.dcqcn), in SI units.
   if (f.scenario().nic.cc == NicSpec::Cc::kDcqcn) {
     const DcqcnParams& p = f.scenario().nic.dcqcn;
-    auto ns = [](Time t) { return static_cast<uint64_t>(t / kNanosecond); };
     w.BeginObject("dcqcn");
-    w.String("profile", p.profile).Double("g", p.g).Uint("alpha_update_period_ns", ns(p.alpha_update_period));
-    w.Double("initial_alpha", p.initial_alpha).Uint("rate_reduce_period_ns", ns(p.rate_reduce_period));
-    w.Uint("rate_increase_period_ns", ns(p.rate_increase_period)).Uint("byte_counter_bytes", p.byte_counter);
+    w.String("profile", p.profile).Double("g", p.g).Uint("alpha_update_period_ns", Ns(p.alpha_update_period));
+    w.Double("initial_alpha", p.initial_alpha).Uint("rate_reduce_period_ns", Ns(p.rate_reduce_period));
+    w.Uint("rate_increase_period_ns", Ns(p.rate_increase_period)).Uint("byte_counter_bytes", p.byte_counter);
     w.Int("fast_recovery_stages", p.fast_recovery_stages).Uint("ai_rate_bps", p.ai_rate_bps);
     w.Uint("hai_rate_bps", p.hai_rate_bps).Uint("min_rate_bps", p.min_rate_bps).Double("min_dec_factor", p.min_dec_factor);
-    w.Bool("clamp_target_rate", p.clamp_target_rate).Uint("min_time_between_cnps_ns", ns(p.min_time_between_cnps));
+    w.Bool("clamp_target_rate", p.clamp_target_rate).Uint("min_time_between_cnps_ns", Ns(p.min_time_between_cnps));
     w.String("cnp_moderation", p.cnp_per_port ? "port" : "qp");
     w.EndObject();
   }
@@ -417,10 +417,9 @@ std::string SummaryJson(const Experiment& x, DeviceCounters counters) {
   }
   if (f.scenario().nic.cc == NicSpec::Cc::kTimely) {
     const TimelyParams& p = f.scenario().nic.timely;
-    auto ns = [](Time t) { return static_cast<uint64_t>(t / kNanosecond); };
     w.BeginObject("timely");
-    w.Double("alpha", p.alpha).Double("beta", p.beta).Uint("t_low_ns", ns(p.t_low)).Uint("t_high_ns", ns(p.t_high));
-    w.Uint("min_rtt_ns", ns(p.min_rtt)).Uint("rate_ai_bps", p.rate_ai_bps).Uint("rate_hai_bps", p.rate_hai_bps);
+    w.Double("alpha", p.alpha).Double("beta", p.beta).Uint("t_low_ns", Ns(p.t_low)).Uint("t_high_ns", Ns(p.t_high));
+    w.Uint("min_rtt_ns", Ns(p.min_rtt)).Uint("rate_ai_bps", p.rate_ai_bps).Uint("rate_hai_bps", p.rate_hai_bps);
     w.Int("hai_after", p.hai_after).Uint("min_rate_bps", p.min_rate_bps);
     w.EndObject();
   }

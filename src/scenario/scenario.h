@@ -186,6 +186,9 @@ struct NicSpec {
 };
 // "none", "dcqcn", "dctcp", "timely": as nic.cc spells it.
 const char* CcName(NicSpec::Cc cc);
+// Whether the algorithm reacts to what ACKs carry back (DCTCP's echoed marks, TIMELY's echoed send
+// times) rather than to CNPs: a flow with no ACKs (READ responses) has nothing to control its rate.
+inline bool AckDriven(NicSpec::Cc cc) { return cc == NicSpec::Cc::kDctcp || cc == NicSpec::Cc::kTimely; }
 static_assert(offsetof(NicSpec, processing_delay) + sizeof(Time) <= 48 &&
                   offsetof(NicSpec, dscp_to_priority) == 48,
               "a NIC's per-frame configuration is the spec's first 48 bytes, then the DSCP map");
