@@ -165,7 +165,11 @@ for c in classes:
         worse.append(f"{c} ({mean_auto:.2f} {unit} with recovery, {mean_off:.2f} {unit} without)")
     seeds_worse = sum(a > o for a, o in zip(auto, off))
     sweep = f"{mean_auto:.{digits}f} / {mean_off:.{digits}f} {unit}" + (f" ({seeds_worse} seed{'s' if seeds_worse > 1 else ''} worse)" if seeds_worse else "")
-    rows.append(f"| `{c}` | {detector} | {f['localized_to'] or '—'} | {'; '.join(actions) or ('none: the switches route around it' if f['detected_by'] == 'physical.link_down' else '—')} | {recovered} | "
+    # Where the first detection did not name the place, when a later one did.
+    where = f["localized_to"] or "—"
+    if f["localized_to"] and f["localized_ns"] is not None and f["detected_ns"] is not None and f["localized_ns"] > f["detected_ns"]:
+        where += f", at {since(f, 'localized_ns')}"
+    rows.append(f"| `{c}` | {detector} | {where} | {'; '.join(actions) or ('none: the switches route around it' if f['detected_by'] == 'physical.link_down' else '—')} | {recovered} | "
                 f"{ms(f['mttd_ns'])} | {mttd_range(c)} | {since(f, 'quiet_ns')} | {mttr(s, f)} | {ms(f['lost_ns'])} | {sweep} |")
 if worse:
     sys.stderr.write("fault-table: recovery loses more than none (mean over the seeds): " + "; ".join(worse) + "\n")

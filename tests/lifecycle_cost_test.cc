@@ -409,6 +409,34 @@ TEST(LifecycleCost, RunbookActsExactlyTheOperatorDelayAfterTheDetection) {
   EXPECT_FALSE(lc[0].extrapolated);
 }
 
+// Under a runbook the storm's escalation is the operator's too: once the drop at h0's port shows
+// its senders going on at line rate, a T3 ticket is opened for isolating h0, and h0 is isolated
+// exactly the T3 delay later, not at once (automation) and not never (as before: a runbook's
+// storm was dropped at its port for good, its senders flooding the ring's uplinks).
+TEST(LifecycleCost, ARunbooksStormIsIsolatedTheT3DelayAfterItsDropShowsItsSendersGoingOn) {
+  std::string yaml = ReadFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/pfc_storm.yaml");
+  const std::string auto_mode = "recovery: {mode: auto}";
+  ASSERT_NE(yaml.find(auto_mode), std::string::npos);
+  yaml.replace(yaml.find(auto_mode), auto_mode.size(), "recovery: {mode: runbook, delay: {t2: 1ms, t3: 2ms}}");
+  TestRun f = RunYaml(yaml);
+  ASSERT_NE(f.run->runbook(), nullptr);
+  const Runbook::Ticket* drop = nullptr;
+  const Runbook::Ticket* isolate = nullptr;
+  for (const Runbook::Ticket& t : f.run->runbook()->tickets()) {
+    if (t.tier == "T2" && t.detection.rule == "pfc.pause_storm" && !drop) drop = &t;
+    if (t.tier == "T3" && t.step) isolate = &t;
+  }
+  ASSERT_NE(drop, nullptr);
+  ASSERT_NE(isolate, nullptr) << "the escalation opens a ticket";
+  EXPECT_GT(isolate->detection.t, drop->due) << "opened once the drop shows the senders going on";
+  EXPECT_EQ(isolate->due, isolate->detection.t + 2 * kMillisecond);
+  EXPECT_TRUE(isolate->acted);
+  Time isolated = -1;
+  for (const Recovery::Action& a : f.run->FaultActions(0))
+    if (a.kind == "isolate_host") isolated = a.t;
+  EXPECT_EQ(isolated, isolate->due);
+}
+
 // With production-like delays the action is due long after the run: the degraded period runs
 // to it, at the throughput the run measured while degraded.
 TEST(LifecycleCost, ARunbookDelayPastTheRunIsExtrapolated) {

@@ -64,7 +64,7 @@ Experiment::Experiment(const Scenario& sc, Role role)
     monitor_->SetOnDetection([this](const Monitor::Detection& d) { Act(d); });
     monitor_->SetOnWindow([this](const Evidence& w) {
       const size_t before = recovery_->actions().size();
-      recovery_->OnWindow(w, /*escalate=*/true);
+      recovery_->OnWindow(w);
       NoteShuts(before);
     });
   }
@@ -73,7 +73,14 @@ Experiment::Experiment(const Scenario& sc, Role role)
     runbook_ = std::make_unique<Runbook>(&fabric_, [this](const Monitor::Detection& d) { Act(d); });
     monitor_->SetOnDetection(
         [this](const Monitor::Detection& d) { runbook_->OnDetection(d, Recovery::ActionTier(d)); });
-    monitor_->SetOnWindow([this](const Evidence& w) { recovery_->OnWindow(w, /*escalate=*/false); });
+    recovery_->SetDefer([this](const Monitor::Detection& d, std::function<void()> step) {
+      runbook_->Escalate(d, "T3", [this, step = std::move(step)] {
+        const size_t before = recovery_->actions().size();
+        step();
+        NoteShuts(before);
+      });
+    });
+    monitor_->SetOnWindow([this](const Evidence& w) { recovery_->OnWindow(w); });
   }
   // The lifecycle figures' instruments, only where there are faults to measure (or this is the
   // run they are measured against), so a scenario without faults runs as it always did.

@@ -434,7 +434,7 @@ void Recovery::OnDetection(const Monitor::Detection& d) {
   Act(d.tier, kind, d.rule, what + " (" + d.rule + ")", {device}, "");
 }
 
-void Recovery::OnWindow(const Evidence& w, bool escalate) {
+void Recovery::OnWindow(const Evidence& w) {
   Fabric& f = x_->fabric();
   const Topology& topo = f.topology();
   // Lossy links kept in service: shut once their siblings can take their load; forgotten once
@@ -468,15 +468,29 @@ void Recovery::OnWindow(const Evidence& w, bool escalate) {
   // `show pfcwd stats` counts those drops; a tenth of the link's MTU frames in a window is traffic
   // the senders would not send if CNPs reached them.
   const Time window = monitor_->window();
-  for (Ignored& ig : ignored_) {
-    if (!escalate || !ig.drop || ig.isolated) continue;
+  for (size_t i = 0; i < ignored_.size(); ++i) {
+    Ignored& ig = ignored_[i];
+    if (!ig.drop || ig.isolated || ig.isolation_due) continue;
     Switch& sw = static_cast<Switch&>(f.device(ig.sw));
     const uint64_t drops = StormDrops(sw, ig.port), in_window = drops - ig.dropped_seen;
     ig.dropped_seen = drops;
     const NicSpec& nic = NicSpecFor(f.scenario(), ig.host);
     const double frames = static_cast<double>(sw.port(ig.port).rate_bps) * static_cast<double>(window) / kSecond / 8 /
                           (nic.mtu + kRoceHeaders + kWireOverhead);
-    if (static_cast<double>(in_window) > kIsolateShare * frames) IsolateHost(&ig, in_window, FormatTime(window));
+    if (static_cast<double>(in_window) <= kIsolateShare * frames) continue;
+    if (!defer_) {
+      IsolateHost(&ig, in_window, FormatTime(window));
+      continue;
+    }
+    // A runbook's operator isolates the host when the ticket comes due; by index, since the list
+    // may grow until then.
+    ig.isolation_due = true;
+    const Monitor::Detection d{f.now(), "pfc.pause_storm", ig.host + " (mlx5_0/eth0)",
+                               std::to_string(in_window) + " frames for " + ig.host + " dropped at " + f.topology().nodes()[ig.sw].name +
+                                   ":" + SwitchPortAlias(ig.port) + " in the last " + FormatTime(window) +
+                                   ": its senders get no CNPs; isolate it",
+                               "T3", ""};
+    defer_(d, [this, i, in_window, window] { IsolateHost(&ignored_[i], in_window, FormatTime(window)); });
   }
   // A host whose pause was ignored and that paused nothing in the whole window: honoured again.
   for (auto it = ignored_.begin(); it != ignored_.end();) {

@@ -38,6 +38,7 @@
 #ifndef ROCELAB_RUN_RECOVERY_H_
 #define ROCELAB_RUN_RECOVERY_H_
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -66,9 +67,14 @@ class Recovery {
   };
   // A new detection: acts if a rule of the list above fired, once per place.
   void OnDetection(const Monitor::Detection& d);
-  // A monitor window's evidence: lifts what lasts only while its cause does and, with
-  // `escalate` (auto, not a runbook's operator), isolates a stuck host that floods the fabric.
-  void OnWindow(const Evidence& window, bool escalate);
+  // A monitor window's evidence: lifts what lasts only while its cause does, and isolates a
+  // stuck host that floods the fabric: at once, or, under a runbook, through `defer`.
+  void OnWindow(const Evidence& window);
+  // Under a runbook: a step that escalates an action already taken (the isolation a storm's drop
+  // leads to) is handed to `defer` with the detection it answers and the step itself, for the
+  // operator to take after the delay of its tier, instead of being taken at once.
+  using Deferral = std::function<void(const Monitor::Detection&, std::function<void()>)>;
+  void SetDefer(Deferral defer) { defer_ = std::move(defer); }
   // Whether `a` shut a link ("shut link A-B", "isolate H: shut its link A-B"): its devices are the
   // link's ends.
   static bool ShutsALink(const Action& a) { return a.kind == "shut_link" || a.kind == "isolate_host"; }
@@ -111,9 +117,11 @@ class Recovery {
     uint64_t dropped_before;  // the port's drop counts when it began
     uint64_t dropped_seen;    // ... at the end of the last window
     bool isolated = false;    // its link shut: nothing left to honour
+    bool isolation_due = false;  // handed to a runbook's operator, not taken yet
   };
   void IsolateHost(Ignored* ig, uint64_t frames, const std::string& window);
   std::vector<Ignored> ignored_;
+  Deferral defer_;
   // A switch port drained for one window to break a deadlock.
   struct Drained {
     int sw, port;

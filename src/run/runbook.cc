@@ -16,11 +16,17 @@ Time Runbook::Delay(const std::string& tier) const {
   return -1;
 }
 
-void Runbook::OnDetection(const Monitor::Detection& d, const std::string& tier) {
+void Runbook::OnDetection(const Monitor::Detection& d, const std::string& tier) { Open(d, tier, nullptr); }
+
+void Runbook::Escalate(const Monitor::Detection& d, const std::string& tier, std::function<void()> step) {
+  Open(d, tier, std::move(step));
+}
+
+void Runbook::Open(const Monitor::Detection& d, const std::string& tier, std::function<void()> step) {
   const Time delay = Delay(tier);
   if (delay < 0) return;
   const Time due = fabric_->now() + delay;
-  tickets_.push_back({d, tier, due, false});
+  tickets_.push_back({d, tier, due, false, std::move(step)});
   fabric_->timeline().Add(fabric_->now(), "operator", "", -1, "runbook_ticket",
                           tier + " action for " + d.rule + " at " + d.location + ": due at " + FormatTime(due) +
                               " (operator delay " + FormatTime(delay) + ")");
@@ -30,7 +36,8 @@ void Runbook::OnDetection(const Monitor::Detection& d, const std::string& tier) 
 void Runbook::HandleEvent(uint32_t, uint32_t arg, Packet*) {
   Ticket& t = tickets_[arg];
   t.acted = true;
-  act_(t.detection);
+  if (t.step) t.step();
+  else act_(t.detection);
 }
 
 }  // namespace rocelab

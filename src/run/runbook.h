@@ -27,15 +27,21 @@ class Runbook final : public EventSource {
     std::string tier;  // of the action it calls for
     Time due = 0;      // detection + the operator's delay for the tier
     bool acted = false;
+    std::function<void()> step;  // an escalation's own step (Escalate); empty: the detection's action
   };
   // A detection whose action is of `tier` ("T2", "T3"; anything else opens nothing).
   void OnDetection(const Monitor::Detection& d, const std::string& tier);
+  // A step that escalates an action already taken (recovery.h, Recovery::SetDefer): a ticket of
+  // `tier` for detection `d` whose action, when due, is `step`.
+  void Escalate(const Monitor::Detection& d, const std::string& tier, std::function<void()> step);
   const std::vector<Ticket>& tickets() const { return tickets_; }
   Time Delay(const std::string& tier) const;
 
   void HandleEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
  private:
+  void Open(const Monitor::Detection& d, const std::string& tier, std::function<void()> step);
+
   Fabric* fabric_;
   std::function<void(const Monitor::Detection&)> act_;
   std::vector<Ticket> tickets_;
