@@ -468,8 +468,7 @@ void Recovery::OnWindow(const Evidence& w) {
   // `show pfcwd stats` counts those drops; a tenth of the link's MTU frames in a window is traffic
   // the senders would not send if CNPs reached them.
   const Time window = monitor_->window();
-  for (size_t i = 0; i < ignored_.size(); ++i) {
-    Ignored& ig = ignored_[i];
+  for (Ignored& ig : ignored_) {
     if (!ig.drop || ig.isolated || ig.isolation_due) continue;
     Switch& sw = static_cast<Switch&>(f.device(ig.sw));
     const uint64_t drops = StormDrops(sw, ig.port), in_window = drops - ig.dropped_seen;
@@ -482,15 +481,18 @@ void Recovery::OnWindow(const Evidence& w) {
       IsolateHost(&ig, in_window, FormatTime(window));
       continue;
     }
-    // A runbook's operator isolates the host when the ticket comes due; by index, since the list
-    // may grow until then.
+    // A runbook's operator isolates the host when the ticket comes due, unless its pause has been
+    // honoured again by then (the storm over: the entry gone) or it is isolated already.
     ig.isolation_due = true;
     const Monitor::Detection d{f.now(), "pfc.pause_storm", ig.host + " (mlx5_0/eth0)",
                                std::to_string(in_window) + " frames for " + ig.host + " dropped at " + f.topology().nodes()[ig.sw].name +
                                    ":" + SwitchPortAlias(ig.port) + " in the last " + FormatTime(window) +
                                    ": its senders get no CNPs; isolate it",
                                "T3", ""};
-    defer_(d, [this, i, in_window, window] { IsolateHost(&ignored_[i], in_window, FormatTime(window)); });
+    defer_(d, [this, host = ig.host, in_window, window] {
+      for (Ignored& due : ignored_)
+        if (due.host == host && !due.isolated) IsolateHost(&due, in_window, FormatTime(window));
+    });
   }
   // A host whose pause was ignored and that paused nothing in the whole window: honoured again.
   for (auto it = ignored_.begin(); it != ignored_.end();) {
