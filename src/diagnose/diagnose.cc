@@ -67,13 +67,13 @@ double LinkDownsOf(bool is_switch, const CounterMap& deltas) {
   return std::max(delta(downs.name), std::ceil(delta(kCarrierChanges.name) / 2));
 }
 
-LinkTrafficCounters LinkCountersOf(bool is_switch) {
+LinkTrafficCounters LinkTrafficCountersOf(bool is_switch) {
   if (is_switch) return {kSaiPortIfOutUcastPkts, kSaiPortIfInUcastPkts, kSaiPortIfOutOctets, kSaiPortIfInOctets};
   return {kTxPacketsPhy, kRxPacketsPhy, kTxBytesPhy, kRxBytesPhy};
 }
 
 LinkPoll LinkPollOf(bool is_switch, const CounterMap& values, double t_s) {
-  const LinkTrafficCounters c = LinkCountersOf(is_switch);
+  const LinkTrafficCounters c = LinkTrafficCountersOf(is_switch);
   auto at = [&](const Counter& k, double absent) {
     auto it = values.find(k.name);
     return it == values.end() ? absent : it->second;
@@ -726,7 +726,7 @@ class Rules {
       }
     }
     if (best <= 0) return "";
-    const LinkTrafficCounters fc = LinkCountersOf(from.is_switch), tc = LinkCountersOf(to.is_switch);
+    const LinkTrafficCounters fc = LinkTrafficCountersOf(from.is_switch), tc = LinkTrafficCountersOf(to.is_switch);
     char share[32];
     std::snprintf(share, sizeof share, "%.1f %%", 100 * best / best_sent);
     return std::string(fc.sent_frames.name) + " +" + Count(best_sent) + " at " + from.device + " over " +
@@ -747,7 +747,7 @@ class Rules {
     }
     auto flapped = [&](const PortEvidence& p) { return D(p, kCarrierChanges.name) > 0 || D(p, kSonicFlapCount.name) > 0; };
     auto check = [&](const PortEvidence& from, const PortEvidence& to) {
-      const LinkTrafficCounters fc = LinkCountersOf(from.is_switch), tc = LinkCountersOf(to.is_switch);
+      const LinkTrafficCounters fc = LinkTrafficCountersOf(from.is_switch), tc = LinkTrafficCountersOf(to.is_switch);
       if (!Has(from, fc.sent_frames.name) || !Has(to, tc.got_frames.name) || flapped(from) || flapped(to)) return;
       const bool bytes = Has(from, fc.sent_bytes.name) && Has(to, tc.got_bytes.name);
       std::string evidence;

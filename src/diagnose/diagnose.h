@@ -47,7 +47,7 @@ double LinkDownsOf(bool is_switch, const CounterMap& deltas);  // a port's, from
 struct LinkTrafficCounters {
   const Counter &sent_frames, &got_frames, &sent_bytes, &got_bytes;
 };
-LinkTrafficCounters LinkCountersOf(bool is_switch);
+LinkTrafficCounters LinkTrafficCountersOf(bool is_switch);
 // A port's link traffic and downs from its counters (cumulative values) at `t_s`.
 LinkPoll LinkPollOf(bool is_switch, const CounterMap& values, double t_s);
 

@@ -210,21 +210,29 @@ std::string ShowMmuConfig(uint64_t lossless_pool, const std::vector<MmuProfileVi
   return out;
 }
 
-std::string ShowCableLength(const std::vector<std::pair<std::string, double>>& port_meters) {
-  std::string out = "{\n    \"CABLE_LENGTH\": {\n        \"AZURE\": {\n";
-  for (size_t i = 0; i < port_meters.size(); ++i)
-    out += "            \"" + port_meters[i].first + "\": \"" + std::to_string(std::llround(port_meters[i].second)) + "m\"" +
-           (i + 1 < port_meters.size() ? "," : "") + "\n";
+namespace {
+
+// `sonic-cfggen -d --var-json TABLE`'s layout for a table with one key, AZURE: its fields in order.
+std::string SonicCfgTable(const std::string& table, const std::vector<std::pair<std::string, std::string>>& fields) {
+  std::string out = "{\n    \"" + table + "\": {\n        \"AZURE\": {\n";
+  for (size_t i = 0; i < fields.size(); ++i)
+    out += "            \"" + fields[i].first + "\": \"" + fields[i].second + "\"" + (i + 1 < fields.size() ? "," : "") + "\n";
   return out + "        }\n    }\n}\n";
+}
+
+}  // namespace
+
+std::string ShowCableLength(const std::vector<std::pair<std::string, double>>& port_meters) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  for (const auto& [port, meters] : port_meters) fields.push_back({port, std::to_string(std::llround(meters)) + "m"});
+  return SonicCfgTable("CABLE_LENGTH", fields);
 }
 
 std::string ShowDscpToTcMap(const JsonDocument& sw) {
   const JsonDocument& map = Member(Member(sw, "config"), "dscp_to_priority");
-  std::string out = "{\n    \"DSCP_TO_TC_MAP\": {\n        \"AZURE\": {\n";
-  for (int d = 0; d < 64; ++d)
-    out += "            \"" + std::to_string(d) + "\": \"" +
-           std::to_string(static_cast<int>(Num(map, std::to_string(d)))) + "\"" + (d < 63 ? "," : "") + "\n";
-  return out + "        }\n    }\n}\n";
+  std::vector<std::pair<std::string, std::string>> fields;
+  for (int d = 0; d < 64; ++d) fields.push_back({std::to_string(d), std::to_string(static_cast<int>(Num(map, std::to_string(d))))});
+  return SonicCfgTable("DSCP_TO_TC_MAP", fields);
 }
 
 std::string EthtoolS(const JsonDocument& host) {
