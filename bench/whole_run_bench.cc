@@ -70,7 +70,7 @@ BENCHMARK(BM_IncastQueuePairsPerSender)->Arg(1)->Arg(64)->Arg(1024)->Arg(4096)->
 // runs differ in their traffic too (an algorithm that pauses less moves fewer frames), so compare
 // packet-hops per second, not time.
 void BM_WebSearchK4PerCc(benchmark::State& state) {
-  static const char* const kCc[] = {"none", "dcqcn", "dctcp", "timely"};
+  static const char* const kCc[] = {"none", "dcqcn", "dctcp", "timely", "hpcc"};
   const char* cc = kCc[state.range(0)];
   state.SetLabel(cc);
   const std::string path = std::string(ROCELAB_SOURCE_DIR) + "/scenarios/cc/websearch-k4-50.yaml";
@@ -86,7 +86,7 @@ void BM_WebSearchK4PerCc(benchmark::State& state) {
   yaml.replace(at, 9, std::string("cc: ") + cc);
   RunBench(state, ParseScenarioText(yaml, path));
 }
-BENCHMARK(BM_WebSearchK4PerCc)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_WebSearchK4PerCc)->DenseRange(0, 4)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace rocelab

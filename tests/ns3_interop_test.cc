@@ -429,8 +429,42 @@ TEST(Ns3Interop, BadInputsAreClearErrors) {
     EXPECT_EQ(e.line(), 4);
     EXPECT_EQ(e.key(), "FANCY_KEY");
   }
+  // HPCC mode: its per-hop rates (MULTI_RATE 1, that simulator's default) are refused by name.
   std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 3\n";
-  EXPECT_THROW(LoadNs3Config(dir + "/config.txt"), ConfigError);  // HPCC mode: not yet
+  try {
+    LoadNs3Config(dir + "/config.txt");
+    ADD_FAILURE();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "MULTI_RATE");
+  }
+  // ...and with one rate per QP, run.py's settings for `--cc hp` at 100G.
+  std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 3\nMULTI_RATE 0\n"
+                                        "U_TARGET 0.9\nMI_THRESH 0\nFAST_REACT 1\nSAMPLE_FEEDBACK 1\nINT_MULTI 4\n"
+                                        "HAS_WIN 1\nVAR_WIN 1\nGLOBAL_T 0\nRATE_AI 40Mb/s\nRATE_BOUND 1\n";
+  const Ns3Run hpcc = LoadNs3Config(dir + "/config.txt");
+  const NicSpec& hn = hpcc.scenario.nic;
+  EXPECT_EQ(hn.cc, NicSpec::Cc::kHpcc);
+  EXPECT_DOUBLE_EQ(hn.hpcc.eta, 0.9);
+  EXPECT_EQ(hn.hpcc.max_stage, 0);
+  EXPECT_TRUE(hn.hpcc.fast_react);
+  EXPECT_TRUE(hn.hpcc.sample_feedback);
+  EXPECT_EQ(hn.hpcc.int_multi, 4u);
+  EXPECT_EQ(hn.hpcc.int_format, IntFormat::Kind::kNs3);
+  EXPECT_EQ(hn.hpcc.rate_ai_bps, 40000000ull);
+  EXPECT_TRUE(hn.window.enabled);
+  EXPECT_TRUE(hn.window.scale_with_rate);
+  EXPECT_FALSE(hn.window.longest_base_rtt);
+  EXPECT_EQ(hn.data_header_bytes + kIntHeaderBytes, 90u) << "its data header, 48 B, and the INT header";
+  EXPECT_EQ(hn.ack_bytes + kIntHeaderBytes, 88u) << "its ACK: 14 + 20 + 12 B and the INT header";
+  {
+    Experiment run(hpcc.scenario);
+    run.Run();
+    ASSERT_TRUE(run.fabric().qps()[0].done);
+    EXPECT_EQ(run.fabric().qps()[0].window_bdp, 2 * (2000 + 80) * 100 / 8u)
+        << "the path's base RTT (1 us each way on two links, plus 1000 B at 100G on each) at 100G";
+  }
+  std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 1\nRATE_BOUND 0\n";
+  EXPECT_THROW(LoadNs3Config(dir + "/config.txt"), ConfigError);
   // DCTCP mode: its gain, additive step and floor, its switches marking.
   std::ofstream(dir + "/config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flows.txt\nCC_MODE 8\nEWMA_GAIN 0.0625\n"
                                         "DCTCP_RATE_AI 2000Mb/s\nMIN_RATE 50Mb/s\n";

@@ -168,6 +168,7 @@ std::string YamlSetting(const std::string& key, const std::string& value) {
     return top + "cost: {per_hour: 1, checkpoint: {interval: 4h, " + key.substr(16) + ": " + value + "}}\n";
   if (key.rfind("nic.dctcp.", 0) == 0) return top + "nic: {cc: dctcp, dctcp: {" + key.substr(10) + ": " + value + "}}\n";
   if (key.rfind("nic.timely.", 0) == 0) return top + "nic: {cc: timely, timely: {" + key.substr(11) + ": " + value + "}}\n";
+  if (key.rfind("nic.hpcc.", 0) == 0) return top + "nic: {cc: hpcc, hpcc: {" + key.substr(9) + ": " + value + "}}\n";
   if (key.rfind("cost.response.", 0) == 0) return top + "cost: {per_hour: 1, response: {" + key.substr(14) + ": " + value + "}}\n";
   std::vector<std::string> parts;
   std::stringstream ss(key);

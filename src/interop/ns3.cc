@@ -160,7 +160,28 @@ void ApplyNicProfile(const Ns3ConfigFile& cfg, Ns3Run* r) {
   nic.cc = cfg.Num("ENABLE_QCN", 1) == 0 ? NicSpec::Cc::kNone
            : mode == 8                   ? NicSpec::Cc::kDctcp
            : mode == 7                   ? NicSpec::Cc::kTimely
+           : mode == 3                   ? NicSpec::Cc::kHpcc
                                          : NicSpec::Cc::kDcqcn;
+  // Its INT header (int-header.h GetStaticSize) rides every data packet (SeqTsHeader, 6 B + it)
+  // and every ACK (qbbHeader, 12 B + it; an ACK is padded to 60 B): HPCC's 42 B of hop records,
+  // which the transport adds (cc/int_hop.h), and TIMELY's 8 B timestamp.
+  if (nic.cc == NicSpec::Cc::kTimely) nic.data_header_bytes = 48 + 8;
+  if (nic.cc == NicSpec::Cc::kHpcc) nic.ack_bytes = 14 + 20 + 12;  // 88 B with the records
+  // Its sending window (third.cc): HAS_WIN and GLOBAL_T default to 1, VAR_WIN to 0.
+  nic.window.enabled = cfg.Num("HAS_WIN", 1) != 0;
+  nic.window.scale_with_rate = cfg.Num("VAR_WIN", 0) != 0;
+  nic.window.longest_base_rtt = cfg.Num("GLOBAL_T", 1) != 0;
+  // Its HPCC (rdma-hw.cc UpdateRateHp), with third.cc's defaults for what the file leaves out;
+  // its records in its own units (cc/int_hop.h).
+  HpccParams& hp = nic.hpcc;
+  hp.eta = cfg.Num("U_TARGET", 0.95);
+  hp.max_stage = static_cast<int>(cfg.Num("MI_THRESH", 5));
+  hp.fast_react = cfg.Num("FAST_REACT", 1) != 0;
+  hp.sample_feedback = cfg.Num("SAMPLE_FEEDBACK", 0) != 0;
+  hp.rate_ai_bps = cfg.Rate("RATE_AI", 5000000);
+  hp.min_rate_bps = cfg.Rate("MIN_RATE", 100000000);
+  hp.int_multi = static_cast<uint32_t>(cfg.Num("INT_MULTI", 1));
+  hp.int_format = IntFormat::Kind::kNs3;
   // Its DCTCP (rdma-hw.cc HandleAckDctcp): alpha's gain EWMA_GAIN, DCTCP_RATE_AI per window, MIN_RATE.
   nic.dctcp.g = cfg.Num("EWMA_GAIN", 1.0 / 256);
   nic.dctcp.rate_ai_bps = cfg.Rate("DCTCP_RATE_AI", 1000000000);
@@ -357,12 +378,22 @@ Ns3Run LoadNs3Config(const std::string& config_path) {
   const Ns3ConfigFile cfg(config_path);
   if (const Tokens* t = cfg.Get("CC_MODE")) {
     const double mode = Num(t->w[1], cfg.path, t->line, "CC_MODE");
-    if (mode != 1 && mode != 7 && mode != 8)
+    if (mode != 1 && mode != 3 && mode != 7 && mode != 8)
       throw ConfigError(cfg.path, t->line, "CC_MODE",
-                        "only CC_MODE 1 (DCQCN), 7 (TIMELY) and 8 (DCTCP) are supported by the compatibility profile so far");
+                        "only CC_MODE 1 (DCQCN), 3 (HPCC), 7 (TIMELY) and 8 (DCTCP) are supported by the compatibility "
+                        "profile so far");
     if (mode == 7) cfg.RefuseUnless("FAST_REACT", 0, "TIMELY's per-ACK reaction (FAST_REACT 1) is not modelled: set it to 0");
+    // HPCC's per-hop rates (MULTI_RATE 1, third.cc's default) are not modelled: one rate per QP.
+    if (mode == 3 && cfg.Num("MULTI_RATE", 1) != 0)
+      throw ConfigError(cfg.path, cfg.Get("MULTI_RATE") ? cfg.Get("MULTI_RATE")->line : t->line, "MULTI_RATE",
+                        "HPCC's per-hop rates (MULTI_RATE 1, the default) are not modelled: set it to 0");
+    if (mode == 3) {
+      const double multi = cfg.Num("INT_MULTI", 1);
+      if (multi < 1 || multi > 64 || multi != static_cast<int>(multi))
+        throw ConfigError(cfg.path, cfg.Get("INT_MULTI")->line, "INT_MULTI", "must be a whole number from 1 to 64");
+    }
   }
-  cfg.RefuseUnless("HAS_WIN", 0, "a sending window (HAS_WIN 1) is not supported");
+  cfg.RefuseUnless("RATE_BOUND", 1, "senders not paced by their rate (RATE_BOUND 0) are not modelled: set it to 1");
   cfg.RefuseUnless("ERROR_RATE_PER_LINK", 0, "link error rates are not supported by the compatibility profile yet");
   if (const Tokens* t = cfg.Get("LINK_DOWN"))
     if (t->w.size() != 4 || t->w[1] != "0" || t->w[2] != "0" || t->w[3] != "0")

@@ -10,6 +10,7 @@
 #include "topo/naming.h"
 #include "util/config_error.h"
 #include "util/process_memory.h"
+#include "util/units.h"
 
 namespace rocelab {
 
@@ -28,6 +29,29 @@ Topology BuildTopology(const Scenario& sc) {
 
 }  // namespace
 
+IntFormat Fabric::IntFormatOf() const {
+  const auto& nodes = topo_.nodes();
+  const HpccParams* hpcc = nullptr;
+  for (int id : topo_.hosts()) {
+    const NicSpec& nic = NicSpecFor(sc_, nodes[id].name);
+    if (nic.cc == NicSpec::Cc::kHpcc) hpcc = &nic.hpcc;
+  }
+  if (!hpcc) return {};
+  uint64_t fastest = 0;
+  for (const TopoNode& n : nodes)
+    for (const TopoPort& p : n.ports) {
+      uint64_t code;
+      if (!IntHop::RateCode(p.link.rate_bps, &code))
+        throw ConfigError(sc_.file, 0, "nic.cc",
+                          "hpcc: the link " + n.name + " - " + nodes[p.peer_node].name + " runs at " +
+                              FormatRate(p.link.rate_bps) +
+                              ", a rate no INT record names (10G, 25G, 40G, 50G, 100G, 200G, 400G or 800G)");
+      fastest = std::max(fastest, p.link.rate_bps);
+    }
+  const uint64_t multi = hpcc->int_multi ? hpcc->int_multi : std::max<uint64_t>(1, fastest / 25000000000ull);
+  return IntFormat::Of(hpcc->int_format, static_cast<uint32_t>(multi));
+}
+
 bool Fabric::WantLookahead() const {
   if (const char* force = std::getenv("ROCELAB_LOOKAHEAD"); force && *force) return std::string(force) != "0";
   // Far past what the caches hold (8 MB on the reference machine: docs/performance.md), most of
@@ -44,6 +68,7 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
   for (int id : topo_.hosts()) ctx_.host_names.push_back(topo_.nodes()[id].name);
   ctx_.wire_overhead = sc.wire_overhead;
   ctx_.serialization_grain = sc.serialization_grain;
+  ctx_.int_format = IntFormatOf();
   for (const StaticRoute& r : ResolveRoutes(topo_, sc_)) topo_.OverrideRoute(r.node, r.host, r.port);
   const auto& nodes = topo_.nodes();
   by_node_.assign(nodes.size(), nullptr);
@@ -185,6 +210,19 @@ QueuePair& Fabric::AddFlow(int src, int dst, uint64_t size, Time start, uint8_t 
   qp.rp.Init(&nic.spec().dcqcn, nic.port(0).rate_bps);
   qp.dctcp.Init(&nic.spec().dctcp, nic.port(0).rate_bps);
   qp.timely.Init(&nic.spec().timely, nic.port(0).rate_bps);
+  const NicSpec& spec = nic.spec();
+  if (spec.cc == NicSpec::Cc::kHpcc || spec.window.enabled) {
+    if (spec.window.longest_base_rtt && longest_base_rtt_.rtt == 0)
+      longest_base_rtt_ = LongestBaseRtt(topo_, qp.mtu, sc_.serialization_grain);
+    const BaseRtt t = spec.window.longest_base_rtt ? longest_base_rtt_
+                                                    : PathBaseRtt(topo_, src, dst, qp.mtu, sc_.serialization_grain);
+    qp.hpcc.Init(&spec.hpcc, nic.port(0).rate_bps, t.rtt, t.bdp_bytes);
+    if (spec.window.enabled) {
+      qp.window_bdp = t.bdp_bytes;
+      qp.line_rate_bps = nic.port(0).rate_bps;
+      qp.SetWindow(t.bdp_bytes);  // at line rate
+    }
+  }
   const Nic& responder = *nics_[dst];
   qp.response_rp.Init(&responder.spec().dcqcn, responder.port(0).rate_bps);
   qps_.push_back(qp);

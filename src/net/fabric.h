@@ -17,6 +17,7 @@
 #include "net/switch.h"
 #include "scenario/scenario.h"
 #include "telemetry/sampler.h"
+#include "topo/ideal_fct.h"
 #include "topo/topology.h"
 
 namespace rocelab {
@@ -134,6 +135,10 @@ class Fabric {
   static constexpr size_t kLookaheadBytes = size_t{16} << 20;
   // Whether to, by the devices' size; ROCELAB_LOOKAHEAD=0 or 1 decides instead.
   bool WantLookahead() const;
+  // How HPCC's INT records pack their fields: nic.hpcc.int_format, with units of
+  // nic.hpcc.int_multi, or the fastest link's rate / 25 Gb/s. Refuses HPCC on a fabric with a
+  // link rate no record can name.
+  IntFormat IntFormatOf() const;
 
   Scenario sc_;
   Topology topo_;
@@ -150,6 +155,7 @@ class Fabric {
   Sampler sampler_{&ctx_.sim};
   EngineStats engine_;
   bool finished_ = false;
+  BaseRtt longest_base_rtt_;  // HPCC's GLOBAL_T base RTT, found at the first flow that needs it
 };
 
 }  // namespace rocelab

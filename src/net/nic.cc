@@ -21,6 +21,7 @@ Nic::Nic(SimContext* ctx, const std::string& name, const NicSpec& spec, std::vec
   rc_.set_pacing_grain(ctx->serialization_grain);
   rc_.set_timer_scale(ctx->timer_scale);
   rc_.set_seed(ctx->seed);
+  rc_.set_int_format(ctx->int_format);
 }
 
 void Nic::SetRxThresholds(uint64_t headroom_bytes) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cc/int_hop.h"
 #include "fault/fec.h"
 #include "net/port_tap.h"
 #include "sim/event_queue.h"
@@ -38,6 +39,7 @@ struct SimContext {
   std::vector<std::string> host_names;  // by host index, for what the timeline says
   Time serialization_grain = 0;  // >0: serialization times rounded down to it (RoundDown)
   FlowPaths* flow_paths = nullptr;  // the paths the NICs stamp into their packets (null: none)
+  IntFormat int_format;  // how HPCC's INT records pack their fields (cc/int_hop.h)
 };
 
 // What faults have done to one port: its carrier, the errors and drops on its link, a lowered

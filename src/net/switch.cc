@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cc/int_hop.h"
 #include "net/ecmp_hash.h"
 #include "net/flow_paths.h"
 
@@ -461,7 +462,23 @@ Packet* Switch::NextFrame(int port) {
   q.counters.packets++;
   q.counters.bytes += pkt->frame_bytes;
   Release(pkt);
+  if (pkt->flags & Packet::kFlagInt) StampInt(port, pkt);
   return pkt;
+}
+
+void Switch::StampInt(int port, Packet* pkt) const {
+  const Port& p = ports_[port];
+  uint64_t sent = 0;
+  for (const PortCounters::SentTraffic& t : p.counters.tx_prio) sent += t.bytes + t.packets * ctx_->wire_overhead;
+  uint64_t queued = 0;
+  for (const EgressQueue& q : queues_[port]) queued += q.fifo.bytes();
+  uint64_t rate = 0;
+  IntHop::RateCode(p.rate_bps, &rate);  // the fabric refuses HPCC on a rate a record cannot name
+  // Past five hops the header is full; the count goes on, and the sender knows the records are
+  // not the path's (the HPCC code's header does the same).
+  if (pkt->int_count < kMaxIntHops)
+    pkt->int_hops[pkt->int_count] = IntHop::Stamp(ctx_->int_format, Now(), sent, queued, rate);
+  if (pkt->int_count < 255) ++pkt->int_count;
 }
 
 }  // namespace rocelab

@@ -164,6 +164,10 @@ class Switch : public Node {
     return static_cast<uint64_t>(alpha * static_cast<double>(shared_size_ - shared_used_));
   }
   void MaybeMarkEcn(int port, EgressQueue& q, int prio, Packet* pkt, bool departing);
+  // HPCC's in-band telemetry: a packet that asks for it gets this hop's record as it starts
+  // to leave `port` (cc/int_hop.h): the time, the bytes the port has sent (on the wire, before
+  // this packet), the bytes still queued behind it, the port's rate.
+  void StampInt(int port, Packet* pkt) const;
   // Hints for sending on `port`: the lines any frame sent there reads (its sending line, its
   // state, the wire it sends on), and those a frame of priority `prio` adds (its queue and the
   // port's sent counters for that priority).

@@ -16,6 +16,16 @@ std::vector<Assumption> OutcomeAssumptions(const Scenario& sc) {
                      "timeout; the firmware's default profile is not published",
                      "enabled: false: the IBTA timer alone (4.096 us x 2^timeout), every expiry a retry"});
   }
+  if (nic.cc == NicSpec::Cc::kHpcc)
+    out.push_back(
+        {"nic.hpcc.int_format",
+         nic.hpcc.int_format == IntFormat::Kind::kFine
+             ? "fine: the switches' INT records count bytes to the byte and the queue in 80 B units"
+             : "ns3: the HPCC ns-3 code's units, bytes in 128 B x INT_MULTI and the queue in 80 B x INT_MULTI",
+         nic.hpcc.int_format == IntFormat::Kind::kFine
+             ? "ns3: the HPCC ns-3 code's coarser units; two flows into one 100G port then settle at 40 and 53 "
+               "Gb/s instead of 46 each"
+             : "fine: bytes to the byte; the same two flows then share the port within 0.1 %"});
   if (nic.cc != NicSpec::Cc::kDcqcn) return out;
   const DcqcnParams& p = nic.dcqcn;
   const DcqcnParams mlx5 = DcqcnMlx5Profile();

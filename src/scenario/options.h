@@ -291,8 +291,8 @@ inline constexpr Option kNic =
     Other("nic", Unit::kMapping, "", "every host's NIC; devices.NAME takes the same keys for one host");
 inline constexpr Option kNicMtu = Integer("nic.mtu", 4096, 256, 4096, "RoCE path MTU: 256, 512, 1024, 2048 or 4096");
 inline constexpr Option kNicCc =
-    Choice("nic.cc", "dcqcn", "none|dcqcn|dctcp|timely",
-           "congestion control: DCQCN (CNPs), DCTCP (ECN echoed on ACKs) or TIMELY (RTTs)");
+    Choice("nic.cc", "dcqcn", "none|dcqcn|dctcp|timely|hpcc",
+           "congestion control: DCQCN (CNPs), DCTCP (ECN echoed on ACKs), TIMELY (RTTs) or HPCC (switches' INT)");
 inline constexpr Option kNicDcqcn = Other("nic.dcqcn", Unit::kMapping, "", "DCQCN parameters (docs/dcqcn.md)");
 inline constexpr Option kNicDcqcnProfile =
     Choice("nic.dcqcn.profile", "mlx5", "mlx5|paper", "where the parameters below start: mlx5 firmware or the paper");
@@ -353,6 +353,32 @@ inline constexpr Option kNicTimelyRateHai =
 inline constexpr Option kNicTimelyHaiAfter =
     Integer("nic.timely.hai_after", 5, 1, 1000, "increases in a row before the hyper step");
 inline constexpr Option kNicTimelyMinRate = Rate("nic.timely.min_rate", 1e8, "a cut keeps at least this");
+// HPCC's defaults are its code base's run.py for `--cc hp` (cc/hpcc.h).
+inline constexpr Option kNicHpcc = Other("nic.hpcc", Unit::kMapping, "", "HPCC parameters (docs/congestion-control.md)");
+inline constexpr Option kNicHpccEta = Number("nic.hpcc.eta", 0.95, 0.01, 1, "target utilization (U_TARGET)");
+inline constexpr Option kNicHpccMaxStage =
+    Integer("nic.hpcc.max_stage", 0, 0, 1000, "additive-only updates before a multiplicative one (MI_THRESH)");
+inline constexpr Option kNicHpccRateAi =
+    Rate("nic.hpcc.rate_ai", 0, "W_AI as a rate: added at each update (RATE_AI)").DefaultIs("line rate / 2500");
+inline constexpr Option kNicHpccFastReact =
+    Boolean("nic.hpcc.fast_react", true, "every ACK sets the rate, not only one a round trip (FAST_REACT)");
+inline constexpr Option kNicHpccSampleFeedback =
+    Boolean("nic.hpcc.sample_feedback", false, "fast reactions skip hops whose queue is empty (SAMPLE_FEEDBACK)");
+inline constexpr Option kNicHpccMinRate = Rate("nic.hpcc.min_rate", 1e8, "the rate never goes below this (MIN_RATE)");
+inline constexpr Option kNicHpccIntFormat =
+    Choice("nic.hpcc.int_format", "fine", "fine|ns3",
+           "INT record fields: bytes to the byte, or the HPCC ns-3 code's 128 B x int_multi units (cc/int_hop.h)");
+inline constexpr Option kNicHpccIntMulti =
+    Integer("nic.hpcc.int_multi", 0, 0, 64, "int_format ns3's units: 128 B and 80 B times this (INT_MULTI; 0: auto)")
+        .DefaultIs("fastest link / 25G");
+// A sending window, as the HPCC code base bounds its senders (HAS_WIN, VAR_WIN; run.py sets
+// both for HPCC and DCTCP).
+inline constexpr Option kNicWindow =
+    Other("nic.window", Unit::kMapping, "", "a sending window: the path's base RTT in bytes (docs/congestion-control.md)");
+inline constexpr Option kNicWindowEnabled =
+    Boolean("nic.window.enabled", false, "bound the bytes in flight by the window (HAS_WIN)").DefaultIs("on under nic.cc: hpcc");
+inline constexpr Option kNicWindowScaleWithRate =
+    Boolean("nic.window.scale_with_rate", true, "the window shrinks with the sending rate (VAR_WIN)");
 inline constexpr Option kNicAckEvery =
     Integer("nic.ack_every", 1, 1, 1024, "the responder ACKs every this many packets");
 // Who sets the queue pairs' timeouts. verbs: timeout 14 (67 ms), the value perftest and most

@@ -150,6 +150,7 @@ const char* CcName(NicSpec::Cc cc) {
     case NicSpec::Cc::kDcqcn: return "dcqcn";
     case NicSpec::Cc::kDctcp: return "dctcp";
     case NicSpec::Cc::kTimely: return "timely";
+    case NicSpec::Cc::kHpcc: return "hpcc";
   }
   return "";
 }
@@ -186,7 +187,8 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
   }
   std::string cc;
   if (r.Choice(opt::kNicCc, &cc))
-    for (NicSpec::Cc c : {NicSpec::Cc::kNone, NicSpec::Cc::kDcqcn, NicSpec::Cc::kDctcp, NicSpec::Cc::kTimely})
+    for (NicSpec::Cc c :
+         {NicSpec::Cc::kNone, NicSpec::Cc::kDcqcn, NicSpec::Cc::kDctcp, NicSpec::Cc::kTimely, NicSpec::Cc::kHpcc})
       if (cc == CcName(c)) n->cc = c;
   ReadSection(r, opt::kNicDcqcn, [&](ConfigReader& d) { ReadDcqcn(d, &n->dcqcn); });
   ReadSection(r, opt::kNicDctcp, [&](ConfigReader& d) {
@@ -210,9 +212,31 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
     if (t.t_high < t.t_low) d.Fail(opt::kNicTimelyTHigh, "t_high must not be below t_low");
     d.Finish();
   });
+  ReadSection(r, opt::kNicHpcc, [&](ConfigReader& d) {
+    HpccParams& h = n->hpcc;
+    d.Number(opt::kNicHpccEta, &h.eta);
+    d.Int(opt::kNicHpccMaxStage, &h.max_stage);
+    d.Rate(opt::kNicHpccRateAi, &h.rate_ai_bps);
+    d.Bool(opt::kNicHpccFastReact, &h.fast_react);
+    d.Bool(opt::kNicHpccSampleFeedback, &h.sample_feedback);
+    d.Rate(opt::kNicHpccMinRate, &h.min_rate_bps);
+    d.Int(opt::kNicHpccIntMulti, &h.int_multi);
+    std::string format;
+    if (d.Choice(opt::kNicHpccIntFormat, &format))
+      h.int_format = format == "ns3" ? IntFormat::Kind::kNs3 : IntFormat::Kind::kFine;
+    d.Finish();
+  });
+  // HPCC runs with a window unless told otherwise (its code base's HAS_WIN 1).
+  if (r.Has(opt::kNicCc)) n->window.enabled = n->cc == NicSpec::Cc::kHpcc;
+  ReadSection(r, opt::kNicWindow, [&](ConfigReader& d) {
+    d.Bool(opt::kNicWindowEnabled, &n->window.enabled);
+    d.Bool(opt::kNicWindowScaleWithRate, &n->window.scale_with_rate);
+    d.Finish();
+  });
   // An algorithm's settings act only where the NIC runs it.
   for (const auto& [section, algorithm] : {std::pair{&opt::kNicDctcp, NicSpec::Cc::kDctcp},
-                                           std::pair{&opt::kNicTimely, NicSpec::Cc::kTimely}})
+                                           std::pair{&opt::kNicTimely, NicSpec::Cc::kTimely},
+                                           std::pair{&opt::kNicHpcc, NicSpec::Cc::kHpcc}})
     if (r.Has(*section) && n->cc != algorithm)
       r.Fail(*section, "is read only under nic.cc: " + std::string(CcName(algorithm)) + " (the NIC runs " +
                            CcName(n->cc) + ")");

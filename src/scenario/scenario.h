@@ -18,6 +18,7 @@
 
 #include "cc/dcqcn_params.h"
 #include "cc/dctcp.h"
+#include "cc/hpcc.h"
 #include "cc/timely.h"
 #include "scenario/options.h"
 #include "sim/time.h"
@@ -159,8 +160,9 @@ struct NicSpec {
 
   uint32_t mtu = opt::kNicMtu.def;  // RoCE path MTU (payload bytes per packet)
   // The congestion control the NIC's queue pairs run (cc/): DCQCN reacts to CNPs; DCTCP to the
-  // CE marks the ACKs echo; TIMELY to the RTTs the ACKs time.
-  enum class Cc { kNone, kDcqcn, kDctcp, kTimely } cc = opt::kNicCc.Is("dcqcn") ? Cc::kDcqcn : Cc::kNone;
+  // CE marks the ACKs echo; TIMELY to the RTTs the ACKs time; HPCC to the switches' INT records
+  // the ACKs bring back.
+  enum class Cc { kNone, kDcqcn, kDctcp, kTimely, kHpcc } cc = opt::kNicCc.Is("dcqcn") ? Cc::kDcqcn : Cc::kNone;
   // 0: go-back-N; else go back to the start of this many packets' chunk
   uint32_t back_to_chunk = opt::kNicBackToChunk.def;
   Time nak_interval = 0;  // >0: NAK the same PSN again only after this (the ns-3 profile's 500 us)
@@ -183,12 +185,24 @@ struct NicSpec {
   DcqcnParams dcqcn = DcqcnMlx5Profile();  // opt::kNicDcqcnProfile
   DctcpParams dctcp;
   TimelyParams timely;
+  HpccParams hpcc;
+  // A sending window (the HPCC code base's HAS_WIN, VAR_WIN, GLOBAL_T): the bytes in flight stay
+  // under the path's base RTT at its slowest rate (topo/ideal_fct.h), scaled by the sending rate
+  // over the line rate.
+  struct Window {
+    bool enabled = false;
+    bool scale_with_rate = true;
+    bool longest_base_rtt = false;  // the fabric's longest instead of the path's (the ns-3 profile's GLOBAL_T 1)
+  } window;
 };
-// "none", "dcqcn", "dctcp", "timely": as nic.cc spells it.
+// "none", "dcqcn", "dctcp", "timely", "hpcc": as nic.cc spells it.
 const char* CcName(NicSpec::Cc cc);
 // Whether the algorithm reacts to what ACKs carry back (DCTCP's echoed marks, TIMELY's echoed send
-// times) rather than to CNPs: a flow with no ACKs (READ responses) has nothing to control its rate.
-inline bool AckDriven(NicSpec::Cc cc) { return cc == NicSpec::Cc::kDctcp || cc == NicSpec::Cc::kTimely; }
+// times, HPCC's INT records) rather than to CNPs: a flow with no ACKs (READ responses) has nothing to
+// control its rate.
+inline bool AckDriven(NicSpec::Cc cc) {
+  return cc == NicSpec::Cc::kDctcp || cc == NicSpec::Cc::kTimely || cc == NicSpec::Cc::kHpcc;
+}
 static_assert(offsetof(NicSpec, processing_delay) + sizeof(Time) <= 48 &&
                   offsetof(NicSpec, dscp_to_priority) == 48,
               "a NIC's per-frame configuration is the spec's first 48 bytes, then the DSCP map");

@@ -98,9 +98,9 @@ struct alignas(64) Packet {
   uint16_t pause_quanta[kNumPriorities];  // PFC time per priority, 512-bit-time quanta
   uint8_t pause_enable;                   // PFC class-enable vector
   uint8_t opcode;
-  uint8_t int_count;                  // reserved: in-band telemetry hop records
+  uint8_t int_count;                  // in-band telemetry hop records stamped (HPCC: cc/int_hop.h)
   union {
-    // In-band telemetry hop records; a probe's payload instead (kProbe, kProbeReply): the NIC
+    // In-band telemetry hop records, in path order; a probe's payload instead (kProbe, kProbeReply): the NIC
     // timestamps of its round trip, ProbeStamp below.
     uint64_t int_hops[kMaxIntHops];
     // Under TIMELY: when a data packet left its NIC; its ACK or NAK echoes it.
@@ -110,6 +110,7 @@ struct alignas(64) Packet {
   static constexpr uint8_t kFlagLast = 1;       // last packet of the message (ACK requested)
   static constexpr uint8_t kFlagCorrupted = 2;  // a bit error hit it on the last link
   static constexpr uint8_t kFlagEcnEcho = 4;    // an ACK echoing a CE mark (the HPCC code base's CNP)
+  static constexpr uint8_t kFlagInt = 8;        // carries an INT header: each switch stamps a hop record
 
   // A probe's timestamps, as NICs take them at the MAC: the probe's send (t1) and arrival
   // (t2), its reply's send (t3) and arrival (t4).

@@ -60,4 +60,28 @@ Time IdealFct(const Topology& topo, int src, int dst, uint64_t size, const NicSp
   return total;
 }
 
+BaseRtt PathBaseRtt(const Topology& topo, int src, int dst, uint32_t payload, Time grain) {
+  BaseRtt b;
+  uint64_t slowest = 0;
+  for (const LinkSpec* l : topo.PathLinks(src, dst)) {
+    b.rtt += 2 * l->delay + RoundDown(SerializationTime(payload, l->rate_bps), grain);
+    slowest = slowest == 0 ? l->rate_bps : std::min(slowest, l->rate_bps);
+  }
+  b.bdp_bytes = static_cast<uint64_t>(static_cast<double>(b.rtt) / kSecond * static_cast<double>(slowest) / 8);
+  return b;
+}
+
+BaseRtt LongestBaseRtt(const Topology& topo, uint32_t payload, Time grain) {
+  BaseRtt most;
+  const int hosts = static_cast<int>(topo.hosts().size());
+  for (int s = 0; s < hosts; ++s)
+    for (int d = 0; d < hosts; ++d) {
+      if (s == d) continue;
+      const BaseRtt b = PathBaseRtt(topo, s, d, payload, grain);
+      most.rtt = std::max(most.rtt, b.rtt);
+      most.bdp_bytes = std::max(most.bdp_bytes, b.bdp_bytes);
+    }
+  return most;
+}
+
 }  // namespace rocelab

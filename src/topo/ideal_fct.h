@@ -19,6 +19,17 @@ namespace rocelab {
 Time IdealFct(const Topology& topo, int src, int dst, uint64_t size, const NicSpec& nic, uint32_t wire_overhead,
               Time grain);
 
+// HPCC's base RTT T of a path and the window it sizes (the HPCC code base's third.cc): the
+// propagation both ways plus one packet's payload serialized on each link one way (each rounded
+// down to `grain`), and T's bytes at the path's slowest rate.
+struct BaseRtt {
+  Time rtt = 0;
+  uint64_t bdp_bytes = 0;
+};
+BaseRtt PathBaseRtt(const Topology& topo, int src, int dst, uint32_t payload, Time grain);
+// The longest over every pair of hosts, each with its own BDP's largest (that code's GLOBAL_T 1).
+BaseRtt LongestBaseRtt(const Topology& topo, uint32_t payload, Time grain);
+
 }  // namespace rocelab
 
 #endif  // ROCELAB_TOPO_IDEAL_FCT_H_

@@ -15,6 +15,7 @@
 #include "sim/timer.h"
 #include "cc/dcqcn.h"
 #include "cc/dctcp.h"
+#include "cc/hpcc.h"
 #include "cc/timely.h"
 #include "sim/packet.h"
 #include "sim/time.h"
@@ -89,7 +90,9 @@ struct alignas(64) QueuePair {
   uint32_t snd_una = 0;   // oldest unacknowledged PSN
   uint32_t num_packets = 0;
   uint32_t max_sent = 0;  // one past the highest PSN ever sent
-  int retries_left = 7;
+  int16_t retries_left = 7;
+  // The packets in flight the congestion control's window allows (HPCC's; 0: no window).
+  uint16_t window_packets = 0;
   Time next_send = 0;     // rate limiter: earliest time of the next packet
   Time last_progress = 0;
   Time last_send = 0;     // when the last data packet left, and its size on the wire:
@@ -122,9 +125,13 @@ struct alignas(64) QueuePair {
   bool adp_slowed = false;  // slow restart in force since the last progress
   Time adp_waited = 0;
   Time last_response_cnp = -1;  // its last CNP about the READ responses
-  // The requester's rate under nic.cc dctcp or timely (rp then stays idle).
+  // The requester's rate under nic.cc dctcp, timely or hpcc (rp then stays idle).
   DctcpRp dctcp;
   TimelyRp timely;
+  HpccRp hpcc;
+  // The sending window's bytes at line rate, and that rate (NicSpec::window; 0: no window).
+  uint64_t window_bdp = 0;
+  uint64_t line_rate_bps = 0;
 
   // ---- The rest of the responder.
   uint32_t last_nak_psn = UINT32_MAX;  // with nic.nak_interval: the PSN last NAKed and when
@@ -151,7 +158,13 @@ struct alignas(64) QueuePair {
 
   bool HasDataToSend() const {
     return started && !done && !failed && snd_nxt < num_packets &&
-           (!windowed || static_cast<double>(snd_nxt - snd_una) < cwnd);
+           (!windowed || static_cast<double>(snd_nxt - snd_una) < cwnd) &&
+           (window_packets == 0 || snd_nxt - snd_una < window_packets);
+  }
+  // The congestion control's window of `bytes` in flight (0: none), in packets: what is in
+  // flight grows a packet at a time, and a packet may leave while less than the window is out.
+  void SetWindow(uint64_t bytes) {
+    window_packets = static_cast<uint16_t>(bytes == 0 ? 0 : std::min<uint64_t>(65535, (bytes + mtu - 1) / mtu));
   }
   void OnWindowAck(uint32_t newly_acked) {
     if (!windowed) return;

@@ -46,6 +46,11 @@ Packet* RcTransport::NextRequest(QueuePair& qp) {
   p->priority = qp.priority;
   p->flags = qp.LastOfMessage(psn) ? Packet::kFlagLast : 0;
   if (Timely()) p->sent_at = Now();
+  if (Hpcc()) {
+    // The switches on the way stamp their records into its INT header (net/switch.h).
+    p->flags |= Packet::kFlagInt;
+    p->frame_bytes = static_cast<uint16_t>(p->frame_bytes + kIntHeaderBytes);
+  }
   if (psn < qp.max_sent) rdma_->retransmitted_packets++;
   else qp.max_sent = psn + 1;
   if (psn == qp.snd_una) qp.last_progress = Now();  // the timer runs from the oldest outstanding packet
@@ -86,7 +91,7 @@ void RcTransport::ArmAckTimer(QueuePair& qp) {
 }
 
 void RcTransport::Start(QueuePair& qp) {
-  qp.retries_left = spec_->retry_count;
+  qp.retries_left = static_cast<int16_t>(spec_->retry_count);
   if (!Adaptive(qp)) return;
   // "Initial timeout is randomized to prevent multiple QPs from starting with the same value."
   const NicSpec::AdaptiveRetransmission& adp = spec_->adaptive_retransmission;
@@ -120,7 +125,7 @@ bool RcTransport::AdaptiveExpiry(QueuePair& qp) {
 }
 
 void RcTransport::Progressed(QueuePair& qp) {
-  qp.retries_left = spec_->retry_count;
+  qp.retries_left = static_cast<int16_t>(spec_->retry_count);
   qp.adp_waited = 0;
   qp.adp_slowed = false;
   qp.adp_exponent = qp.adp_initial;
@@ -169,6 +174,10 @@ void RcTransport::OnAck(const Packet* pkt) {
   const uint32_t newly = acked > qp.snd_una ? acked - qp.snd_una : 0;
   if (newly > 0) AdvanceUna(qp, acked);
   OnAckFeedback(qp, pkt, newly);
+  // The window moved on, at the rate the ACK left: the NIC may send again (as the HPCC code
+  // base's ReceiveAck ends by triggering the device). Only now: a send chosen while the ACK was
+  // still changing the rate would be paced by the rate before it.
+  if (qp.window_packets) carrier_->Wake();
 }
 
 void RcTransport::AdvanceUna(QueuePair& qp, uint32_t una) {
@@ -274,6 +283,7 @@ void RcTransport::OnAckFeedback(QueuePair& qp, const Packet* pkt, uint32_t newly
   if (!rp_on_ || qp.done || qp.failed) return;
   if (Dctcp()) qp.dctcp.OnAck(qp.snd_una, qp.snd_nxt, newly_acked, pkt->ce_echoed);
   else if (Timely()) qp.timely.OnAck(qp.snd_una, qp.snd_nxt, Now() - pkt->sent_at);
+  else if (Hpcc()) qp.hpcc.OnAck(qp.snd_una, qp.snd_nxt, pkt->int_hops, pkt->int_count, int_format_);
   else return;
   Repace(qp, RequestPacing(qp));
 }
@@ -288,6 +298,13 @@ void RcTransport::OnCcTimer(QueuePair& qp, const Pacing& pace) {
   carrier_->Wake();
 }
 
+void RcTransport::Rewindow(QueuePair& qp) {
+  if (qp.window_bdp == 0) return;
+  double w = static_cast<double>(qp.window_bdp);
+  if (spec_->window.scale_with_rate) w = w * SendingRate(qp, spec_->cc) / static_cast<double>(qp.line_rate_bps);
+  qp.SetWindow(std::max<uint64_t>(1, static_cast<uint64_t>(w)));
+}
+
 void RcTransport::Repace(QueuePair& qp, const Pacing& pace) {
   const Time due = TimerDue(pace);
   if (due != kTimeNever && due != pace.timer_at) {
@@ -300,6 +317,7 @@ void RcTransport::Repace(QueuePair& qp, const Pacing& pace) {
   } else if (pace.last_wire) {
     pace.next_send = std::min(pace.next_send, pace.last_send + PacingGap(pace));
   }
+  if (pace.timer == RcCarrier::Timer::kCc) Rewindow(qp);
 }
 
 // ---- Responder ----
@@ -326,6 +344,12 @@ void RcTransport::SendAckOrNak(PacketType type, QueuePair& qp, uint32_t psn, boo
     qp.ce_unacked = 0;
   } else if (Timely()) {
     p->sent_at = data ? data->sent_at : Now();
+  } else if (Hpcc()) {
+    if (data) {
+      p->int_count = data->int_count;
+      std::copy(data->int_hops, data->int_hops + kMaxIntHops, p->int_hops);
+    }
+    p->frame_bytes = static_cast<uint16_t>(p->frame_bytes + kIntHeaderBytes);
   }
   if (ecn_echo) {
     p->flags |= Packet::kFlagEcnEcho;

@@ -81,10 +81,17 @@ class RcTransport {
   }
   // Draws come from the run's seed (set before any QP starts).
   void set_seed(uint64_t seed) { seed_ = seed; }
+  // How the switches' INT records pack their fields (HPCC, cc/int_hop.h).
+  void set_int_format(const IntFormat& f) { int_format_ = f; }
 
   // The requester's rate of a congestion control the ACKs drive (null: DCQCN's, or none).
   static const AckClockedRate* AckClocked(NicSpec::Cc cc, const QueuePair& qp) {
-    return cc == NicSpec::Cc::kDctcp ? &qp.dctcp.rate() : cc == NicSpec::Cc::kTimely ? &qp.timely.rate() : nullptr;
+    switch (cc) {
+      case NicSpec::Cc::kDctcp: return &qp.dctcp.rate();
+      case NicSpec::Cc::kTimely: return &qp.timely.rate();
+      case NicSpec::Cc::kHpcc: return &qp.hpcc.rate();
+      default: return nullptr;
+    }
   }
   // What `qp` may send at now, under its NIC's congestion control `cc`.
   static double SendingRate(const QueuePair& qp, NicSpec::Cc cc) {
@@ -97,7 +104,7 @@ class RcTransport {
   Packet* NewPacket(const QueuePair& qp, PacketType type, uint8_t opcode, uint32_t psn, bool toward_requester);
   Packet* BuildReadRequest(QueuePair& qp, const Message& m);
   // An ACK or NAK for `psn`; `ecn_echo` carries CE back on it (the ns-3 profile's congestion signal).
-  // `data` is the packet it answers (TIMELY echoes its send time).
+  // `data` is the packet it answers (TIMELY echoes its send time, HPCC its INT records).
   void SendAckOrNak(PacketType type, QueuePair& qp, uint32_t psn, bool ecn_echo, const Packet* data);
   void SendCnp(const QueuePair& qp, uint32_t psn, bool toward_requester);
   // The notification point: a CE-marked packet of `qp` arrived; send a CNP toward the sender of
@@ -138,6 +145,9 @@ class RcTransport {
   static bool Limited(const Pacing& pace) { return pace.acked ? pace.acked->limited() : pace.rp.limited(); }
   static Time TimerDue(const Pacing& pace) { return pace.acked ? kTimeNever : pace.rp.timer_due(); }
   void Repace(QueuePair& qp, const Pacing& pace);
+  // The requester's window follows its rate (NicSpec::window). Whoever changed the rate wakes
+  // the NIC once done: a send chosen in between would be paced by a rate about to change.
+  void Rewindow(QueuePair& qp);
   // The gap after the last frame at the reaction point's rate.
   Time PacingGap(const Pacing& pace) const {
     return RoundDown(SerializationTime(pace.last_wire, static_cast<uint64_t>(Rate(pace))), pacing_grain_);
@@ -175,8 +185,10 @@ class RcTransport {
   bool Dcqcn() const { return spec_->cc == NicSpec::Cc::kDcqcn; }
   bool Dctcp() const { return spec_->cc == NicSpec::Cc::kDctcp; }
   bool Timely() const { return spec_->cc == NicSpec::Cc::kTimely; }
+  bool Hpcc() const { return spec_->cc == NicSpec::Cc::kHpcc; }
   // The sender of a congestion control the ACKs drive: an ACK or NAK newly acknowledging
-  // `newly_acked` packets, with the marks (DCTCP) or the send time (TIMELY) it echoes.
+  // `newly_acked` packets, with the marks (DCTCP), the send time (TIMELY) or the INT records
+  // (HPCC) it brings back.
   void OnAckFeedback(QueuePair& qp, const Packet* pkt, uint32_t newly_acked);
   bool RpOn() const { return CcOn() && rp_on_; }
 
@@ -192,6 +204,7 @@ class RcTransport {
   RcCarrier* carrier_;
   Time last_port_cnp_ = -1;  // the port's last CNP (cnp_moderation: port)
   uint64_t seed_ = 0;
+  IntFormat int_format_;
 };
 
 }  // namespace rocelab
