@@ -151,10 +151,11 @@ TEST(FabricHpcc, TwoFlowsShareThePortWithTheQueueNearEmpty) {
   EXPECT_LT(s.queue_mean, 0.2 * d.queue_mean) << "well below DCQCN's (" << d.queue_mean / 1024 << " KB)";
 }
 
-// A sending window (nic.window) under DCTCP: each flow keeps at most its path's base RTT in bytes
-// in flight (4.66 us at 100G: 58 KB, 15 packets), so the queue toward h0 can never hold more than
-// the two windows (measured: 65 KB at most); without it DCTCP's queue saws past Kmax (600 KB).
-TEST(FabricWindow, DctcpWithAWindowHoldsTheQueueUnderTheTwoWindows) {
+// A sending window (nic.window), under DCTCP and under DCQCN: each flow keeps at most its path's
+// base RTT in bytes in flight (4.66 us at 100G: 58 KB, 15 packets), so the queue toward h0 can
+// never hold more than the two windows (measured: 65 KB at most under both); without it DCTCP's
+// queue saws past Kmax (600 KB) and DCQCN's reaches 158 KB.
+TEST(FabricWindow, AWindowHoldsTheQueueUnderTheTwoWindows) {
   TestRun run = TwoSendersToH0("{mtu: 4096, cc: dctcp, window: {enabled: true}}");
   const Shares s = SecondHalf(*run);
   run->Run();
@@ -165,6 +166,13 @@ TEST(FabricWindow, DctcpWithAWindowHoldsTheQueueUnderTheTwoWindows) {
   EXPECT_NEAR(s.a_gbps, kGoodput100G / 2, 0.1 * kGoodput100G / 2);
   EXPECT_NEAR(s.b_gbps, kGoodput100G / 2, 0.1 * kGoodput100G / 2);
   EXPECT_EQ(ComputeTotals(*run).pause_frames_tx, 0u);
+
+  // Under DCQCN (the HPCC code's dcqcn_vwin) the window follows the rate its CNPs and timers set.
+  TestRun dcqcn = TwoSendersToH0("{mtu: 4096, cc: dcqcn, window: {enabled: true}}");
+  const Shares d = SecondHalf(*dcqcn);
+  std::printf("DCQCN with a window: %.1f and %.1f Gb/s, queue max %.1f KB\n", d.a_gbps, d.b_gbps, d.queue_max / 1024.0);
+  EXPECT_LE(d.queue_max, 2u * 15 * (4096 + 62));
+  EXPECT_GT(d.a_gbps + d.b_gbps, 0.9 * kGoodput100G);
 }
 
 namespace {

@@ -20,6 +20,8 @@ namespace rocelab {
 namespace {
 
 const std::string kData = std::string(ROCELAB_SHARED_DATA) + "/ns3-rdma/";
+// That simulator's HPCC, DCTCP and TIMELY modes on the same inputs (docs/ns3-interop.md).
+const std::string kModes = std::string(ROCELAB_SOURCE_DIR) + "/tests/data/ns3-cc-modes/";
 
 struct FctLine {
   std::string sip, dip;
@@ -285,6 +287,27 @@ TEST(Ns3Interop, SideBySideWithItsOwnFctFile) {
   Gate(r, {"<100KB", ">=1MB"});
   ExpectFlowByFlow(r, 0.01, 0.9);
 }
+
+// The same 405 flows under that simulator's other congestion controls, each as its run.py sets
+// it for 100G (tests/data/ns3-cc-modes/): HPCC (CC_MODE 3: INT records in its units, a window
+// scaled with the rate), DCTCP (8: a window, marking at 300 KB) and TIMELY (7). Neither simulator
+// pauses; the slowdowns agree within the DCQCN profile's gates, and flow by flow (measured: every
+// percentile within 1 %).
+void ExpectModeSideBySide(const std::string& mode, NicSpec::Cc cc) {
+  const std::string dir = kModes + "websearch30-1ms/" + mode + "/";
+  EXPECT_EQ(LoadNs3Config(dir + "config.txt").scenario.nic.cc, cc);
+  SideBySide r = RunSideBySide(dir, 405);
+  EXPECT_EQ(r.lossless_drops, 0u);
+  EXPECT_TRUE(r.pfc_received.empty());
+  EXPECT_EQ(r.off_data_queue, 0u);
+  for (int i = 0; i < 3; ++i) EXPECT_LE(std::fabs(r.Error("all", i)), kLimits[i]) << mode << ": all p" << kPs[i] * 100;
+  Gate(r, {"<100KB", "100KB-1MB", ">=1MB"});
+  ExpectFlowByFlow(r, 0.01, 0.9);
+}
+
+TEST(Ns3Interop, HpccModeSideBySide) { ExpectModeSideBySide("hpcc", NicSpec::Cc::kHpcc); }
+TEST(Ns3Interop, DctcpModeSideBySide) { ExpectModeSideBySide("dctcp", NicSpec::Cc::kDctcp); }
+TEST(Ns3Interop, TimelyModeSideBySide) { ExpectModeSideBySide("timely", NicSpec::Cc::kTimely); }
 
 // The same 1 ms plus two 60-to-1 incasts of 500 KB: where PFC acts. That simulator loses no
 // lossless packet, nor may rocelab; pauses land on the same tier of switches, as often.

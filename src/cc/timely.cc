@@ -14,7 +14,8 @@ void TimelyRp::OnAck(uint32_t una, uint32_t snd_nxt, Time rtt) {
   rtt_diff_ = (1 - p_->alpha) * rtt_diff_ + p_->alpha * new_diff;
   const double gradient = rtt_diff_ / static_cast<double>(p_->min_rtt);
   if (rtt < p_->t_low) {
-    rate_.Add(ai_);
+    if (p_->low_rtt_counts) ++increases_;
+    rate_.Add(p_->low_rtt_counts && increases_ >= p_->hai_after ? hai_ : ai_);
     return;
   }
   if (rtt > p_->t_high) {

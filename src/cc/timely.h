@@ -31,6 +31,10 @@ struct TimelyParams {
   uint64_t rate_ai_bps = 0;   // delta (0: the line rate / 1000)
   uint64_t rate_hai_bps = 0;  // the hyper step (0: 5 deltas)
   int hai_after = 5;                    // increases in a row before the hyper step
+  // Whether an increase below t_low counts toward the hyper step (and may be one). The paper's
+  // Algorithm 1 steps by delta there and counts nothing; the HPCC code's UpdateRateTimely
+  // counts it (the ns-3 profile's choice).
+  bool low_rtt_counts = false;
   uint64_t min_rate_bps = 100000000ull; // a cut keeps at least this (the HPCC code base's MIN_RATE)
 };
 

@@ -191,6 +191,10 @@ void ApplyNicProfile(const Ns3ConfigFile& cfg, Ns3Run* r) {
   nic.timely.rate_ai_bps = cfg.Rate("RATE_AI", 5000000);
   nic.timely.rate_hai_bps = cfg.Rate("RATE_HAI", 50000000);
   nic.timely.min_rate_bps = cfg.Rate("MIN_RATE", 100000000);
+  // ...counting every increase toward the hyper step, the one below T_low too, and taking it
+  // from the sixth in a row (its m_incStage counts the increases before this one: < 5, R_AI).
+  nic.timely.low_rtt_counts = true;
+  nic.timely.hai_after = 6;
   DcqcnParams& d = nic.dcqcn;
   d = DcqcnMlx5Profile();
   d.profile = "ns3-hpcc";

@@ -55,7 +55,10 @@ Packet* RcTransport::NextRequest(QueuePair& qp) {
   else qp.max_sent = psn + 1;
   if (psn == qp.snd_una) qp.last_progress = Now();  // the timer runs from the oldest outstanding packet
   ArmAckTimer(qp);
-  if (RpOn()) Sent(RequestPacing(qp), p->frame_bytes);
+  if (RpOn()) {
+    Sent(RequestPacing(qp), p->frame_bytes);
+    if (qp.window_bdp && Dcqcn()) Rewindow(qp);  // DCQCN's byte counter may have raised the rate
+  }
   return p;
 }
 
