@@ -82,6 +82,34 @@ TEST(Timely, FiveIncreasesInARowBringTheHyperStep) {
   EXPECT_LT(s.rp.rate_bps(), rate + 500e6) << "the count started again";
 }
 
+// Below T_low the paper's rule adds delta and counts nothing toward the hyper step; the HPCC
+// code's (low_rtt_counts, its ns-3 profile with hai_after 6) counts those increases too, and
+// the sixth in a row is a hyper step.
+TEST(Timely, IncreasesBelowTLowCountOnlyWhereAsked) {
+  Sender paper(400 * kUs);
+  paper.Sample(450 * kUs);  // a cut, to leave room below the line
+  double rate = paper.rp.rate_bps();
+  for (int i = 1; i <= 7; ++i) {
+    paper.Sample(20 * kUs);
+    rate += 100e6;
+    ASSERT_DOUBLE_EQ(paper.rp.rate_bps(), rate) << "increase " << i;
+  }
+  TimelyParams p;
+  p.low_rtt_counts = true;
+  p.hai_after = 6;
+  TimelyRp rp;
+  rp.Init(&p, k100G);
+  uint32_t psn = 1;
+  rp.OnAck(psn, psn, 400 * kUs);
+  rp.OnAck(++psn, psn, 450 * kUs);
+  rate = rp.rate_bps();
+  for (int i = 1; i <= 7; ++i) {
+    rp.OnAck(++psn, psn, 20 * kUs);
+    rate += i >= 6 ? 500e6 : 100e6;
+    ASSERT_DOUBLE_EQ(rp.rate_bps(), rate) << "increase " << i;
+  }
+}
+
 // Samples inside a window do nothing: one update per window of data.
 TEST(Timely, OneUpdatePerWindow) {
   TimelyParams p;
