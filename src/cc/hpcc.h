@@ -23,8 +23,9 @@
 namespace rocelab {
 
 // The defaults are the HPCC code base's run.py for `--cc hp` (the runs behind the paper's
-// figures): U_TARGET 0.95, MI_THRESH 0, FAST_REACT 1, RATE_AI 10 x bw/25
-// Mb/s (40 Mb/s at 100G), INT_MULTI bw/25, MIN_RATE 100 Mb/s; SAMPLE_FEEDBACK 0, MULTI_RATE 0.
+// figures): U_TARGET 0.95, MI_THRESH 0, FAST_REACT 1, RATE_AI 10 x bw/25 Mb/s (40 Mb/s at
+// 100G), INT_MULTI bw/25, MIN_RATE 100 Mb/s (run.py writes 1000 Mb/s, for every mode),
+// SAMPLE_FEEDBACK 0, MULTI_RATE 0.
 // The records' format is not that code's unless asked for (cc/int_hop.h says why).
 struct HpccParams {
   double eta = 0.95;        // target utilization (U_TARGET)
