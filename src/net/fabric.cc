@@ -210,13 +210,14 @@ QueuePair& Fabric::AddFlow(int src, int dst, uint64_t size, Time start, uint8_t 
   qp.rp.Init(&nic.spec().dcqcn, nic.port(0).rate_bps);
   qp.dctcp.Init(&nic.spec().dctcp, nic.port(0).rate_bps);
   qp.timely.Init(&nic.spec().timely, nic.port(0).rate_bps);
+  // HPCC and a sending window both measure the path by its base RTT.
   const NicSpec& spec = nic.spec();
   if (spec.cc == NicSpec::Cc::kHpcc || spec.window.enabled) {
     if (spec.window.longest_base_rtt && longest_base_rtt_.rtt == 0)
       longest_base_rtt_ = LongestBaseRtt(topo_, qp.mtu, sc_.serialization_grain);
     const BaseRtt t = spec.window.longest_base_rtt ? longest_base_rtt_
                                                     : PathBaseRtt(topo_, src, dst, qp.mtu, sc_.serialization_grain);
-    qp.hpcc.Init(&spec.hpcc, nic.port(0).rate_bps, t.rtt, t.bdp_bytes);
+    if (spec.cc == NicSpec::Cc::kHpcc) qp.hpcc.Init(&spec.hpcc, nic.port(0).rate_bps, t.rtt, t.bdp_bytes);
     if (spec.window.enabled) {
       qp.window_bdp = t.bdp_bytes;
       qp.line_rate_bps = nic.port(0).rate_bps;
