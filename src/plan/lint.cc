@@ -297,6 +297,7 @@ class Linter {
           }
         }
       }
+      if (s.pfc.enabled && s.lossless_mask && s.mmu != SwitchSpec::Mmu::kNs3Hpcc) CheckSmallFrameHeadroom(node, s);
       if (s.mtu + kEthHeader + kFcs < max_frame)
         Add(Severity::kError, "mtu", n, "", KeyFor(n, true, "mtu"),
             "port MTU " + std::to_string(s.mtu) + " B carries frames up to " + std::to_string(s.mtu + kEthHeader + kFcs) +
@@ -328,6 +329,41 @@ class Linter {
         Add(Severity::kError, "ets-weights", n, "", KeyFor(n, true, "ets.weights"),
             "DWRR weights of the non-strict queues sum to " + std::to_string(sum) + ", not 100",
             "make the ETS weights percentages that sum to 100");
+    }
+  }
+
+  // Headroom sized in data frames, against a line-rate burst of minimum-size frames: ACKs held
+  // behind a pause leave together when it ends, and each takes a whole cell, so such a burst
+  // fills the headroom faster than its bytes say (plan/headroom.h SmallFrameBurstOf). Seen in
+  // the simulator: a spine's PG dropping lossless frames under a slow receiver's tree
+  // (docs/faults.md). Information, not a warning: the 802.1Qbb sum every switch here uses by
+  // default leaves it open whenever cells are larger than such frames. One finding per link
+  // class (speed and cable), so switches that share it share the finding.
+  void CheckSmallFrameHeadroom(const TopoNode& node, const SwitchSpec& s) {
+    const uint32_t fill = WorstCellFillFrame(sc_, s.cell);
+    std::set<std::pair<uint64_t, Time>> seen;
+    for (const TopoPort& tp : node.ports) {
+      if (!seen.insert({tp.link.rate_bps, tp.link.delay}).second) continue;
+      HeadroomBreakdown h = Ieee8021QbbHeadroom(tp.link.rate_bps, tp.link.delay, s.mtu + kEthHeader + kFcs, s.cell,
+                                                PeerResponseQuanta(tp.link.rate_bps), fill);
+      h.total = PortHeadroom(s, tp.link.rate_bps, tp.link.delay, fill);
+      const SmallFrameBurst burst = SmallFrameBurstOf(h, tp.link.rate_bps, s.cell);
+      if (!burst.overflows()) continue;
+      char buf[320];
+      std::snprintf(buf, sizeof buf,
+                    "ports at %.0fG over %.0f m of cable: a line-rate burst of 64 B frames (ACKs released together "
+                    "when a pause ends) takes a %u B cell each and fills the %s headroom in %.0f ns of the %.0f ns "
+                    "pause round trip",
+                    tp.link.rate_bps / 1e9, tp.link.delay / 5000.0, s.cell, Kb(static_cast<double>(h.total)).c_str(),
+                    static_cast<double>(burst.covered) / kNanosecond, static_cast<double>(burst.round_trip) / kNanosecond);
+      char fix[320];
+      std::snprintf(fix, sizeof fix,
+                    "where ACK bursts meet a pause, give the lossless PGs %llu B of headroom (rocelab plan headroom "
+                    "--speed %.0fG --cable %.0fm --mtu %u --roce-mtu %u --cell %uB; SONiC sizes it with "
+                    "small_packet_percentage)",
+                    static_cast<unsigned long long>(burst.all_small_total), tp.link.rate_bps / 1e9,
+                    tp.link.delay / 5000.0, s.mtu + kEthHeader + kFcs, fill > kRoceHeaders ? fill - kRoceHeaders : 0, s.cell);
+      Add(Severity::kInfo, "headroom-small-frames", node.name, "", KeyFor(node.name, true, "pfc.headroom"), buf, fix);
     }
   }
 

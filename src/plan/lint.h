@@ -18,7 +18,7 @@ struct Finding {
   Severity severity;
   std::string check;  // pfc-enabled, roce-dscp-lossless, dscp-map-consistent, trust-mode, cnp-priority,
                       // ecn-enabled, ecn-before-pfc, headroom-cable, mtu, pfc-watchdog, ets-weights,
-                      // deadlock-free
+                      // deadlock-free, headroom-small-frames (info)
   std::string device, port, key;
   std::string evidence;
   std::string fix;
