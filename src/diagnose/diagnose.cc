@@ -245,7 +245,8 @@ class Rules {
   // Why finding `d` is what a recovery action caused ("" when it is not): a flap at either end of
   // a link the recovery shut (unless the fault was that link's own), ingress discards for want
   // of a route after a shut, and the transport and flow findings of hosts whose every flow runs
-  // into a host whose pause the recovery ignores (what goes to it is dropped at its switch port).
+  // into a host whose pause the recovery ignores (what goes to it is dropped at its switch port, or
+  // at its NIC when forwarded).
   std::string CausedByAction(const Diagnosis& d) const {
     for (const RunFault& f : ev_.faults) {
       for (const RunFault::Action& a : f.actions) {
@@ -264,16 +265,21 @@ class Rules {
           if ((d.rule == "physical.link_down" || d.rule == "physical.link_flap") && !own_link && (dev == end1 || dev == end2) &&
               on_link)
             return "the recovery shut the link " + link + " at " + when + " (" + f.kind + " on " + f.target + ")";
+          // An isolated host has no route by design: what is still sent to it dies at the first hop.
           if (d.rule == "drop.ingress_discard" && f.no_route_after_shut_bytes > 0)
-            return Count(f.no_route_after_shut_bytes) + " B were dropped for want of a route after the recovery shut " +
-                   link + " at " + when + ", until the switches' routes converged";
+            return a.kind == "isolate_host"
+                       ? Count(f.no_route_after_shut_bytes) + " B sent to " + end2 + " were dropped for want of a route to it: the recovery isolated it at " + when
+                       : Count(f.no_route_after_shut_bytes) + " B were dropped for want of a route after the recovery shut " + link +
+                             " at " + when + ", until the switches' routes converged";
         }
         // A host's pause ignored at its switch port: devices are the switch and the host.
         if ((a.kind == "ignore_pause_drop" || a.kind == "ignore_pause_forward") && a.devices.size() == 2) {
           const std::string& host = a.devices[1];
           if (d.layer != "transport" && d.rule != "app.flows_failed") continue;
           if (FlowsAllInto(host, d)) return "every flow of it runs into " + host + ", whose pause the recovery ignores from " +
-                                            when + " (what goes to it is dropped at its switch port)";
+                                            when + (a.kind == "ignore_pause_drop"
+                                                        ? " (what goes to it is dropped at its switch port)"
+                                                        : " (what it cannot take is dropped at its NIC)");
         }
       }
     }

@@ -477,8 +477,11 @@ std::vector<FaultLifecycle> ComputeLifecycle(const Experiment& x) {
       if (JudgeTrace(x, cf, t, injected, &w)) add(w);
     }
     WorkloadRecovery flows;
-    // A storming NIC's receive pipeline is stuck: nothing to or from it finishes until the host is repaired.
-    const bool broken = records[i].kind == "pfc_storm";
+    // A storming NIC's receive pipeline is stuck, and a host the recovery isolated is out of service:
+    // nothing to or from it finishes until the host is repaired.
+    bool broken = records[i].kind == "pfc_storm";
+    for (const Recovery::Action& a : actions)
+      broken = broken || (a.kind == "isolate_host" && std::find(a.devices.begin(), a.devices.end(), records[i].target) != a.devices.end());
     if (JudgeFlows(x, cf, injected, actions.empty() ? -1 : actions.back().t, broken ? records[i].target : "", &flows)) add(flows);
     if (lc.workloads.empty()) continue;
     lc.workloads_recovered = all ? when : -1;

@@ -277,6 +277,7 @@ void Recovery::IgnorePause(const Monitor::Detection& d, bool drop) {
   WatchdogAction(sw, tp.peer_port, true, drop);
   const uint64_t drops = StormDrops(sw, tp.peer_port);
   ignored_.push_back({tp.peer_node, tp.peer_port, host, drop, drops, drops});
+  ignored_.back().since = x_->fabric().now();
   // The host stays broken: its own pausing and the frames its NIC discards are what was meant.
   for (const char* rule : {"pfc.pause_storm", "pfc.slow_receiver", "drop.lossless_nic", "transport.sequence_errors"})
     monitor_->Expect(rule, host);
@@ -291,7 +292,7 @@ void Recovery::IgnorePause(const Monitor::Detection& d, bool drop) {
 // The stuck host's link shut and held down: its switch port and its NIC go dark, the switch
 // withdraws the host's route, and once the others' routes converge what its senders still send
 // is dropped at their first hop instead of crossing the fabric's uplinks.
-void Recovery::IsolateHost(Ignored* ig, uint64_t frames, const std::string& window) {
+void Recovery::IsolateHost(Ignored* ig, const std::string& rule, const std::string& why) {
   Fabric& f = x_->fabric();
   const Topology& topo = f.topology();
   const int node = topo.FindNode(ig->host);
@@ -302,13 +303,28 @@ void Recovery::IsolateHost(Ignored* ig, uint64_t frames, const std::string& wind
   done_.insert(LinkName(ig->host, sw));
   // The shut's flap at both ends is the action's, not a new fault.
   for (const std::string& dev : {ig->host, sw}) monitor_->Expect("physical.link_down", dev);
-  Act("T3", "isolate_host", "pfc.pause_storm",
-      "isolate " + ig->host + ": shut its link " + LinkName(sw, ig->host) + " and withdraw its route (" +
-          std::to_string(frames) + " frames for it dropped at " + sw + ":" + SwitchPortAlias(ig->port) + " in the last " +
-          window + ": its senders get no CNPs and go on at line rate); the other switches drop what is sent to it at "
-          "their first hop",
+  Act("T3", "isolate_host", rule,
+      "isolate " + ig->host + ": shut its link " + LinkName(sw, ig->host) + " and withdraw its route (" + why +
+          "); the other switches drop what is sent to it at their first hop",
       {sw, ig->host}, SwitchPortAlias(ig->port));
   f.HoldLinkDown(node, 0);
+}
+
+uint64_t Recovery::LostInWindow(Ignored* ig, const Evidence& w) {
+  if (ig->drop) {
+    const uint64_t drops = StormDrops(static_cast<Switch&>(x_->fabric().device(ig->sw)), ig->port);
+    const uint64_t in_window = drops - ig->dropped_seen;
+    ig->dropped_seen = drops;
+    return in_window;
+  }
+  // Forwarded only from this window's end: what its NIC discarded in it was under its pause.
+  if (ig->since == x_->fabric().now()) return 0;
+  for (const PortEvidence& p : w.ports) {
+    if (p.is_switch || p.device != ig->host) continue;
+    auto c = p.deltas.find(kRxDiscardsPhy.name);
+    return c == p.deltas.end() || c->second < 0 ? 0 : static_cast<uint64_t>(c->second);
+  }
+  return 0;
 }
 
 // The queue feeding a slow receiver marks ECN at a quarter of the depth its profile does: DCQCN
@@ -464,34 +480,37 @@ void Recovery::OnWindow(const Evidence& w) {
     done_.erase("deadlock@" + name);
     it = drained_.erase(it);
   }
-  // A stuck host whose traffic is still sent to be dropped at its port: isolated (recovery.h).
-  // `show pfcwd stats` counts those drops; a tenth of the link's MTU frames in a window is traffic
-  // the senders would not send if CNPs reached them.
+  // A host whose pause is ignored and whose senders go on sending what it cannot take: isolated
+  // (recovery.h). A storm's frames are dropped at its switch port (`show pfcwd stats` counts
+  // them); a slow receiver's, forwarded, are discarded at its NIC (`rx_discards_phy`). A tenth of
+  // the link's MTU frames in a window is traffic the senders would not send if CNPs reached them.
   const Time window = monitor_->window();
   for (Ignored& ig : ignored_) {
-    if (!ig.drop || ig.isolated || ig.isolation_due) continue;
-    Switch& sw = static_cast<Switch&>(f.device(ig.sw));
-    const uint64_t drops = StormDrops(sw, ig.port), in_window = drops - ig.dropped_seen;
-    ig.dropped_seen = drops;
+    if (ig.isolated || ig.isolation_due) continue;
+    const uint64_t in_window = LostInWindow(&ig, w);
+    const Switch& sw = static_cast<const Switch&>(f.device(ig.sw));
     const NicSpec& nic = NicSpecFor(f.scenario(), ig.host);
     const double frames = static_cast<double>(sw.port(ig.port).rate_bps) * static_cast<double>(window) / kSecond / 8 /
                           (nic.mtu + kRoceHeaders + kWireOverhead);
     if (static_cast<double>(in_window) <= kIsolateShare * frames) continue;
+    const std::string rule = ig.drop ? "pfc.pause_storm" : "pfc.slow_receiver";
+    const std::string why =
+        ig.drop ? std::to_string(in_window) + " frames for it dropped at " + sw.name() + ":" + SwitchPortAlias(ig.port) +
+                      " in the last " + FormatTime(window) + ": its senders get no CNPs and go on at line rate"
+                : std::to_string(in_window) + " frames for it discarded at its NIC (" + kRxDiscardsPhy.name + ") in the last " +
+                      FormatTime(window) + ": with its pause ignored no queue marks for it, so its senders get no CNPs and " +
+                      "are not slowed to what it takes in";
     if (!defer_) {
-      IsolateHost(&ig, in_window, FormatTime(window));
+      IsolateHost(&ig, rule, why);
       continue;
     }
     // A runbook's operator isolates the host when the ticket comes due, unless its pause has been
     // honoured again by then (the storm over: the entry gone) or it is isolated already.
     ig.isolation_due = true;
-    const Monitor::Detection d{f.now(), "pfc.pause_storm", ig.host + " (mlx5_0/eth0)",
-                               std::to_string(in_window) + " frames for " + ig.host + " dropped at " + f.topology().nodes()[ig.sw].name +
-                                   ":" + SwitchPortAlias(ig.port) + " in the last " + FormatTime(window) +
-                                   ": its senders get no CNPs; isolate it",
-                               "T3", ""};
-    defer_(d, [this, host = ig.host, in_window, window] {
+    const Monitor::Detection d{f.now(), rule, ig.host + " (mlx5_0/eth0)", why + "; isolate it", "T3", ""};
+    defer_(d, [this, host = ig.host, rule, why] {
       for (Ignored& due : ignored_)
-        if (due.host == host && !due.isolated) IsolateHost(&due, in_window, FormatTime(window));
+        if (due.host == host && !due.isolated) IsolateHost(&due, rule, why);
     });
   }
   // A host whose pause was ignored and that paused nothing in the whole window: honoured again.

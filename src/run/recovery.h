@@ -14,7 +14,12 @@
 //   slow receiver (pfc.slow_receiver): ECN re-tuned on the queue feeding it,
 //   marking earlier; if its pause spreads even so (pfc.congestion_tree rooted
 //   at it), its pause is ignored and its traffic forwarded (the watchdog's
-//   forward action), what it cannot take discarded at its NIC, counted.
+//   forward action), what it cannot take discarded at its NIC, counted. No
+//   queue then builds for it, so nothing marks and its senders get no CNPs:
+//   when its NIC discards more in a window than a tenth of what its link
+//   carries in one, its senders are not slowed to what it takes in and their
+//   frames cross the fabric to die at its NIC (go-back-N then delivers almost
+//   nothing to it): the host is isolated (T3), as a storming one is.
 //   A hot spot whose queue does not mark (ecn.pfc_without_ecn with ECN on, a
 //   pfc.congestion_tree rooted at a switch): its ECN re-tuned to its profile.
 //   T3, isolation and rollback: a link that loses frames (network.gray_drop,
@@ -118,8 +123,15 @@ class Recovery {
     uint64_t dropped_seen;    // ... at the end of the last window
     bool isolated = false;    // its link shut: nothing left to honour
     bool isolation_due = false;  // handed to a runbook's operator, not taken yet
+    Time since = 0;              // when its pause was first ignored
   };
-  void IsolateHost(Ignored* ig, uint64_t frames, const std::string& window);
+  // `rule` is the reading it escalates; `why` says what was counted ("10256 frames for it dropped
+  // at leaf0:Ethernet0 in the last 1ms").
+  void IsolateHost(Ignored* ig, const std::string& rule, const std::string& why);
+  // Frames sent to the host `ig` and lost in the last window: dropped at its switch port (a
+  // storm's drop action, read as `show pfcwd stats` counts them) or discarded at its NIC (the
+  // forward action, `rx_discards_phy` in the window's evidence).
+  uint64_t LostInWindow(Ignored* ig, const Evidence& w);
   std::vector<Ignored> ignored_;
   Deferral defer_;
   // A switch port drained for one window to break a deadlock.
