@@ -62,14 +62,15 @@ TEST(OneDiagnosis, TheDemosStormIsAStormLiveAndAfterwards) {
   // The totals' reading is kept as evidence, not as a second diagnosis of the same host.
   EXPECT_NE(r.findings.front().evidence.find("over the whole run: pfc.slow_receiver"), std::string::npos);
   EXPECT_EQ(Find(r.findings, "pfc.slow_receiver"), nullptr);
-  // The flows into h0 time out and fail: what goes to h0 is dropped where its pause is ignored.
-  // That is the action's doing, said so, not a new transport fault.
+  // The flows into h0 time out and fail: what goes to h0 is dropped where its pause is ignored,
+  // then at the senders' first hop once h0 is isolated. That is the actions' doing, said so (the
+  // later one, which the flows meet now), not a new transport fault.
   for (const char* rule : {"transport.ack_timeouts", "transport.retries_exceeded", "app.flows_failed"}) {
     const Diagnosis* d = Find(r.findings, rule);
     ASSERT_NE(d, nullptr) << rule;
     EXPECT_EQ(d->severity, Severity::kInfo) << rule;
     EXPECT_EQ(d->title.rfind("caused by the recovery: ", 0), 0u) << d->title;
-    EXPECT_NE(d->evidence.find("runs into h0, whose pause the recovery ignores from 3.100 ms"), std::string::npos) << d->evidence;
+    EXPECT_NE(d->evidence.find("runs into h0, which the recovery isolated at 3.200 ms"), std::string::npos) << d->evidence;
   }
   // The closing lines of the demo: the one problem it has, the storm.
   EXPECT_EQ(Occurrences(r.printed, "\ndiagnosis: "), 2u) << r.printed;
@@ -193,7 +194,7 @@ TEST(Story, ActionsCarryTheirKindRuleDevicesAndPort) {
   EXPECT_GE(rewritten, 2);
   WriteFile(r.dir + "/summary.json", summary);
   const CommandResult d = Rocelab("diagnose " + r.dir);
-  EXPECT_NE(d.output.find("whose pause the recovery ignores from 3.100 ms"), std::string::npos) << d.output;
+  EXPECT_NE(d.output.find("runs into h0, which the recovery isolated at 3.200 ms"), std::string::npos) << d.output;
   EXPECT_NE(d.output.find("the recovery shut the link leaf0-h0 at 3.200 ms"), std::string::npos) << d.output;
 }
 
@@ -202,11 +203,17 @@ TEST(Story, TheDemoPrintsOneConsistentStory) {
   EXPECT_EQ(Occurrences(r.printed, "transport.ack_timeouts"), 1u) << r.printed;
   // ... and theirs only because every flow of theirs runs into the stuck host: the action's doing.
   EXPECT_NE(r.printed.find("recovery_effect  T3 transport.ack_timeouts at h4 (mlx5_0/eth0); h5 (mlx5_0/eth0): ACK "
-                           "timeouts: tail loss or a stalled path; every flow of it runs into h0, whose pause the "
-                           "recovery ignores from 3.100 ms (what goes to it is dropped at its switch port) (7 times "
+                           "timeouts: tail loss or a stalled path; every flow of it runs into h0, which the recovery "
+                           "isolated at 3.200 ms (what is sent to it is dropped at the senders' first hop) (7 times "
                            "until 7800.000 us)"),
             std::string::npos)
       << r.printed;
+  // The ring never fell short (the storage into h0 stopped, and it ran faster): nothing was
+  // "back" at the injection.
+  EXPECT_NE(r.printed.find("the monitor quiet about it from 3.300 ms, no workload fell short of the run without the fault"),
+            std::string::npos)
+      << r.printed;
+  EXPECT_EQ(r.printed.find("every workload back at 3.000 ms"), std::string::npos) << r.printed;
   // The link the isolation shut reads as down, and the switches that had not heard yet drop what
   // they send toward it: the action's, said so, never a new fault's detection.
   EXPECT_NE(r.printed.find("recovery_effect  T3 physical.link_down at h0 (mlx5_0/eth0); leaf0:Ethernet0 facing h0: the "

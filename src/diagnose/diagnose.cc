@@ -272,14 +272,19 @@ class Rules {
                        : Count(f.no_route_after_shut_bytes) + " B were dropped for want of a route after the recovery shut " + link +
                              " at " + when + ", until the switches' routes converged";
         }
-        // A host's pause ignored at its switch port: devices are the switch and the host.
+        // A host's pause ignored at its switch port, or the host isolated: devices are the switch
+        // and the host. The isolation, where there is one, is what the flows into it meet now.
         if ((a.kind == "ignore_pause_drop" || a.kind == "ignore_pause_forward") && a.devices.size() == 2) {
           const std::string& host = a.devices[1];
           if (d.layer != "transport" && d.rule != "app.flows_failed") continue;
-          if (FlowsAllInto(host, d)) return "every flow of it runs into " + host + ", whose pause the recovery ignores from " +
-                                            when + (a.kind == "ignore_pause_drop"
-                                                        ? " (what goes to it is dropped at its switch port)"
-                                                        : " (what it cannot take is dropped at its NIC)");
+          if (!FlowsAllInto(host, d)) continue;
+          for (const RunFault::Action& later : f.actions)
+            if (later.kind == "isolate_host" && later.devices.size() == 2 && later.devices[1] == host)
+              return "every flow of it runs into " + host + ", which the recovery isolated at " +
+                     Fmt("%.3f", later.t_s * 1e3) + " ms (what is sent to it is dropped at the senders' first hop)";
+          return "every flow of it runs into " + host + ", whose pause the recovery ignores from " + when +
+                 (a.kind == "ignore_pause_drop" ? " (what goes to it is dropped at its switch port)"
+                                                : " (what it cannot take is dropped at its NIC)");
         }
       }
     }

@@ -567,8 +567,12 @@ std::vector<std::string> LifecycleLines(const Experiment& x, size_t i, const Fau
     std::string s = recovered >= 0 ? "  recovered at " + Ms(recovered) + " (MTTR " + Ms(recovered - injected) + ")"
                                    : std::string("  not recovered by the end of the run");
     s += quiet >= 0 ? ": the monitor quiet about it from " + Ms(quiet) : ": the monitor still names it";
+    const bool fell_short = std::any_of(lc.workloads.begin(), lc.workloads.end(),
+                                        [](const WorkloadRecovery& w) { return w.degraded; });
     if (!lc.workloads.empty())
-      s += lc.workloads_recovered >= 0 ? ", every workload back at " + Ms(lc.workloads_recovered) : ", a workload not back";
+      s += !fell_short                     ? ", no workload fell short of the run without the fault"
+           : lc.workloads_recovered >= 0 ? ", every workload back at " + Ms(lc.workloads_recovered)
+                                         : ", a workload not back";
     lines.push_back(s);
   }
   if (lc.victims_known) {
