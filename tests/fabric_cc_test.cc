@@ -175,6 +175,26 @@ TEST(FabricWindow, AWindowHoldsTheQueueUnderTheTwoWindows) {
   EXPECT_GT(d.a_gbps + d.b_gbps, 0.9 * kGoodput100G);
 }
 
+// Two TCP-like background flows (lossy, NewReno windows) beside an RDMA flow into h0, under each
+// ACK-driven congestion control. An ACK both opens a background flow's window and changes its
+// rate; the NIC used to be woken between the two, so the flow's turn was paced by the rate before
+// the ACK and went stale: under TIMELY both background flows stalled at 0 Gb/s for good (unfinished
+// at 20 ms). Every flow finishes, with every byte (an idle link's 60 MB take 5 ms).
+TEST(FabricCc, TcpLikeFlowsKeepSendingUnderAckDrivenControl) {
+  for (const char* cc : {"dctcp", "timely", "hpcc"}) {
+    SCOPED_TRACE(cc);
+    TestRun run = RunYaml(std::string("duration: 20ms\ntopology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 4}\n"
+                                      "nic: {cc: ") + cc + "}\nworkload:\n"
+                          "  - {type: background, src: h1, dst: h0, size: 20MB}\n"
+                          "  - {type: background, src: h2, dst: h0, size: 20MB}\n"
+                          "  - {type: flow, src: h3, dst: h0, size: 20MB}\n");
+    for (const QueuePair& qp : run->qps()) {
+      EXPECT_TRUE(qp.done) << "flow " << qp.id << (qp.windowed ? " (background)" : "");
+      EXPECT_EQ(qp.delivered, qp.size) << "flow " << qp.id;
+    }
+  }
+}
+
 namespace {
 
 // The 99th percentile of the FCT slowdown of the flows under 100 KB that finished.

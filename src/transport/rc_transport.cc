@@ -179,8 +179,9 @@ void RcTransport::OnAck(const Packet* pkt) {
   OnAckFeedback(qp, pkt, newly);
   // The window moved on, at the rate the ACK left: the NIC may send again (as the HPCC code
   // base's ReceiveAck ends by triggering the device). Only now: a send chosen while the ACK was
-  // still changing the rate would be paced by the rate before it.
-  if (qp.window_packets) carrier_->Wake();
+  // still changing the rate would be paced by the rate before it, and its turn at the NIC would
+  // go stale (a TCP-like flow under TIMELY stalled at 0 Gb/s for good so).
+  if (qp.window_packets || (qp.windowed && newly > 0 && !qp.done)) carrier_->Wake();
 }
 
 void RcTransport::AdvanceUna(QueuePair& qp, uint32_t una) {
@@ -195,7 +196,6 @@ void RcTransport::AdvanceUna(QueuePair& qp, uint32_t una) {
     if (qp.listener) qp.listener->OnSendComplete(qp.id, m, Now());
   }
   if (!qp.open && qp.snd_una >= qp.num_packets) Complete(qp, false);
-  else if (qp.windowed) carrier_->Wake();  // the window opened
 }
 
 void RcTransport::OnNak(const Packet* pkt) {
@@ -232,6 +232,7 @@ void RcTransport::OnReadResponse(const Packet* pkt) {
     rdma_->bytes_delivered += pkt->payload;
     Progressed(qp);
     AdvanceUna(qp, pkt->psn + 1);
+    if (qp.windowed && !qp.done) carrier_->Wake();  // the window opened
   } else if (pkt->psn > qp.snd_una) {
     // A response is missing: ask again from the first missing PSN, once per gap. The implied
     // NAK is a sequence error and its retry comes from the same budget (Linux rxe's check_psn

@@ -118,6 +118,8 @@ class RcTransport {
   void OnAck(const Packet* pkt);
   void OnNak(const Packet* pkt);
   void OnCnp(const Packet* pkt);
+  // The callers wake the NIC for a windowed flow whose window opened, once any rate change the
+  // same packet brings is made.
   void AdvanceUna(QueuePair& qp, uint32_t una);
   // Takes one retry from the QP's budget; false (and the QP in error) when none is left.
   bool ConsumeRetry(QueuePair& qp);
