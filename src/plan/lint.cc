@@ -12,6 +12,7 @@
 #include "sim/packet.h"
 #include "topo/topology.h"
 #include "util/config_error.h"
+#include "util/units.h"
 
 namespace rocelab {
 
@@ -290,7 +291,7 @@ class Linter {
             std::snprintf(buf, sizeof buf,
                           "headroom %s per lossless PG, but %s at %.0fG over %.0f m of cable (%lld ns) needs %s",
                           Kb(static_cast<double>(s.pfc.headroom)).c_str(), topo_.nodes()[tp.peer_node].name.c_str(),
-                          tp.link.rate_bps / 1e9, tp.link.delay / 5000.0, (long long)(tp.link.delay / kNanosecond),
+                          tp.link.rate_bps / 1e9, CableMeters(tp.link.delay), (long long)(tp.link.delay / kNanosecond),
                           Kb(static_cast<double>(need)).c_str());
             Add(Severity::kError, "headroom-cable", n, SwitchPortAlias(static_cast<int>(p)), KeyFor(n, true, "pfc.headroom"),
                 buf, "raise pfc.headroom to at least " + std::to_string(need) + " B (rocelab plan headroom)");
@@ -354,7 +355,7 @@ class Linter {
                     "ports at %.0fG over %.0f m of cable: a line-rate burst of 64 B frames (ACKs released together "
                     "when a pause ends) takes a %u B cell each and fills the %s headroom in %.0f ns of the %.0f ns "
                     "pause round trip",
-                    tp.link.rate_bps / 1e9, tp.link.delay / 5000.0, s.cell, Kb(static_cast<double>(h.total)).c_str(),
+                    tp.link.rate_bps / 1e9, CableMeters(tp.link.delay), s.cell, Kb(static_cast<double>(h.total)).c_str(),
                     static_cast<double>(burst.covered) / kNanosecond, static_cast<double>(burst.round_trip) / kNanosecond);
       char fix[320];
       std::snprintf(fix, sizeof fix,
@@ -362,7 +363,7 @@ class Linter {
                     "--speed %.0fG --cable %.0fm --mtu %u --roce-mtu %u --cell %uB; SONiC sizes it with "
                     "small_packet_percentage)",
                     static_cast<unsigned long long>(burst.all_small_total), tp.link.rate_bps / 1e9,
-                    tp.link.delay / 5000.0, s.mtu + kEthHeader + kFcs, fill > kRoceHeaders ? fill - kRoceHeaders : 0, s.cell);
+                    CableMeters(tp.link.delay), s.mtu + kEthHeader + kFcs, fill > kRoceHeaders ? fill - kRoceHeaders : 0, s.cell);
       Add(Severity::kInfo, "headroom-small-frames", node.name, "", KeyFor(node.name, true, "pfc.headroom"), buf, fix);
     }
   }
