@@ -101,10 +101,12 @@ TEST(Timely, IncreasesBelowTLowCountOnlyWhereAsked) {
   rp.Init(&p, k100G);
   uint32_t psn = 1;
   rp.OnAck(psn, psn, 400 * kUs);
-  rp.OnAck(++psn, psn, 450 * kUs);
+  ++psn;
+  rp.OnAck(psn, psn, 450 * kUs);
   rate = rp.rate_bps();
   for (int i = 1; i <= 7; ++i) {
-    rp.OnAck(++psn, psn, 20 * kUs);
+    ++psn;
+    rp.OnAck(psn, psn, 20 * kUs);
     rate += i >= 6 ? 500e6 : 100e6;
     ASSERT_DOUBLE_EQ(rp.rate_bps(), rate) << "increase " << i;
   }
