@@ -238,7 +238,9 @@ int PlanBuffer(const Args& a) {
     for (const auto& b : budgets) {
       w.BeginObject();
       w.String("switch", b.name).Uint("buffer", b.buffer).Int("lossless_pgs", b.lossless_pgs);
-      w.Uint("headroom_total", b.headroom_total).Int("shared_left", b.shared_left).Bool("fits", b.fits);
+      w.Uint("headroom_total", b.headroom_total);
+      if (b.over_subscribe_ratio > 0) w.Double("over_subscribe_ratio", b.over_subscribe_ratio, 3).Uint("headroom_pool", b.headroom_reserved);
+      w.Int("shared_left", b.shared_left).Bool("fits", b.fits);
       w.String("verdict", b.verdict);
       w.BeginArray("ports");
       for (const auto& p : b.ports) {
@@ -259,7 +261,7 @@ int PlanBuffer(const Args& a) {
                 "verdict");
     for (const auto& b : budgets) {
       std::printf("%-10s %6zu %4d %14llu %14llu %14lld  %s\n", b.name.c_str(), b.ports.size(), b.lossless_pgs,
-                  (unsigned long long)b.buffer, (unsigned long long)b.headroom_total, (long long)b.shared_left,
+                  (unsigned long long)b.buffer, (unsigned long long)b.headroom_reserved, (long long)b.shared_left,
                   b.verdict.c_str());
       all_fit &= b.fits;
     }

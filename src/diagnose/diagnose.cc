@@ -16,6 +16,10 @@ namespace rocelab {
 
 namespace {
 
+// The most a frame a pool refused can have found free: the largest frame a switch takes (a 9216 B
+// MTU with its Ethernet header and FCS) in cells of the largest size (4 KB).
+constexpr double kJumboFrameCells = 12288;
+
 std::string Fmt(const char* f, double v) {
   char b[64];
   std::snprintf(b, sizeof b, f, v);
@@ -1205,12 +1209,23 @@ class Rules {
         const int prio = pg.size() > 2 ? std::atoi(pg.c_str() + 2) : -1;
         const PortEvidence* peer = PeerOf(p);
         const bool peer_ignores = peer && peer->pfc_enabled && prio >= 0 && prio < 8 && !(*peer->pfc_enabled)[prio];
-        Add("drop.lossless_pg_headroom", "network", Severity::kError, "drops in the lossless class: PG headroom overflow", Where(p) + " " + pg,
+        // A shared headroom pool refuses a frame once it holds all but less than that frame: it
+        // filled, whatever room the PG's own headroom had left.
+        const bool pool_full = p.headroom_pool_bytes > 0 && p.headroom_pool_watermark_bytes + kJumboFrameCells >= p.headroom_pool_bytes;
+        Add("drop.lossless_pg_headroom", "network", Severity::kError,
+            pool_full && !peer_ignores ? "drops in the lossless class: shared headroom pool full" : "drops in the lossless class: PG headroom overflow",
+            Where(p) + " " + pg,
             Grew(kSaiPgDroppedPackets.name, dropped) + ", headroom watermark " +
                 Count(At(c, kSaiPgXoffRoomWatermarkBytes.name)) + " B" +
+                (pool_full ? "; the switch's shared headroom pool reached " + Count(p.headroom_pool_watermark_bytes) + " B of its " +
+                                 Count(p.headroom_pool_bytes) + " B"
+                           : "") +
                 (peer_ignores ? "; " + p.peer + " has PFC off for priority " + std::to_string(prio) : ""),
             peer_ignores ? "the peer " + p.peer + " does not honour pause on priority " + std::to_string(prio) +
                                ", so no headroom is enough: enable PFC for priority " + std::to_string(prio) + " there"
+            : pool_full  ? "more of " + p.device + "'s lossless PGs were in headroom at once than its shared headroom pool holds: "
+                           "lower the over-subscribe ratio (switch.pfc.over_subscribe_ratio; SONiC `config buffer "
+                           "shared-headroom-pool over-subscribe-ratio N`), down to 1, which pools every PG's headroom whole"
                          : "the headroom does not cover this link's cable length and response time: raise it (rocelab "
                            "plan headroom --cable ...) or shorten the cable");
       }

@@ -45,6 +45,9 @@ struct PortEvidence {
   std::map<std::string, std::string> cc_params;  // roce_np/*, roce_rp/*, mlxconfig names
   double speed_gbps = 0;
   int mtu = 0;
+  // A switch's shared headroom pool (its buffer block), when it has one: its size and the
+  // highest occupancy it reached.
+  double headroom_pool_bytes = 0, headroom_pool_watermark_bytes = 0;
   // The port's state at the last sample (sysfs operstate, SONiC oper_status), when known.
   std::optional<bool> oper_up;
   // How often the link went down in the flap detection's window ending at the last sample, as

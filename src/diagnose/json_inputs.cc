@@ -183,6 +183,10 @@ void ReadSummaryJson(const JsonDocument& doc, const std::string& file, Evidence*
         if (v.IsNumber()) p.counters[k] = v.Number();
       p.speed_gbps = p.counters["speed"] / 1000;  // a setting, not a counter
       p.counters.erase("speed");
+      if (const Node pool = s["buffer"]; pool[kHeadroomPoolBytes.name].present()) {
+        p.headroom_pool_bytes = pool[kHeadroomPoolBytes.name].Number();
+        p.headroom_pool_watermark_bytes = pool[kSaiBufferPoolXoffRoomWatermarkBytes.name].Number();
+      }
       for (const auto& [block, into] : {std::pair{kQueuesBlock, &p.queues}, std::pair{kPriorityGroupsBlock, &p.pgs}})
         for (const auto& [q, m] : port[block].Members()) ReadCounters(m, &(*into)[q]);
       // The PFC watchdog's queues, as `show pfcwd stats` shows them.

@@ -194,9 +194,19 @@ std::string FieldTable(const std::string& title, const std::vector<std::pair<std
 
 }  // namespace
 
-std::string ShowMmuConfig(uint64_t lossless_pool, const std::vector<MmuProfileView>& profiles) {
-  std::string out = FieldTable("Pool: ingress_lossless_pool",
-                               {{"mode", "dynamic"}, {"size", std::to_string(lossless_pool)}, {"type", "ingress"}});
+std::string ShowHeadroomPoolWatermark(const JsonDocument& sw, const std::string& name) {
+  const JsonDocument& buffer = Member(sw, "buffer");
+  if (!Member(buffer, kHeadroomPoolBytes.name).is_number())
+    return name + " has no shared headroom pool: each lossless PG reserves its own headroom "
+                  "(show priority-group watermark headroom)\n";
+  return "Headroom pool maximum occupancy:\n" +
+         Tabulate({"Pool", "Bytes"}, {{"ingress_lossless_pool", Thousands(Num(buffer, kSaiBufferPoolXoffRoomWatermarkBytes.name))}});
+}
+
+std::string ShowMmuConfig(uint64_t lossless_pool, uint64_t headroom_pool, const std::vector<MmuProfileView>& profiles) {
+  std::vector<std::pair<std::string, std::string>> pool = {{"mode", "dynamic"}, {"size", std::to_string(lossless_pool)}, {"type", "ingress"}};
+  if (headroom_pool > 0) pool.push_back({"xoff", std::to_string(headroom_pool)});
+  std::string out = FieldTable("Pool: ingress_lossless_pool", pool);
   for (const MmuProfileView& p : profiles) {
     const int dynamic_th = static_cast<int>(std::lround(std::log2(p.alpha > 0 ? p.alpha : 1)));
     out += "\n" + FieldTable("Profile: pg_lossless_" + std::to_string(p.rate_bps / 1000000) + "_" +
@@ -204,7 +214,7 @@ std::string ShowMmuConfig(uint64_t lossless_pool, const std::vector<MmuProfileVi
                              {{"xoff", std::to_string(p.headroom)},
                               {"dynamic_th", std::to_string(dynamic_th)},
                               {"pool", "[BUFFER_POOL|ingress_lossless_pool]"},
-                              {"size", std::to_string(p.headroom)},
+                              {"size", std::to_string(headroom_pool > 0 ? 0 : p.headroom)},
                               {"ports", p.ports}});
   }
   return out;

@@ -43,8 +43,9 @@ std::string ShowEcn(const EcnProfileView& profile);
 // block's config (DSCPs it does not list map to 0), and the PFC-enabled queues of a port.
 std::string ShowDscpToTcMap(const JsonDocument& sw);
 
-// `mmuconfig -l`: the ingress lossless pool, and per headroom in force a lossless PG profile
-// named as SONiC names them (pg_lossless_<speed>_<cable>m_profile) with the ports that have it.
+// `mmuconfig -l`: the ingress lossless pool (with a shared headroom pool, its size as the pool's
+// `xoff`, and the profiles reserve no xoff of their own), and per headroom in force a lossless PG
+// profile named as SONiC names them (pg_lossless_<speed>_<cable>m_profile) with the ports that have it.
 struct MmuProfileView {
   uint64_t rate_bps = 0;
   double cable_m = 0;
@@ -52,7 +53,10 @@ struct MmuProfileView {
   double alpha = 0;
   std::string ports;
 };
-std::string ShowMmuConfig(uint64_t lossless_pool, const std::vector<MmuProfileView>& profiles);
+// `show headroom-pool watermark`: the shared headroom pool's highest occupancy since the run
+// began (the switch's buffer block), or that the switch has none.
+std::string ShowHeadroomPoolWatermark(const JsonDocument& sw, const std::string& name);
+std::string ShowMmuConfig(uint64_t lossless_pool, uint64_t headroom_pool, const std::vector<MmuProfileView>& profiles);
 // `sonic-cfggen -d --var-json CABLE_LENGTH`: each port's cable as the buffer manager sizes its
 // lossless profile for it (SONiC's CABLE_LENGTH|AZURE entry), in whole metres.
 std::string ShowCableLength(const std::vector<std::pair<std::string, double>>& port_meters);

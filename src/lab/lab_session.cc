@@ -47,6 +47,7 @@ constexpr char kHelp[] =
     "On a switch (SONiC):\n"
     "  show interfaces counters | show pfc counters | show queue counters [PORT]\n"
     "  show priority-group drop counters | show priority-group watermark shared|headroom\n"
+    "  show headroom-pool watermark      (a switch with a shared headroom pool)\n"
     "  show pfcwd stats | show pfcwd config | show ecn\n"
     "  sonic-cfggen -d --var-json DSCP_TO_TC_MAP|CABLE_LENGTH | mmuconfig -l\n"
     "  show ip route | config route del prefix A.B.C.D/32\n"
@@ -318,6 +319,7 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
     return ShowPriorityGroupCounter(DeviceBlock(device), kSaiPgSharedWatermarkBytes.name, "Ingress shared pool occupancy per PG:");
   if (Is(w, {"show", "priority-group", "watermark", "headroom"}))
     return ShowPriorityGroupCounter(DeviceBlock(device), kSaiPgXoffRoomWatermarkBytes.name, "Ingress headroom per PG:");
+  if (Is(w, {"show", "headroom-pool", "watermark"})) return ShowHeadroomPoolWatermark(DeviceBlock(device), device);
   if (Is(w, {"show", "pfcwd", "stats"})) return ShowPfcwdStats(DeviceBlock(device));
   if (Is(w, {"show", "pfcwd", "config"})) {
     const PfcWatchdog* wd = x_->watchdog([&] {
@@ -417,9 +419,9 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
       if (it == views.end()) views.push_back({sw.port(p).rate_bps, cable_m, sw.headroom(p), sw.spec().pfc.alpha, SwitchPortAlias(p)});
       else it->ports += " " + SwitchPortAlias(p);
     }
-    return ShowMmuConfig(sw.shared_pool(), views);
+    return ShowMmuConfig(sw.shared_pool(), sw.headroom_pool(), views);
   }
-  if (w.size() >= 1 && w[0] == "show") return Usage("show interfaces counters | pfc counters | queue counters [PORT] | priority-group drop counters|watermark shared|headroom | pfcwd stats|config | ecn");
+  if (w.size() >= 1 && w[0] == "show") return Usage("show interfaces counters | pfc counters | queue counters [PORT] | priority-group drop counters|watermark shared|headroom | headroom-pool watermark | pfcwd stats|config | ecn");
   if (w.size() >= 3 && w[0] == "config" && w[1] == "interface" && w[2] == "cable-length") {
     // SONiC's `config interface cable-length PORT LENGTH`: the port's CABLE_LENGTH entry, from
     // which the buffer manager sizes its lossless profile again (its headroom now what the
@@ -932,7 +934,7 @@ std::vector<std::string> LabSession::Complete(const std::string& line) const {
   else {
     for (const TopoNode& n : topo.nodes()) pool.push_back(n.name);
     for (const char* x : {"interfaces", "counters", "pfc", "queue", "pfcwd", "stats", "ecn", "interface", "shutdown",
-                          "startup", "qos", "reload", "priority-group", "drop", "statistic", "eth0"})
+                          "startup", "qos", "reload", "priority-group", "headroom-pool", "watermark", "drop", "statistic", "eth0"})
       pool.push_back(x);
     const int node = topo.FindNode(w.size() > 1 && w[0] == "on" ? w[1] : device_);
     if (node >= 0 && topo.nodes()[node].is_switch)

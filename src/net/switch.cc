@@ -5,6 +5,7 @@
 #include "cc/int_hop.h"
 #include "net/ecmp_hash.h"
 #include "net/flow_paths.h"
+#include "plan/headroom.h"
 
 namespace rocelab {
 
@@ -102,6 +103,11 @@ void Switch::FinishSetup() {
   for (int p = 0; p < kNumPriorities; ++p)
     if (Lossless(p)) ++lossless_pgs;
   for (const PortIngress& p : ingress_) reserved += p.headroom * lossless_pgs;
+  headroom_pool_limit_ = kNoHeadroomPool;
+  if (spec_.pfc.over_subscribe_ratio > 0 && spec_.mmu != SwitchSpec::Mmu::kNs3Hpcc) {
+    reserved = ReservedHeadroom(reserved, spec_.pfc.over_subscribe_ratio, spec_.cell);
+    headroom_pool_limit_ = reserved;
+  }
   shared_size_ = reserved < buffer_cells_bytes_ ? buffer_cells_bytes_ - reserved : 0;
   if (spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc) {
     // third.cc: headroom once per port, one reserve per port, and alpha 1/8 at the NIC rate
@@ -228,9 +234,12 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   const bool admitted = frame_.ns3_mmu ? AdmitNs3(in_port, prio, bytes) : AdmitShared(in_port, prio, out, bytes);
   if (!admitted) {
     if (Lossless(prio)) {
-      // Headroom overflow on a lossless PG is the only way a lossless class loses data.
+      // Headroom overflow on a lossless PG (its own, or the shared headroom pool it draws on)
+      // is the only way a lossless class loses data.
       lossless_drops_++;
       pg.counters.dropped_packets++;
+      if (headroom_pool_limit_ != kNoHeadroomPool && pg.headroom + bytes <= ingress_[in_port].headroom)
+        headroom_pool_drops_++;
       ip.counters.rx_discards++;
       ip.counters.rx_prio_discards[prio]++;
     } else {
@@ -343,11 +352,14 @@ bool Switch::AdmitShared(int in_port, int prio, int out, uint64_t bytes) {
   if (!lossless && queues_[out][prio].fifo.bytes() + bytes > DynamicLimit(egress_lossy_alpha_)) return false;
   const uint64_t limit = DynamicLimit(lossless ? pfc_alpha_ : lossy_alpha_);
   const bool fits_shared = pg.shared + bytes <= limit && shared_used_ + bytes <= shared_size_;
-  const bool in_headroom = !fits_shared && lossless && pg.headroom + bytes <= ingress_[in_port].headroom;
+  const bool in_headroom = !fits_shared && lossless && pg.headroom + bytes <= ingress_[in_port].headroom &&
+                           headroom_used_ + bytes <= headroom_pool_limit_;
   if (!fits_shared && !in_headroom) return false;
   if (in_headroom) {
     pg.headroom += bytes;
     pg.counters.headroom_watermark_bytes = std::max(pg.counters.headroom_watermark_bytes, pg.headroom);
+    headroom_used_ += bytes;
+    headroom_pool_watermark_ = std::max(headroom_pool_watermark_, headroom_used_);
   } else {
     pg.shared += bytes;
     shared_used_ += bytes;
@@ -364,6 +376,7 @@ void Switch::ReleaseShared(int in, int prio, uint64_t bytes) {
   // headroom first, whichever packet it is.
   const uint64_t from_headroom = std::min(pg.headroom, bytes);
   pg.headroom -= from_headroom;
+  headroom_used_ -= from_headroom;
   pg.shared -= bytes - from_headroom;
   shared_used_ -= bytes - from_headroom;
   // XON once the occupancy is xon_offset below the XOFF point (the dynamic threshold), or at

@@ -31,7 +31,8 @@ class Switch : public Node {
 
   // Reserved headroom for each lossless PG of `port` (set after Connect).
   void SetHeadroom(int port, uint64_t bytes);
-  // Computes the shared pool once all headroom is reserved.
+  // Computes the shared pool once all headroom is reserved: the buffer less the lossless PGs'
+  // headroom, or less the shared headroom pool that holds it (pfc.over_subscribe_ratio).
   void FinishSetup();
 
   const SwitchSpec& spec() const { return spec_; }
@@ -97,6 +98,11 @@ class Switch : public Node {
   Time profile_cable(int port) const { return profile_cable_[port] >= 0 ? profile_cable_[port] : this->port(port).delay; }
   void SetProfileCable(int port, Time delay) { profile_cable_[port] = delay; }
   uint64_t shared_pool() const { return shared_size_; }
+  // The shared headroom pool (0: none, each PG reserves its own), its high-water mark, and the
+  // lossless frames dropped because it was full while their PG's own headroom had room.
+  uint64_t headroom_pool() const { return headroom_pool_limit_ == kNoHeadroomPool ? 0 : headroom_pool_limit_; }
+  uint64_t headroom_pool_watermark() const { return headroom_pool_watermark_; }
+  uint64_t headroom_pool_drops() const { return headroom_pool_drops_; }
   uint64_t shared_used() const { return shared_used_; }
   uint64_t shared_watermark() const { return shared_watermark_; }
   uint64_t lossless_drops() const { return lossless_drops_; }
@@ -249,6 +255,11 @@ class Switch : public Node {
   double pfc_alpha_ = 0, lossy_alpha_ = 0, egress_lossy_alpha_ = 0;  // spec_'s, copied
   std::array<int32_t, kNumPriorities> quantum_{};
 
+  // Headroom in use over all PGs, and what it may reach: the shared headroom pool's size, or
+  // no limit but each PG's own when there is none. Read on a PG's way into and out of headroom.
+  static constexpr uint64_t kNoHeadroomPool = ~0ull;
+  uint64_t headroom_used_ = 0, headroom_pool_limit_ = kNoHeadroomPool;
+  uint64_t headroom_pool_watermark_ = 0, headroom_pool_drops_ = 0;
   uint64_t ns3_free_base_ = 0;      // buffer - all ports' headroom - one reserve per port
   const Topology* topo_;
   int topo_node_;

@@ -29,18 +29,22 @@ std::vector<SwitchBudget> PlanBuffers(const Scenario& sc) {
       b.headroom_total += pb.headroom_per_pg * b.lossless_pgs;
       b.ports.push_back(pb);
     }
-    b.shared_left = static_cast<int64_t>(spec.buffer) - static_cast<int64_t>(b.headroom_total);
-    char buf[256];
+    b.over_subscribe_ratio = spec.mmu == SwitchSpec::Mmu::kNs3Hpcc ? 0 : spec.pfc.over_subscribe_ratio;
+    b.headroom_reserved = ReservedHeadroom(b.headroom_total, b.over_subscribe_ratio, spec.cell);
+    b.shared_left = static_cast<int64_t>(spec.buffer) - static_cast<int64_t>(b.headroom_reserved);
+    char pooled[96] = "";
+    if (b.over_subscribe_ratio > 0)
+      std::snprintf(pooled, sizeof pooled, " (pooled: %.2f MB of PG headroom over ratio %g)", b.headroom_total / 1048576.0,
+                    b.over_subscribe_ratio);
+    char buf[320];
     if (b.shared_left <= 0) {
       b.fits = false;
-      std::snprintf(buf, sizeof buf, "DOES NOT FIT: headroom needs %.2f MB, the buffer is %.2f MB",
-                    b.headroom_total / 1048576.0, spec.buffer / 1048576.0);
-    } else if (b.shared_left < static_cast<int64_t>(spec.buffer / 5)) {
-      std::snprintf(buf, sizeof buf, "tight: headroom takes %.0f %% of the buffer, %.2f MB shared left",
-                    100.0 * b.headroom_total / spec.buffer, b.shared_left / 1048576.0);
+      std::snprintf(buf, sizeof buf, "DOES NOT FIT: headroom needs %.2f MB%s, the buffer is %.2f MB",
+                    b.headroom_reserved / 1048576.0, pooled, spec.buffer / 1048576.0);
     } else {
-      std::snprintf(buf, sizeof buf, "ok: headroom takes %.0f %% of the buffer, %.2f MB shared left",
-                    100.0 * b.headroom_total / spec.buffer, b.shared_left / 1048576.0);
+      std::snprintf(buf, sizeof buf, "%s: headroom takes %.0f %% of the buffer%s, %.2f MB shared left",
+                    b.shared_left < static_cast<int64_t>(spec.buffer / 5) ? "tight" : "ok",
+                    100.0 * b.headroom_reserved / spec.buffer, pooled, b.shared_left / 1048576.0);
     }
     b.verdict = buf;
     out.push_back(b);

@@ -24,7 +24,11 @@ struct SwitchBudget {
   uint64_t buffer = 0;
   int lossless_pgs = 0;
   std::vector<PortBudget> ports;
-  uint64_t headroom_total = 0;
+  uint64_t headroom_total = 0;  // every lossless PG's headroom, summed
+  // What the headroom takes from the buffer: headroom_total, or the shared headroom pool that
+  // holds it (over_subscribe_ratio > 0; the pool's size is this).
+  double over_subscribe_ratio = 0;
+  uint64_t headroom_reserved = 0;
   int64_t shared_left = 0;
   bool fits = true;
   std::string verdict;

@@ -1,6 +1,7 @@
 #include "plan/headroom.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "scenario/scenario.h"
 #include "sim/packet.h"
@@ -87,6 +88,12 @@ uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_de
   // The port MTU is an IP MTU; the largest frame adds Ethernet header and FCS.
   return Ieee8021QbbHeadroom(rate_bps, one_way_delay, spec.mtu + kEthHeader + kFcs, spec.cell,
                              PeerResponseQuanta(rate_bps), fill_frame).total;
+}
+
+uint64_t ReservedHeadroom(uint64_t sum, double over_subscribe_ratio, uint32_t cell) {
+  if (over_subscribe_ratio <= 0) return sum;
+  const auto pooled = static_cast<uint64_t>(std::ceil(static_cast<double>(sum) / over_subscribe_ratio));
+  return (pooled + cell - 1) / cell * cell;
 }
 
 }  // namespace rocelab

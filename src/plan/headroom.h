@@ -66,6 +66,12 @@ uint32_t WorstCellFillFrame(const Scenario& sc, uint32_t cell);
 // `fill_frame` frames.
 uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_delay, uint32_t fill_frame);
 
+// What a switch takes out of its buffer for the headroom of all its lossless PGs, whose sum is
+// `sum`: all of it, each PG its own (`over_subscribe_ratio` 0), or SONiC's shared headroom pool,
+// the sum over the ratio in whole cells (doc/qos/shared-headroom-pool.md: congestion seldom
+// reaches every PG at once, so the pool bets on how many will be in headroom together).
+uint64_t ReservedHeadroom(uint64_t sum, double over_subscribe_ratio, uint32_t cell);
+
 }  // namespace rocelab
 
 #endif  // ROCELAB_PLAN_HEADROOM_H_

@@ -310,6 +310,13 @@ const std::vector<Table>& Tables() {
                           "The shared pool: the buffer less every lossless priority group's headroom"),
                      Make("shared_watermark_bytes", "bytes", kOwn, "rocelab_switch_buffer_shared_watermark_bytes",
                           kGauge, "Highest occupancy of the shared pool"),
+                     Make(kHeadroomPoolBytes, kOwn, "rocelab_switch_buffer_headroom_pool_bytes", kGauge,
+                          "The shared headroom pool: the lossless priority groups' headroom over the over-subscribe ratio"),
+                     Make(kSaiBufferPoolXoffRoomWatermarkBytes, kSai,
+                          "rocelab_switch_buffer_headroom_pool_watermark_bytes", kGauge,
+                          "Highest occupancy of the shared headroom pool"),
+                     Make(kRocelabHeadroomPoolDrops, kOwn, "rocelab_switch_buffer_headroom_pool_drops_total", kCounter,
+                          "Lossless frames dropped because the shared headroom pool was full"),
                  },
                  switch_other});
     t.push_back({"ports",

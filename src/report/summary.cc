@@ -245,6 +245,11 @@ void WriteSwitch(JsonWriter& w, const Switch& s, const Topology& topo, DeviceCou
   w.BeginObject("buffer");
   w.Uint("size_bytes", s.spec().buffer).Uint("shared_pool_bytes", s.shared_pool());
   w.Uint("shared_watermark_bytes", s.shared_watermark());
+  if (s.headroom_pool() > 0) {
+    w.Uint(kHeadroomPoolBytes.name, s.headroom_pool());
+    w.Uint(kSaiBufferPoolXoffRoomWatermarkBytes.name, s.headroom_pool_watermark());
+    w.Uint(kRocelabHeadroomPoolDrops.name, s.headroom_pool_drops());
+  }
   w.EndObject();
   WriteConfig(w, s.pfc_mask(), s.spec().trust_dscp, s.spec().dscp_to_priority, &s.spec());
   w.Uint(kRocelabTtlExpired.name, s.ttl_expired());

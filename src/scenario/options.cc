@@ -23,7 +23,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kTopologyLinks, &kTopologyLinksA, &kTopologyLinksB, &kLinkRate, &kLinkDelay, &kLinkLength, &kLinkBer,
       &kSwitch, &kSwitchBuffer, &kSwitchCell, &kSwitchLosslessPriorities,
       &kSwitchPfc, &kSwitchPfcEnabled, &kSwitchPfcHeadroom, &kSwitchPfcAlpha, &kSwitchPfcXonOffset, &kSwitchPfcXon,
-      &kSwitchPfcQuanta, &kSwitchPfcResponseTime,
+      &kSwitchPfcQuanta, &kSwitchPfcResponseTime, &kSwitchPfcOverSubscribeRatio,
       &kSwitchEcn, &kSwitchEcnEnabled, &kSwitchEcnPriorities, &kSwitchEcnKmin, &kSwitchEcnKmax, &kSwitchEcnPmax, &kSwitchEcnMark,
       &kSwitchEts, &kSwitchEtsStrict, &kSwitchEtsWeights,
       &kSwitchPfcWatchdog, &kSwitchPfcWatchdogEnabled, &kSwitchPfcWatchdogDetectionTime,

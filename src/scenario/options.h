@@ -215,6 +215,13 @@ inline constexpr Option kSwitchPfcResponseTime =
     Duration("switch.pfc.response_time", -1, 0, kMillisecond,
              "time to act on a pause; auto: the per-speed 802.1Qbb allowance")
         .Or("auto");
+// SONiC's shared headroom pool (doc/qos/shared-headroom-pool.md; Mellanox platforms): the PGs'
+// xoff is no longer reserved each, but pooled at their sum over the over-subscribe ratio
+// (LOSSLESS_TRAFFIC_PATTERN.over_subscribe_ratio; `config buffer shared-headroom-pool
+// over-subscribe-ratio`, 2 where the CLI sets it). A PG still takes no more than its own headroom.
+inline constexpr Option kSwitchPfcOverSubscribeRatio =
+    Number("switch.pfc.over_subscribe_ratio", 0, 0, 1000,
+           "shared headroom pool: the lossless PGs' headroom pooled at its sum over this ratio (0: each PG reserves its own)");
 inline constexpr Option kSwitchEcn =
     Other("switch.ecn", Unit::kMapping, "", "RED/ECN marking of the queues below on the instantaneous queue");
 inline constexpr Option kSwitchEcnEnabled = Boolean("switch.ecn.enabled", true, "mark ECN-capable packets");

@@ -76,6 +76,10 @@ void ReadPfc(ConfigReader& p, PfcSpec* pfc) {
   p.Int(opt::kSwitchPfcQuanta, &pfc->quanta);
   if (p.IsWord(opt::kSwitchPfcResponseTime)) pfc->response_time = -1;
   else p.Duration(opt::kSwitchPfcResponseTime, &pfc->response_time);
+  if (p.Number(opt::kSwitchPfcOverSubscribeRatio, &pfc->over_subscribe_ratio) && pfc->over_subscribe_ratio > 0 &&
+      pfc->over_subscribe_ratio < 1)
+    p.Fail(opt::kSwitchPfcOverSubscribeRatio,
+           "a ratio below 1 pools more headroom than the PGs reserve each: give 1 or more, or 0 for no pool");
   p.Finish();
 }
 

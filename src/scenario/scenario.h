@@ -79,6 +79,8 @@ struct PfcSpec {
   uint16_t quanta = opt::kSwitchPfcQuanta.def;      // pause time in each XOFF frame
   bool expiry = true;  // false: a pause lasts until XON (no quanta expiry, no refresh; the ns-3 profile)
   Time response_time = opt::kSwitchPfcResponseTime.def;  // -1: per-speed 802.1Qbb response (auto)
+  // > 0: the shared headroom pool, sized at the PGs' headroom over this ratio (0: none).
+  double over_subscribe_ratio = opt::kSwitchPfcOverSubscribeRatio.def;
 };
 
 struct EcnSpec {

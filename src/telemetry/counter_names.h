@@ -31,6 +31,7 @@ enum class CounterSource {
   kEthtoolFec,        // `ethtool -I --show-fec <netdev>` statistics; hosts.<host>.fec
   kSonicPortState,    // SONiC STATE_DB PORT_TABLE (`show interfaces flap`); the switch port's object
   kSonicPfcwd,        // SONiC `show pfcwd stats`, per queue; that port's pfcwd.UC<n>
+  kSaiBufferPool,     // SAI buffer pool statistics; switches.<switch>.buffer
 };
 
 // The summary.json objects that hold the counters of one source.
@@ -219,6 +220,15 @@ inline constexpr PriorityCounter kSaiPortPfcTxPauseDurationUs = {"SAI_PORT_STAT_
 inline constexpr Counter kHeadroomBytes = {"headroom_bytes", "bytes", CounterSource::kRocelab};
 inline constexpr Counter kRocelabTxBusyNs = {"rocelab_tx_busy_ns", "ns", CounterSource::kRocelab};
 inline constexpr Counter kRocelabTtlExpired = {"rocelab_ttl_expired", "packets", CounterSource::kRocelab};
+
+// The switch's shared headroom pool (switch.pfc.over_subscribe_ratio), in its buffer block when
+// there is one: its size (SONiC BUFFER_POOL|ingress_lossless_pool `xoff`), its high-water mark
+// (SONiC `show headroom-pool watermark`), and the lossless frames it refused while their PG's
+// own headroom had room.
+inline constexpr Counter kHeadroomPoolBytes = {"headroom_pool_bytes", "bytes", CounterSource::kRocelab};
+inline constexpr Counter kSaiBufferPoolXoffRoomWatermarkBytes = {"SAI_BUFFER_POOL_STAT_XOFF_ROOM_WATERMARK_BYTES", "bytes",
+                                                                 CounterSource::kSaiBufferPool};
+inline constexpr Counter kRocelabHeadroomPoolDrops = {"rocelab_headroom_pool_drops", "frames", CounterSource::kRocelab};
 
 // ---- Switch port: SAI queue statistics (in queues.UC<n>) -----------------------------------
 
