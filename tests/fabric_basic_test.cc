@@ -38,6 +38,35 @@ TEST(FabricBasic, OneMegabyteFctMatchesTheAnalyticValue) {
   EXPECT_NEAR(static_cast<double>(fct), static_cast<double>(analytic), 5000.0);
 }
 
+// A switch's forwarding pipeline (switch.pipeline_latency) delays every frame once per switch:
+// the last data frame crosses three switches on its way and its ACK three on the way back.
+TEST(FabricBasic, PipelineLatencyAddsOncePerSwitchToTheFrameAndItsAck) {
+  auto fct = [](const std::string& latency) {
+    auto f = RunYaml("duration: 10ms\n" + ExampleFabric("  pipeline_latency: " + latency + "\n") +
+                     "workload:\n  - {type: flow, src: h0, dst: h8, size: 1MB, priority: 3}\n");
+    const QueuePair& qp = f->qps()[0];
+    EXPECT_TRUE(qp.done);
+    EXPECT_EQ(ComputeTotals(*f).bytes_delivered, 1u << 20);
+    return qp.finish - qp.start;
+  };
+  const Time none = fct("0ns"), asic = fct("300ns"), slow = fct("2us");
+  EXPECT_EQ(asic - none, 6 * 300 * kNanosecond);
+  EXPECT_EQ(slow - none, 6 * 2 * kMicrosecond);
+}
+
+// Frames in the pipeline are in the buffer: a lossless incast with a long pipeline still loses
+// nothing, and delivers everything.
+TEST(FabricBasic, APipelineLosesNothingInALosslessIncast) {
+  std::string flows;
+  for (int h = 1; h <= 7; ++h) flows += "  - {type: flow, src: h" + std::to_string(h) + ", dst: h0, size: 2MB, priority: 3}\n";
+  auto f = RunYaml("duration: 50ms\n" + ExampleFabric("  pipeline_latency: 1us\n", "{mtu: 4096, cc: none}", "2MB") +
+                   "workload:\n" + flows);
+  const Totals t = ComputeTotals(*f);
+  EXPECT_EQ(t.drops_lossless, 0u);
+  EXPECT_GT(t.pause_frames_tx, 0u);
+  EXPECT_EQ(t.bytes_delivered, 7u * (2u << 20));
+}
+
 TEST(FabricBasic, SlowReceiverPausesUpstreamAndLosesNothing) {
   auto f = RunYaml("duration: 50ms\n" + ExampleFabric("  pfc: {enabled: true}\n") +
                    "devices:\n  h1: {rx_drain_rate: 50G, rx_buffer: 256KB}\n"

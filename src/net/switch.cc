@@ -45,6 +45,7 @@ void Switch::SyncFrameConfig() {
   frame_.trust_dscp = spec_.trust_dscp;
   frame_.ns3_mmu = spec_.mmu == SwitchSpec::Mmu::kNs3Hpcc;
   frame_.mark_on_dequeue = spec_.ecn.mark_on_dequeue;
+  frame_.pipeline_latency = spec_.pipeline_latency;
   dscp_priority_nibbles_.fill(0);
   for (int d = 0; d < 64; ++d)
     dscp_priority_nibbles_[d >> 1] |= static_cast<uint8_t>((spec_.dscp_to_priority[d] & 0xF) << ((d & 1) * 4));
@@ -253,7 +254,31 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
     return;
   }
   pkt->in_port = static_cast<uint16_t>(in_port);
+  if (frame_.pipeline_latency > 0) {
+    // In the pipeline: charged to the buffer, not yet in a queue (the order of frames is kept,
+    // each taking the same time).
+    ctx_->sim.Schedule(Now() + frame_.pipeline_latency, this, kPipelineExit,
+                       static_cast<uint32_t>(out) * kNumPriorities + static_cast<uint32_t>(prio), pkt);
+    return;
+  }
+  Enqueue(out, prio, pkt);
+}
 
+void Switch::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
+  if (kind != kPipelineExit) return;
+  const int out = static_cast<int>(arg / kNumPriorities), prio = static_cast<int>(arg % kNumPriorities);
+  if (storm_drops_ && (storm_drops_[out].mask & (1u << prio))) {
+    // The watchdog started dropping for that queue while the frame was in the pipeline.
+    storm_drops_[out].tx[prio]++;
+    storm_drops_[out].bytes += pkt->frame_bytes;
+    Release(pkt);
+    ctx_->pool.Put(pkt);
+    return;
+  }
+  Enqueue(out, prio, pkt);
+}
+
+void Switch::Enqueue(int out, int prio, Packet* pkt) {
   EgressQueue& q = queues_[out][prio];
   if (!frame_.mark_on_dequeue) MaybeMarkEcn(out, q, prio, pkt, false);
   q.fifo.push(pkt);

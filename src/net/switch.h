@@ -120,7 +120,7 @@ class Switch : public Node {
   uint32_t HotLines() const override;
   const Packet* LikelyNext(int port) const override;
   void PrefetchSend(int port, const Packet* likely) const override;
-  void OnNodeEvent(uint32_t, uint32_t, Packet*) override {}
+  void OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) override;
 
  private:
   // A line each, so that a frame's admission, and its departure later, read one line of its PG.
@@ -145,6 +145,11 @@ class Switch : public Node {
   // XOFF where the model says so; false when the packet must be dropped.
   bool AdmitShared(int in_port, int prio, int out, uint64_t bytes);
   bool AdmitNs3(int in_port, int prio, uint64_t bytes);
+  // An admitted frame joins egress queue `prio` of `out` (after the pipeline, when it has a latency).
+  void Enqueue(int out, int prio, Packet* pkt);
+  enum : uint32_t {
+    kPipelineExit = kFirstNodeEvent,  // arg: out port * 8 + priority, pkt: the frame
+  };
   // The packet leaves its egress queue: its bytes leave its ingress PG, XON where due.
   void ReleaseShared(int in_port, int prio, uint64_t bytes);
   void ReleaseNs3(int in_port, int prio, uint64_t bytes);
@@ -229,6 +234,7 @@ class Switch : public Node {
     bool trust_dscp = false;
     bool ns3_mmu = false;  // SwitchSpec::Mmu::kNs3Hpcc
     bool mark_on_dequeue = false;
+    Time pipeline_latency = 0;  // SwitchSpec::pipeline_latency
   };
   // Copies spec_ into frame_, the nibble map and the alphas, and sets the node's PFC priorities.
   void SyncFrameConfig();

@@ -122,6 +122,7 @@ void ReadSwitch(ConfigReader& r, SwitchSpec* s) {
   r.Size(opt::kSwitchBuffer, &s->buffer);
   uint64_t cell = s->cell;
   if (r.Size(opt::kSwitchCell, &cell)) s->cell = static_cast<uint32_t>(cell);
+  r.Duration(opt::kSwitchPipelineLatency, &s->pipeline_latency);
   r.Priorities(opt::kSwitchLosslessPriorities, &s->lossless_mask);
   ReadSection(r, opt::kSwitchPfc, [&](ConfigReader& p) { ReadPfc(p, &s->pfc); });
   ReadSection(r, opt::kSwitchEcn, [&](ConfigReader& e) {

@@ -107,6 +107,7 @@ struct PfcWatchdogSpec {
 struct SwitchSpec {
   uint32_t cell = opt::kSwitchCell.def;  // buffer accounting unit (bytes)
   uint32_t mtu = opt::kSwitchMtu.def;    // largest frame a port accepts
+  Time pipeline_latency = opt::kSwitchPipelineLatency.def;  // ingress to egress queue, every frame
   uint8_t lossless_mask = opt::kSwitchLosslessPriorities.def;
   // The queues with a WRED/ECN profile, set apart from PFC (switch.ecn.priorities); unless
   // given, the lossless ones (ecn_follows_pfc).
