@@ -96,11 +96,17 @@ std::vector<Lab> MakeLabs() {
                       // The job's queue pairs as NCCL sets them (a QP fails after 8 timeouts of
                       // 4.3 s, scaled): they outlast the deadlock, as a training job's do.
                       "nic: {profile: nccl}\n"));
-  labs.push_back(Make("gray_drop", "A link that drops frames silently",
-                      "The training job is slower and its NICs retransmit, but no switch counts a drop or an error. "
-                      "The network team's dashboards are green.",
-                      "  - {kind: gray_drop, target: leaf0-spine1, at: 2ms, rate: 0.1}\n",
-                      {LabCheck::kRingPace, LabCheck::kNoFrameVanishes}));
+  // The hosts probe each other (R-Pingmesh: every host its rack and 4 peers beyond it, every
+  // 100 us scaled), so `pingmesh` shows which paths lose what no counter counts.
+  Lab gray = Make("gray_drop", "A link that drops frames silently",
+                  "The training job is slower and its NICs retransmit, but no switch counts a drop or an error. "
+                  "The network team's dashboards are green; the hosts' probes are not.",
+                  "  - {kind: gray_drop, target: leaf0-spine1, at: 2ms, rate: 0.1}\n",
+                  {LabCheck::kRingPace, LabCheck::kNoFrameVanishes});
+  const std::string monitor = "monitor: {interval: 100ms, refresh: instant}";
+  gray.scenario_yaml.replace(gray.scenario_yaml.find(monitor), monitor.size(),
+                             "monitor: {interval: 100ms, refresh: instant, probes: {interval: 10ms, timeout: 50ms, fabric_peers: 4}}");
+  labs.push_back(gray);
   // The spines now stand in another hall, 2 km of fibre (10 us) from the leaves, but leaf0's
   // CABLE_LENGTH entries still say the 5 m of the copper the fibre replaced, so its lossless
   // profiles reserve what a 5 m cable needs where 2 km need several times more: what is in flight

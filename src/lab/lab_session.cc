@@ -94,7 +94,6 @@ const JsonDocument& Child(const JsonDocument& o, const std::string& key) {
 constexpr char kEcnPath[] = "/sys/class/net/eth0/ecn/";
 constexpr char kRpPath[] = "/sys/class/net/eth0/ecn/roce_rp/enable/";
 
-// A port's counters: a switch keeps what it receives in its priority groups (Switch::port_counters).
 // Host `index`'s address, as `show ip route` lists it: 10.0.0.0/32 for h0 (the fabric has no
 // addressing of its own; these stand for the hosts' loopbacks).
 std::string HostAddress(int index) {
@@ -102,8 +101,25 @@ std::string HostAddress(int index) {
          std::to_string(index & 255) + "/32";
 }
 
+// A port's counters: a switch keeps what it receives in its priority groups (Switch::port_counters).
 PortCounters CountersOf(const Node& dev, bool is_switch, int port) {
   return is_switch ? static_cast<const Switch&>(dev).port_counters(port) : dev.port(port).counters;
+}
+
+// A switch's ports grouped as `show ecn` and `mmuconfig -l` list them: the ports whose setting
+// (`setting(port)`) is the same by `same` share a group, in the order of their first port, each
+// group with its ports' names.
+template <class SettingOf, class Same>
+auto GroupPorts(int num_ports, SettingOf setting, Same same) {
+  using Setting = decltype(setting(0));
+  std::vector<std::pair<Setting, std::string>> groups;
+  for (int p = 0; p < num_ports; ++p) {
+    const Setting s = setting(p);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return same(g.first, s); });
+    if (it == groups.end()) groups.push_back({s, SwitchPortAlias(p)});
+    else it->second += " " + SwitchPortAlias(p);
+  }
+  return groups;
 }
 
 }  // namespace
@@ -338,12 +354,7 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
   }
   if (Is(w, {"show", "ecn"})) {
     // One profile per ECN setting in force, with the ports it is on when they differ.
-    std::vector<std::pair<EcnSpec, std::string>> groups;
-    for (int p = 0; p < sw.num_ports(); ++p) {
-      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return SameEcn(g.first, sw.port_ecn(p)); });
-      if (it == groups.end()) groups.push_back({sw.port_ecn(p), SwitchPortAlias(p)});
-      else it->second += " " + SwitchPortAlias(p);
-    }
+    const auto groups = GroupPorts(sw.num_ports(), [&](int p) { return sw.port_ecn(p); }, SameEcn);
     std::string out;
     for (const auto& [e, ports] : groups) {
       if (groups.size() > 1) out += "On " + ports + ":\n";
@@ -411,13 +422,15 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
     // that have it (a port whose headroom drifted stands out beside its neighbours).
     // A profile is named for its speed and the cable it was sized for (CABLE_LENGTH).
     std::vector<MmuProfileView> views;
-    for (int p = 0; p < sw.num_ports(); ++p) {
-      const double cable_m = CableMeters(sw.profile_cable(p));
-      auto it = std::find_if(views.begin(), views.end(), [&](const MmuProfileView& v) {
-        return v.headroom == sw.headroom(p) && v.rate_bps == sw.port(p).rate_bps && v.cable_m == cable_m;
-      });
-      if (it == views.end()) views.push_back({sw.port(p).rate_bps, cable_m, sw.headroom(p), sw.spec().pfc.alpha, SwitchPortAlias(p)});
-      else it->ports += " " + SwitchPortAlias(p);
+    const auto profile = [&](int p) {
+      return MmuProfileView{sw.port(p).rate_bps, CableMeters(sw.profile_cable(p)), sw.headroom(p), sw.spec().pfc.alpha, ""};
+    };
+    const auto same = [](const MmuProfileView& a, const MmuProfileView& b) {
+      return a.headroom == b.headroom && a.rate_bps == b.rate_bps && a.cable_m == b.cable_m;
+    };
+    for (auto& [view, ports] : GroupPorts(sw.num_ports(), profile, same)) {
+      view.ports = ports;
+      views.push_back(view);
     }
     return ShowMmuConfig(sw.shared_pool(), sw.headroom_pool(), views);
   }
