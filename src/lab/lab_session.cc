@@ -106,6 +106,14 @@ PortCounters CountersOf(const Node& dev, bool is_switch, int port) {
   return is_switch ? static_cast<const Switch&>(dev).port_counters(port) : dev.port(port).counters;
 }
 
+// The index of switch `name` among the fabric's switches, as Experiment::watchdog and
+// StartWatchdog count them.
+size_t SwitchIndex(const Fabric& f, const std::string& name) {
+  size_t i = 0;
+  while (f.switches()[i]->name() != name) ++i;
+  return i;
+}
+
 // A switch's ports grouped as `show ecn` and `mmuconfig -l` list them: the ports whose setting
 // (`setting(port)`) is the same by `same` share a group, in the order of their first port, each
 // group with its ports' names.
@@ -338,11 +346,7 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
   if (Is(w, {"show", "headroom-pool", "watermark"})) return ShowHeadroomPoolWatermark(DeviceBlock(device), device);
   if (Is(w, {"show", "pfcwd", "stats"})) return ShowPfcwdStats(DeviceBlock(device));
   if (Is(w, {"show", "pfcwd", "config"})) {
-    const PfcWatchdog* wd = x_->watchdog([&] {
-      size_t i = 0;
-      while (f.switches()[i]->name() != device) ++i;
-      return i;
-    }());
+    const PfcWatchdog* wd = x_->watchdog(SwitchIndex(f, device));
     std::vector<std::vector<std::string>> rows;
     if (wd)
       for (int p = 0; p < sw.num_ports(); ++p)
@@ -538,8 +542,7 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
       }
       if (!ports || !detection) return Usage(usage);
     }
-    size_t index = 0;
-    while (f.switches()[index]->name() != device) ++index;
+    const size_t index = SwitchIndex(f, device);
     bool started = false;
     for (Experiment* e : {x_.get(), twin_.get()}) started = e->StartWatchdog(index, spec) || started;
     if (!started) return "the PFC watchdog already runs on " + device + " (or its PFC is off)\n";
