@@ -3,6 +3,7 @@
 // are in headroom at once, and an incast from every port loses it.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include "diagnose/diagnose.h"
@@ -10,6 +11,7 @@
 #include "lab/lab.h"
 #include "lab/lab_session.h"
 #include "plan/buffer_plan.h"
+#include "report/compare.h"
 #include "test_util.h"
 
 namespace rocelab {
@@ -134,6 +136,31 @@ TEST(HeadroomPool, ALabShowsThePoolAndHowFullItGot) {
   const std::string own_pool = own_mmu.substr(0, own_mmu.find("Profile:"));
   EXPECT_EQ(own_pool.find("xoff"), std::string::npos) << own_mmu;
   EXPECT_EQ(own_mmu.find("size        0\n"), std::string::npos) << own_mmu;
+}
+
+// The pool and the pipeline are settings: summary.json's switch config has them when set, and
+// `rocelab compare` lists them among the settings that differ.
+TEST(HeadroomPool, CompareListsThePoolAndThePipelineAsSettings) {
+  const std::string dir = TempDir("pool-compare");
+  auto own = RunYaml(SevenIntoOne("{headroom: auto}"));
+  auto pooled = RunYaml(SevenIntoOne("{headroom: auto, over_subscribe_ratio: 2}\n  pipeline_latency: 300ns"));
+  WriteFile(dir + "/own/summary.json", SummaryJson(*own.run));
+  WriteFile(dir + "/pooled/summary.json", SummaryJson(*pooled.run));
+  const Comparison c = Compare(dir + "/own", dir + "/pooled");
+  std::set<std::string> keys;
+  for (const SettingChange& s : c.settings)
+    if (s.device == "leaf0") {
+      keys.insert(s.key);
+      EXPECT_FALSE(s.a.has_value()) << s.key;
+      EXPECT_TRUE(s.b.has_value()) << s.key;
+      if (s.key == "pipeline_latency_ns") {
+        EXPECT_EQ(*s.b, "300");
+      }
+      if (s.key == "buffer.headroom_pool_bytes") {
+        EXPECT_EQ(*s.b, std::to_string(pooled->sw("leaf0").headroom_pool()));
+      }
+    }
+  EXPECT_EQ(keys, (std::set<std::string>{"over_subscribe_ratio", "pipeline_latency_ns", "buffer.headroom_pool_bytes"}));
 }
 
 TEST(HeadroomPool, ARatioBelowOneIsRefused) {

@@ -310,7 +310,8 @@ CompareSide ReadRun(const std::string& path, const std::string& file) {
   for (const auto& [sw, s] : root["switches"].Members()) {
     side.devices.push_back(sw);
     Flatten(sw, "", s["config"], &side.settings);
-    if (s["buffer"]["size_bytes"].present()) side.settings.push_back({sw, "buffer.size_bytes", s["buffer"]["size_bytes"].Text()});
+    for (const char* key : {"size_bytes", kHeadroomPoolBytes.name})
+      if (s["buffer"][key].present()) side.settings.push_back({sw, std::string("buffer.") + key, s["buffer"][key].Text()});
   }
 
   const Node totals = root["totals"];

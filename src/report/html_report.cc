@@ -546,14 +546,24 @@ HtmlSection EndOfRunSection(const Run& run) {
   };
   std::vector<QueueRow> queues, pgs, busy;
   std::vector<std::vector<std::string>> buffers, pfcwd;
+  // A shared headroom pool's columns, when any switch has one.
+  bool headroom_pools = false;
+  for (const auto& [sw, s] : r["switches"].Members()) headroom_pools |= s["buffer"][kHeadroomPoolBytes.name].present();
   for (const auto& [sw, s] : r["switches"].Members()) {
     const Node b = s["buffer"];
-    if (b.present())
+    if (b.present()) {
       buffers.push_back({sw, Bytes(b["size_bytes"].Number()), Bytes(b["shared_pool_bytes"].Number()),
                          Bytes(b["shared_watermark_bytes"].Number()),
                          b["shared_pool_bytes"].Number() > 0
                              ? FormatShare(b["shared_watermark_bytes"].Number() / b["shared_pool_bytes"].Number())
                              : "—"});
+      if (headroom_pools) {
+        const bool pooled = b[kHeadroomPoolBytes.name].present();
+        buffers.back().push_back(pooled ? Bytes(b[kHeadroomPoolBytes.name].Number()) : "—");
+        buffers.back().push_back(pooled ? Bytes(b[kSaiBufferPoolXoffRoomWatermarkBytes.name].Number()) : "—");
+        buffers.back().push_back(pooled ? Count(b[kRocelabHeadroomPoolDrops.name].Number()) : "—");
+      }
+    }
     for (const auto& [port, p] : s["ports"].Members()) {
       for (const auto& [q, c] : p[kQueuesBlock].Members()) {
         const double wm = c[kSaiQueueWatermarkBytes.name].Number();
@@ -603,7 +613,9 @@ HtmlSection EndOfRunSection(const Run& run) {
   table(busy, {"port", "toward", "busy sending"}, "Link utilization over the run",
         "The share of the run each port spent sending (rocelab_tx_busy_ns, tx_busy_ns), busiest first.", "ports");
   if (!buffers.empty()) {
-    HtmlTable t({"switch", "buffer", "shared pool", "shared watermark", "of the pool"});
+    std::vector<std::string> columns = {"switch", "buffer", "shared pool", "shared watermark", "of the pool"};
+    if (headroom_pools) columns.insert(columns.end(), {"headroom pool", "its watermark", "its drops"});
+    HtmlTable t(columns);
     for (auto& row : buffers) t.AddRow(std::move(row));
     body += "<h3>Switch buffers</h3>\n" + t.Html();
   }

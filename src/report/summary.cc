@@ -109,6 +109,9 @@ void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::ar
     w.Bool("ecn_enabled", sw->ecn.enabled).Uint("ecn_kmin", sw->ecn.kmin).Uint("ecn_kmax", sw->ecn.kmax);
     WritePriorities(w, "ecn_priorities", sw->ecn_mask);
     w.Uint("mtu", sw->mtu);
+    // Settings the default leaves out are written only when set.
+    if (sw->pipeline_latency > 0) w.Uint("pipeline_latency_ns", static_cast<uint64_t>(sw->pipeline_latency / kNanosecond));
+    if (sw->pfc.over_subscribe_ratio > 0) w.Double("over_subscribe_ratio", sw->pfc.over_subscribe_ratio, 3);
   }
   if (nic) {
     w.String("congestion_control", CcName(nic->cc));
