@@ -104,6 +104,7 @@ Fabric::Fabric(const Scenario& sc) : sc_(sc), topo_(BuildTopology(sc)) {
       s->SetHeadroom(p, PortHeadroom(spec, port.rate_bps, port.delay, WorstCellFillFrame(sc_, spec.cell)));
     }
     s->FinishSetup();
+    pipelines_ |= spec.pipeline_latency > 0;
   }
   std::vector<Time> detection(nodes.size(), 0), convergence(nodes.size(), 0);
   for (int id : topo_.switches()) {
@@ -193,6 +194,20 @@ uint64_t Fabric::AutoHeadroom(int node, int port, Time delay) const {
   return PortHeadroom(spec, s.port(port).rate_bps, delay, WorstCellFillFrame(sc_, spec.cell));
 }
 
+Time Fabric::PathPipelineLatency(int src, int dst) const {
+  const std::vector<TopoNode>& nodes = topo_.nodes();
+  Time sum = 0;
+  int node = nodes[topo_.hosts()[src]].ports[0].peer_node;
+  // At most one step per node: a looping static route ends the walk.
+  for (size_t steps = 0; nodes[node].is_switch && steps < nodes.size(); ++steps) {
+    sum += static_cast<const Switch*>(by_node_[node])->spec().pipeline_latency;
+    const Topology::Span hops = topo_.NextHops(node, dst);
+    if (hops.size == 0) break;
+    node = nodes[node].ports[hops.begin[0]].peer_node;
+  }
+  return sum;
+}
+
 QueuePair& Fabric::AddFlow(int src, int dst, uint64_t size, Time start, uint8_t dscp) {
   QueuePair qp;
   qp.id = static_cast<uint32_t>(qps_.size());
@@ -207,6 +222,7 @@ QueuePair& Fabric::AddFlow(int src, int dst, uint64_t size, Time start, uint8_t 
   qp.Post(Verb::kWrite, size, start, 0);
   qp.start = start;
   qp.ideal_fct = IdealFct(topo_, src, dst, size, nic.spec(), sc_.wire_overhead, sc_.serialization_grain);
+  if (pipelines_ && qp.ideal_fct > 0) qp.ideal_fct += 2 * PathPipelineLatency(src, dst);
   qp.rp.Init(&nic.spec().dcqcn, nic.port(0).rate_bps);
   qp.dctcp.Init(&nic.spec().dctcp, nic.port(0).rate_bps);
   qp.timely.Init(&nic.spec().timely, nic.port(0).rate_bps);

@@ -140,6 +140,11 @@ class Fabric {
   // link rate no record can name.
   IntFormat IntFormatOf() const;
 
+  // The forwarding pipelines (switch.pipeline_latency) a frame from host `src` to host `dst`
+  // crosses, along the path IdealFct walks: what its ideal FCT adds, once for the last frame and
+  // once for its ACK.
+  Time PathPipelineLatency(int src_host, int dst_host) const;
+
   Scenario sc_;
   Topology topo_;
   SimContext ctx_;
@@ -156,6 +161,7 @@ class Fabric {
   EngineStats engine_;
   bool finished_ = false;
   BaseRtt longest_base_rtt_;  // HPCC's GLOBAL_T base RTT, found at the first flow that needs it
+  bool pipelines_ = false;    // some switch has a pipeline latency
 };
 
 }  // namespace rocelab
