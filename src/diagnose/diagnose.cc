@@ -16,9 +16,9 @@ namespace rocelab {
 
 namespace {
 
-// The most a frame a pool refused can have found free: the largest frame a switch takes (a 9216 B
-// MTU with its Ethernet header and FCS) in cells of the largest size (4 KB).
-constexpr double kJumboFrameCells = 12288;
+// The most a frame a pool refused can have found free: the largest frame a switch takes (a jumbo
+// MTU with its Ethernet header and FCS) in cells of the largest size switch.cell allows (4 KB).
+constexpr double kJumboFrameCells = (kMaxJumboFrame + kEthHeader + kFcs + 4095) / 4096 * 4096;
 
 std::string Fmt(const char* f, double v) {
   char b[64];

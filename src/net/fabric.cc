@@ -195,16 +195,8 @@ uint64_t Fabric::AutoHeadroom(int node, int port, Time delay) const {
 }
 
 Time Fabric::PathPipelineLatency(int src, int dst) const {
-  const std::vector<TopoNode>& nodes = topo_.nodes();
   Time sum = 0;
-  int node = nodes[topo_.hosts()[src]].ports[0].peer_node;
-  // At most one step per node: a looping static route ends the walk.
-  for (size_t steps = 0; nodes[node].is_switch && steps < nodes.size(); ++steps) {
-    sum += static_cast<const Switch*>(by_node_[node])->spec().pipeline_latency;
-    const Topology::Span hops = topo_.NextHops(node, dst);
-    if (hops.size == 0) break;
-    node = nodes[node].ports[hops.begin[0]].peer_node;
-  }
+  for (int node : topo_.PathSwitches(src, dst)) sum += static_cast<const Switch*>(by_node_[node])->spec().pipeline_latency;
   return sum;
 }
 

@@ -401,7 +401,7 @@ void Switch::ReleaseShared(int in, int prio, uint64_t bytes) {
   // headroom first, whichever packet it is.
   const uint64_t from_headroom = std::min(pg.headroom, bytes);
   pg.headroom -= from_headroom;
-  headroom_used_ -= from_headroom;
+  if (from_headroom) headroom_used_ -= from_headroom;  // a cold line: most departures free none
   pg.shared -= bytes - from_headroom;
   shared_used_ -= bytes - from_headroom;
   // XON once the occupancy is xon_offset below the XOFF point (the dynamic threshold), or at

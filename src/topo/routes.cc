@@ -181,21 +181,34 @@ Topology::Span Topology::NextHops(int node, int host) const {
   return Span{t.ports.data() + a, b - a};
 }
 
-std::vector<const LinkSpec*> Topology::PathLinks(int src, int dst) const {
-  std::vector<const LinkSpec*> path;
+std::vector<const TopoPort*> Topology::PathPorts(int src, int dst) const {
+  std::vector<const TopoPort*> path;
   int node = hosts_[src];
   const int target = hosts_[dst];
-  path.push_back(&nodes_[node].ports[0].link);
+  path.push_back(&nodes_[node].ports[0]);
   node = nodes_[node].ports[0].peer_node;
   while (node != target && path.size() < 64) {
     Span hops = NextHops(node, dst);
     if (hops.size == 0) return {};
     const TopoPort& p = nodes_[node].ports[hops.begin[0]];
-    path.push_back(&p.link);
+    path.push_back(&p);
     node = p.peer_node;
   }
   if (node != target) return {};
   return path;
+}
+
+std::vector<const LinkSpec*> Topology::PathLinks(int src, int dst) const {
+  std::vector<const LinkSpec*> links;
+  for (const TopoPort* p : PathPorts(src, dst)) links.push_back(&p->link);
+  return links;
+}
+
+std::vector<int> Topology::PathSwitches(int src, int dst) const {
+  const std::vector<const TopoPort*> path = PathPorts(src, dst);
+  std::vector<int> switches;
+  for (size_t i = 0; i + 1 < path.size(); ++i) switches.push_back(path[i]->peer_node);  // the last reaches `dst`
+  return switches;
 }
 
 void Topology::SetRoute(int node, int host, std::vector<uint16_t> ports) {

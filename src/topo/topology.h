@@ -60,6 +60,8 @@ class Topology {
   // The links from host `src` to host `dst` along the first next hop at every switch
   // (all ECMP choices have the same length); empty when there is no route.
   std::vector<const LinkSpec*> PathLinks(int src_host, int dst_host) const;
+  // The switch nodes on that path, in order; empty when there is no route.
+  std::vector<int> PathSwitches(int src_host, int dst_host) const;
 
   // Exceptions to the computed routes, one per (switch node, destination host): static routes
   // (the scenario's `routes`) and reroutes. Each is O(1); `ports` in the order given.
@@ -92,6 +94,9 @@ class Topology {
   uint64_t routing_epoch() const { return routing_epoch_; }
 
  private:
+  // The ports a frame from host `src` leaves by on its way to host `dst`, the first next hop at
+  // every switch; empty when there is no route. PathLinks and PathSwitches read it.
+  std::vector<const TopoPort*> PathPorts(int src_host, int dst_host) const;
   void AddLink(int a, int b, const LinkSpec& link);
   int AddNode(const std::string& name, bool is_switch);
   // Routing state, in routes.cc.
