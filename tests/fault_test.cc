@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diagnose/diagnose.h"
+#include "net/link_phy.h"
 #include "test_util.h"
 #include "topo/topology.h"
 
@@ -223,6 +224,28 @@ TEST(LinkPhy, AReportedLossNeedsLinkTrainingBeforeTheCarrierIsUp) {
   ASSERT_EQ(Count(*f, "carrier_up"), 2);
   EXPECT_EQ(Events(*f, "carrier_up")[0]->t, 900 * kMicrosecond);  // 400 us + 500 us of training
   EXPECT_EQ(Delivered(*f), 56ull << 20);
+}
+
+// link_up_time auto: the link trains as long as its lanes may take, 500 ms on NRZ lanes (100G),
+// 2,983 ms on PAM4 (400G); a duration given is taken at every speed.
+TEST(LinkPhy, AutoLinkUpIsTheTrainingTimeOfTheLinksLanes) {
+  EXPECT_EQ(LinkTrainingTime(25000000000ull), 500 * kMillisecond);
+  EXPECT_EQ(LinkTrainingTime(100000000000ull), 500 * kMillisecond);
+  EXPECT_EQ(LinkTrainingTime(50000000000ull), 2983 * kMillisecond);
+  EXPECT_EQ(LinkTrainingTime(400000000000ull), 2983 * kMillisecond);
+  auto carrier_up = [](const std::string& rate, const std::string& up) {
+    TestRun f = RunYaml("duration: 5ms\ntimers: {scale: 0.001}\n"
+                        "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 2, fabric_link: {rate: " +
+                        rate + "}}\nswitch: {link_up_time: " + up + "}\nnic: {cc: none}\n"
+                        "workload:\n  - {type: flow, src: h0, dst: h2, size: 100MB}\n"
+                        "faults:\n  - {kind: link_down, target: leaf0-spine1, at: 100us, duration: 300us}\n");
+    const auto up_events = Events(*f, "carrier_up");
+    return up_events.empty() ? Time{-1} : up_events[0]->t;
+  };
+  // The signal is back at 400 us; training scaled by 0.001.
+  EXPECT_EQ(carrier_up("100G", "auto"), 400 * kMicrosecond + 500 * kMicrosecond);
+  EXPECT_EQ(carrier_up("400G", "auto"), 400 * kMicrosecond + 2983 * kMicrosecond);
+  EXPECT_EQ(carrier_up("400G", "500ms"), 400 * kMicrosecond + 500 * kMicrosecond);
 }
 
 // A loss of signal shorter than the debounce is never reported: no carrier change, no flap

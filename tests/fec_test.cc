@@ -361,6 +361,26 @@ TEST(Fec, PcsFailsALinkOnErrorsPastFecNotOnCorrectedOnes) {
   EXPECT_EQ(PcsFailureFor(1.2e-4, FecMode::kRs544, k200G, true).block, 4096 * 25600);
 }
 
+// The BER monitor's window at each speed: clause 82's 781,250 blocks (500 us at 100G, 1.25 ms at
+// 40G) taken at 25G and 50G too; clause 49's 16 headers in 125 us at 10G.
+TEST(Fec, TheBerMonitorsWindowIsItsBlocksAtThePortsSpeed) {
+  EXPECT_EQ(HiBerWindow(100000000000ull), 500 * kMicrosecond);
+  EXPECT_EQ(HiBerWindow(400000000000ull), 500 * kMicrosecond);
+  EXPECT_EQ(HiBerWindow(40000000000ull), 1250 * kMicrosecond);
+  EXPECT_EQ(HiBerWindow(25000000000ull), 2000 * kMicrosecond);
+  EXPECT_EQ(HiBerWindow(50000000000ull), 1000 * kMicrosecond);
+  EXPECT_EQ(HiBerWindow(10000000000ull), 125 * kMicrosecond);
+  EXPECT_EQ(HiBerHeaders(10000000000ull), 16);
+  EXPECT_EQ(HiBerHeaders(25000000000ull), 97);
+  // No FEC at 25G: 781,250 headers in the 2 ms window, 97 of them invalid to fail it.
+  const PcsFailure f25 = PcsFailureFor(1e-4, FecMode::kNone, 25000000000ull, false);
+  EXPECT_EQ(f25.window, 2000 * kMicrosecond);
+  EXPECT_NEAR(f25.p_window, PoissonAtLeast(781250 * 2e-4 * (1 - 1e-4), 97), 1e-12);
+  // At 10G: 19,531.25 headers in 125 us, 16 of them.
+  EXPECT_NEAR(PcsFailureFor(3e-4, FecMode::kNone, 10000000000ull, false).p_window,
+              PoissonAtLeast(19531.25 * 2 * 3e-4 * (1 - 3e-4), 16), 1e-12);
+}
+
 // The decoder runs at line rate between frames: an idle link's codewords count, and their
 // corrections, at their expected values; a dark link counts none.
 TEST(Fec, IdleCodewordsCountAtLineRate) {

@@ -127,7 +127,9 @@ void PrintReport(const Experiment& x) {
                 static_cast<double>(x.tail_start()) / kMillisecond, static_cast<double>(f.now()) / kMillisecond);
   }
   const std::vector<Assumption> assumed = OutcomeAssumptions(f.scenario());
-  if (!assumed.empty()) std::printf("readings the sources dispute, as this run takes them (docs/dcqcn.md; each one key away):\n");
+  if (!assumed.empty())
+    std::printf("what this run takes where the sources disagree or say nothing (docs/dcqcn.md, "
+                "docs/asic-profiles.md; each one key away):\n");
   for (const Assumption& a : assumed)
     std::printf("  %s: %s; or %s\n", a.key.c_str(), a.assumed.c_str(), a.alternative.c_str());
   if (f.scenario().timer_scale != 1)

@@ -262,26 +262,35 @@ double PoissonAtLeast(double mean, int k) {
   return std::max(0.0, 1 - sum);
 }
 
+int HiBerHeaders(uint64_t rate_bps) { return rate_bps <= 10000000000ull ? 16 : 97; }
+
+Time HiBerWindow(uint64_t rate_bps) {
+  if (rate_bps <= 10000000000ull) return 125 * kMicrosecond;
+  if (rate_bps >= 100000000000ull) return 500 * kMicrosecond;
+  // 781,250 blocks of 64 bits at the port's rate: 1.25 ms at 40G, 2 ms at 25G, 1 ms at 50G.
+  return static_cast<Time>(781250.0 * 64 / static_cast<double>(rate_bps) * kSecond + 0.5);
+}
+
 PcsFailure PcsFailureFor(double pre_fec_ber, FecMode mode, uint64_t rate_bps, bool bypass_indication) {
   PcsFailure f;
   const double ber = pre_fec_ber > 0 ? std::min(pre_fec_ber, 0.5) : 0;
   if (ber == 0 || rate_bps == 0) return f;
   const double rate = static_cast<double>(rate_bps);
-  // The BER monitor: 97 invalid sync headers in 500 us (clause 82, 40G/100G; 1.25 ms at 40G).
-  constexpr int kHiBerHeaders = 97;
-  f.window = rate_bps >= 100000000000ull ? 500 * kMicrosecond : 1250 * kMicrosecond;
+  // The BER monitor (fec.h): 97 invalid sync headers in 781,250 blocks, 500 us at 100G and up.
+  const int hi_ber_headers = HiBerHeaders(rate_bps);
+  f.window = HiBerWindow(rate_bps);
   const double window_s = static_cast<double>(f.window) / kSecond;
   const double codeword_s = 8.0 * kFecCodewordBytes / rate;
   if (mode == FecMode::kNone) {
     const double blocks = rate * window_s / 64;  // a 66b block carries 64 bits
-    f.p_window = PoissonAtLeast(blocks * 2 * ber * (1 - ber), kHiBerHeaders);
+    f.p_window = PoissonAtLeast(blocks * 2 * ber * (1 - ber), hi_ber_headers);
     return f;
   }
   if (!bypass_indication) {
     constexpr int kBlocksPerCodeword = 80;  // twenty 257b blocks of four 66b blocks, every one marked
     const double uncorrectable = FecLink::UncorrectableProbability(ber, mode);
     f.p_window = PoissonAtLeast(window_s / codeword_s * uncorrectable,
-                                (kHiBerHeaders + kBlocksPerCodeword - 1) / kBlocksPerCodeword);
+                                (hi_ber_headers + kBlocksPerCodeword - 1) / kBlocksPerCodeword);
     return f;
   }
   const bool clause119 = mode == FecMode::kRs544 && rate_bps >= 200000000000ull;

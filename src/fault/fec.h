@@ -154,19 +154,27 @@ class FecLink {
 // and 119; the vendors' documents that describe them are cited in docs/faults.md):
 // - With error indication (the standard's default) the decoder invalidates the 66b blocks of an
 //   uncorrectable codeword, all 80 of them (Intel's RS-FEC: "deliberately invalidated"), and the
-//   PCS's BER monitor declares hi_ber when 97 sync headers in one window are invalid (500 us at
-//   100G and up; 1.25 ms at 40G, taken for every slower port too). In hi_ber the receiver takes no
-//   frame (a local fault: the link is down) until a window ends with fewer. With no FEC a sync
-//   header is invalid when either of its two bits is wrong.
+//   PCS's BER monitor declares hi_ber when enough sync headers in one window are invalid
+//   (HiBerHeaders, HiBerWindow). In hi_ber the receiver takes no frame (a local fault: the link
+//   is down) until a window ends with fewer. With no FEC a sync header is invalid when either of
+//   its two bits is wrong.
 // - With error indication bypassed, an uncorrectable codeword passes unmarked (its frame fails
 //   the FCS) and the decoder counts symbol errors in blocks of 8192 codewords (4096 at 200G):
 //   over K (417 for RS(528,514), 6380 for RS(544,514) in clause 91, 5560 at 200G and 400G) it
 //   invalidates every sync header for 60 to 75 ms (hi_ser; the AMD IP holds 67.1 ms).
 // Errors are independent between windows, so the number of windows before the next failure is
 // geometric: an event per failure, none per window.
+// The BER monitor's window: clause 82 counts 97 invalid headers over 781,250 blocks, 500 us at
+// 100G and 1.25 ms at 40G (Intel's PCS BER monitor, document 683114; CESNET's ber_mon.vhd counts
+// HDR_CNT_MAX = 781250 blocks); the same count gives 2 ms at 25G and 1 ms at 50G, whose clauses
+// (107, 133) we have not read. Ports of 100G and up keep 500 us. Clause 49 (10G): 16 in 125 us
+// (Viavi; Efinix's 10GBASE-KR guide).
+int HiBerHeaders(uint64_t rate_bps);
+Time HiBerWindow(uint64_t rate_bps);
+
 struct PcsFailure {
   Time window = 0;      // hi_ber's window
-  double p_window = 0;  // P(a window has 97 invalid sync headers)
+  double p_window = 0;  // P(a window has HiBerHeaders invalid sync headers)
   Time block = 0;       // hi_ser's block of codewords (0: no hi_ser)
   double p_block = 0;   // P(a block's symbol errors exceed K)
   Time hold = 0;        // hi_ser invalidates the sync headers this long (production time)

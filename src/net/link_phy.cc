@@ -12,6 +12,12 @@
 
 namespace rocelab {
 
+Time LinkTrainingTime(uint64_t rate_bps) {
+  const uint64_t gbps = rate_bps / 1000000000ull;
+  const bool pam4 = gbps == 50 || gbps >= 200;
+  return pam4 ? 2983 * kMillisecond : 500 * kMillisecond;
+}
+
 LinkPhy::Link& LinkPhy::At(int node, int port) {
   const Topology& topo = fabric_->topology();
   const TopoPort& tp = topo.nodes()[node].ports[port];
@@ -26,7 +32,8 @@ LinkPhy::Link& LinkPhy::At(int node, int port) {
       if (!topo.nodes()[n].is_switch) continue;
       const SwitchSpec& spec = SwitchSpecFor(sc, topo.nodes()[n].name);
       l.debounce = std::max(l.debounce, ScaledTimer(spec.link_debounce, sc.timer_scale));
-      l.up_time = std::max(l.up_time, ScaledTimer(spec.link_up_time, sc.timer_scale));
+      const Time up = spec.link_up_time >= 0 ? spec.link_up_time : LinkTrainingTime(tp.link.rate_bps);
+      l.up_time = std::max(l.up_time, ScaledTimer(up, sc.timer_scale));
     }
   }
   return l;

@@ -19,6 +19,7 @@
 #ifndef ROCELAB_NET_LINK_PHY_H_
 #define ROCELAB_NET_LINK_PHY_H_
 
+#include <cstdint>
 #include <map>
 #include <utility>
 #include <vector>
@@ -31,6 +32,13 @@
 namespace rocelab {
 
 class Fabric;
+
+// Autonegotiation and link training at a port's speed, what `switch.link_up_time: auto` takes:
+// the longest the link may take before it starts over. 500 ms on NRZ lanes (IEEE 802.3 clause 72,
+// max_wait_timer): 10G, 25G, 40G, and 100G taken as four 25G lanes. 2,983 ms on PAM4 lanes: 50G
+// taken as one lane, 200G, 400G, 800G (Broadcom's clause-73 link_fail_inhibit timer with PAM4
+// training, against 500 ms with NRZ training; OpenBCM tbhmod_gen3_cfg_seq.c).
+Time LinkTrainingTime(uint64_t rate_bps);
 
 class LinkPhy final : public EventSource {
  public:

@@ -80,8 +80,7 @@ void Switch::SetStormDrop(int port, int prio, bool drop) {
   while (!q.fifo.empty()) {
     Packet* pkt = q.fifo.pop();
     --port_state_[port].queued;
-    d.tx[prio]++;
-    d.bytes += pkt->frame_bytes;
+    d.Count(d.tx, prio, pkt->frame_bytes);
     Release(pkt);
     ctx_->pool.Put(pkt);
   }
@@ -197,15 +196,14 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
   if (storm_drops_) {
     // A PFC watchdog in drop mode: what comes from, or goes to, a storming queue is dropped
     // here, before it is charged to any buffer, so nothing upstream is paused for it.
-    if (storm_drops_[in_port].mask & (1u << prio)) {
-      storm_drops_[in_port].rx[prio]++;
-      storm_drops_[in_port].bytes += pkt->frame_bytes;
+    StormDrops& from = storm_drops_[in_port];
+    if (from.Drops(prio)) {
+      from.Count(from.rx, prio, pkt->frame_bytes);
       ctx_->pool.Put(pkt);
       return;
     }
-    if (out >= 0 && (storm_drops_[out].mask & (1u << prio))) {
-      storm_drops_[out].tx[prio]++;
-      storm_drops_[out].bytes += pkt->frame_bytes;
+    if (out >= 0 && storm_drops_[out].Drops(prio)) {
+      storm_drops_[out].Count(storm_drops_[out].tx, prio, pkt->frame_bytes);
       ctx_->pool.Put(pkt);
       return;
     }
@@ -267,10 +265,9 @@ void Switch::OnFrame(int in_port, Packet* pkt) {
 void Switch::OnNodeEvent(uint32_t kind, uint32_t arg, Packet* pkt) {
   if (kind != kPipelineExit) return;
   const int out = static_cast<int>(arg / kNumPriorities), prio = static_cast<int>(arg % kNumPriorities);
-  if (storm_drops_ && (storm_drops_[out].mask & (1u << prio))) {
+  if (storm_drops_ && storm_drops_[out].Drops(prio)) {
     // The watchdog started dropping for that queue while the frame was in the pipeline.
-    storm_drops_[out].tx[prio]++;
-    storm_drops_[out].bytes += pkt->frame_bytes;
+    storm_drops_[out].Count(storm_drops_[out].tx, prio, pkt->frame_bytes);
     Release(pkt);
     ctx_->pool.Put(pkt);
     return;

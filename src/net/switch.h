@@ -221,6 +221,12 @@ class Switch : public Node {
     uint8_t mask = 0;
     uint64_t tx[kNumPriorities] = {}, rx[kNumPriorities] = {};
     uint64_t bytes = 0;  // frame bytes of all of them
+
+    bool Drops(int prio) const { return mask & (1u << prio); }
+    void Count(uint64_t* by_prio, int prio, uint32_t frame_bytes) {
+      by_prio[prio]++;
+      bytes += frame_bytes;
+    }
   };
 
   // The configuration's fields that every frame reads, copied from spec_ (SyncFrameConfig,

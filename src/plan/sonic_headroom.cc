@@ -2,34 +2,31 @@
 
 #include <cmath>
 
+#include "scenario/asic_profile.h"
+
 namespace rocelab {
 
+namespace {
+const char* const kSpectrumNames[] = {"spectrum1", "spectrum2", "spectrum3", "spectrum4", "spectrum5"};
+
+// The switch profile of the same chip (scenario/asic_profile.cc cites its figures).
+const AsicProfile& ProfileOf(SpectrumAsic asic) { return *FindAsicProfile(kSpectrumNames[static_cast<int>(asic)]); }
+}  // namespace
+
 bool ParseSpectrumAsic(const std::string& name, SpectrumAsic* out) {
-  if (name == "spectrum1") *out = SpectrumAsic::kSpectrum1;
-  else if (name == "spectrum2") *out = SpectrumAsic::kSpectrum2;
-  else if (name == "spectrum3") *out = SpectrumAsic::kSpectrum3;
-  else if (name == "spectrum4") *out = SpectrumAsic::kSpectrum4;
-  else if (name == "spectrum5") *out = SpectrumAsic::kSpectrum5;
-  else return false;
-  return true;
+  for (int i = 0; i < 5; ++i)
+    if (name == kSpectrumNames[i]) {
+      *out = static_cast<SpectrumAsic>(i);
+      return true;
+    }
+  return false;
 }
 
-uint32_t SpectrumCellSize(SpectrumAsic asic) {
-  switch (asic) {
-    case SpectrumAsic::kSpectrum1: return 96;
-    case SpectrumAsic::kSpectrum2:
-    case SpectrumAsic::kSpectrum3: return 144;
-    default: return 192;
-  }
-}
+uint32_t SpectrumCellSize(SpectrumAsic asic) { return ProfileOf(asic).cell; }
 
 uint64_t SpectrumBufferBytes(SpectrumAsic asic) {
-  switch (asic) {
-    case SpectrumAsic::kSpectrum1: return 16ull << 20;
-    case SpectrumAsic::kSpectrum2: return 42ull << 20;
-    case SpectrumAsic::kSpectrum3: return 64ull << 20;
-    default: return 0;
-  }
+  const AsicProfile& p = ProfileOf(asic);
+  return p.buffer_is_nos_pool ? 0 : p.buffer;
 }
 
 namespace {

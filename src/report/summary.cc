@@ -110,6 +110,7 @@ void WriteConfig(JsonWriter& w, uint8_t pfc_mask, bool trust_dscp, const std::ar
     WritePriorities(w, "ecn_priorities", sw->ecn_mask);
     w.Uint("mtu", sw->mtu);
     // Settings the default leaves out are written only when set.
+    if (sw->asic != opt::kSwitchAsic.def_text) w.String("asic", sw->asic);
     if (sw->pipeline_latency > 0) w.Uint("pipeline_latency_ns", static_cast<uint64_t>(sw->pipeline_latency / kNanosecond));
     if (sw->pfc.over_subscribe_ratio > 0) w.Double("over_subscribe_ratio", sw->pfc.over_subscribe_ratio, 3);
   }

@@ -21,7 +21,7 @@ const std::vector<const Option*>& ScenarioOptions() {
       &kTopology, &kTopologyType, &kTopologySpines, &kTopologyLeaves, &kTopologyHostsPerLeaf, &kTopologyK,
       &kTopologyHostLink, &kTopologyFabricLink, &kTopologyLink, &kTopologyHosts, &kTopologySwitches,
       &kTopologyLinks, &kTopologyLinksA, &kTopologyLinksB, &kLinkRate, &kLinkDelay, &kLinkLength, &kLinkBer,
-      &kSwitch, &kSwitchBuffer, &kSwitchCell, &kSwitchPipelineLatency, &kSwitchLosslessPriorities,
+      &kSwitch, &kSwitchAsic, &kSwitchBuffer, &kSwitchCell, &kSwitchPipelineLatency, &kSwitchLosslessPriorities,
       &kSwitchPfc, &kSwitchPfcEnabled, &kSwitchPfcHeadroom, &kSwitchPfcAlpha, &kSwitchPfcXonOffset, &kSwitchPfcXon,
       &kSwitchPfcQuanta, &kSwitchPfcResponseTime, &kSwitchPfcOverSubscribeRatio,
       &kSwitchEcn, &kSwitchEcnEnabled, &kSwitchEcnPriorities, &kSwitchEcnKmin, &kSwitchEcnKmax, &kSwitchEcnPmax, &kSwitchEcnMark,

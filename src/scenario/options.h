@@ -192,6 +192,11 @@ inline constexpr Option kLinkBer = Number("topology.<link>.ber", 0, 0, 1e-3, "bi
 // ---- switch (and devices.NAME of a switch) ----
 inline constexpr Option kSwitch =
     Other("switch", Unit::kMapping, "", "every switch; devices.NAME takes the same keys for one switch");
+// A chip's cell, buffer and pipeline latency, from public sources (scenario/asic_profile.cc);
+// the section's own keys override them. none: the generic switch the keys' defaults describe.
+inline constexpr Option kSwitchAsic =
+    Choice("switch.asic", "none", "none|spectrum1|spectrum2|spectrum3|spectrum4|spectrum5|trident3",
+           "the switching chip: sets cell, buffer and pipeline_latency where published (docs/asic-profiles.md)");
 inline constexpr Option kSwitchBuffer =
     Size("switch.buffer", 32 * kMiB, 64 * kKiB, 16 * kGiB, "shared buffer per switch");
 inline constexpr Option kSwitchCell = Size("switch.cell", 256, 1, 4 * kKiB, "buffer accounting cell");
@@ -290,15 +295,17 @@ inline constexpr Option kSwitchRouteConvergence =
 // What a port's PHY makes of a loss of signal (net/link_phy.h; docs/faults.md says why these
 // defaults): a loss shorter than the debounce is never reported (off by default on Cisco
 // Catalyst, Dell and OcNOS switches); a reported one needs the link trained again once the
-// signal is back (IEEE 802.3 clause 72 gives link training 500 ms: max_wait_timer).
+// signal is back, by default as long as its lanes' training may take (net/link_phy.h,
+// LinkTrainingTime: 500 ms on NRZ lanes, about 3 s on PAM4 ones).
 inline constexpr Option kSwitchLinkDebounce =
     Duration("switch.link_debounce", 0, 0, 5 * kSecond,
              "a loss of signal shorter than this is not reported (no carrier change); a longer one is reported this "
              "late (scaled with timers.scale)");
 inline constexpr Option kSwitchLinkUpTime =
-    Duration("switch.link_up_time", 500 * kMillisecond, 0, 60 * kSecond,
+    Duration("switch.link_up_time", -1, 0, 60 * kSecond,
              "from a reported link's signal coming back to its carrier up: autonegotiation and link training (scaled "
-             "with timers.scale)");
+             "with timers.scale); auto: 500ms on NRZ lanes (up to 100G), 3s on PAM4 (50G, 200G and up)")
+        .Or("auto");
 
 // ---- nic (and devices.NAME of a host) ----
 inline constexpr Option kNic =

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "scenario/config_reader.h"
+#include "scenario/asic_profile.h"
 #include "scenario/options.h"
 #include "topo/topology.h"
 #include "util/config_error.h"
@@ -119,6 +120,13 @@ void ReadPfcWatchdog(ConfigReader& w, PfcWatchdogSpec* wd) {
 }
 
 void ReadSwitch(ConfigReader& r, SwitchSpec* s) {
+  // The chip's profile first, so that the section's own keys override it.
+  if (r.Choice(opt::kSwitchAsic, &s->asic))
+    if (const AsicProfile* chip = FindAsicProfile(s->asic)) {
+      s->cell = chip->cell;
+      if (chip->buffer > 0) s->buffer = chip->buffer;
+      if (chip->pipeline_latency >= 0) s->pipeline_latency = chip->pipeline_latency;
+    }
   r.Size(opt::kSwitchBuffer, &s->buffer);
   uint64_t cell = s->cell;
   if (r.Size(opt::kSwitchCell, &cell)) s->cell = static_cast<uint32_t>(cell);
@@ -140,7 +148,8 @@ void ReadSwitch(ConfigReader& r, SwitchSpec* s) {
   r.Duration(opt::kSwitchLinkDownDetection, &s->link_down_detection);
   r.Duration(opt::kSwitchRouteConvergence, &s->route_convergence);
   r.Duration(opt::kSwitchLinkDebounce, &s->link_debounce);
-  r.Duration(opt::kSwitchLinkUpTime, &s->link_up_time);
+  if (r.IsWord(opt::kSwitchLinkUpTime)) s->link_up_time = -1;
+  else r.Duration(opt::kSwitchLinkUpTime, &s->link_up_time);
   if (s->route_convergence < s->link_down_detection)
     r.Fail(r.Has(opt::kSwitchRouteConvergence) ? opt::kSwitchRouteConvergence : opt::kSwitchLinkDownDetection,
            "route_convergence must not be shorter than link_down_detection (the routes follow what the switches "

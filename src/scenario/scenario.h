@@ -138,6 +138,7 @@ struct SwitchSpec {
   Time link_down_detection = opt::kSwitchLinkDownDetection.def;
   Time route_convergence = opt::kSwitchRouteConvergence.def;
   Time link_debounce = opt::kSwitchLinkDebounce.def;
+  std::string asic = opt::kSwitchAsic.def_text;  // the chip whose profile set cell, buffer, latency
   Time link_up_time = opt::kSwitchLinkUpTime.def;
   uint64_t mmu_nic_rate_bps = 0;
 };
