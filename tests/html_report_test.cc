@@ -273,6 +273,18 @@ TEST(HtmlReport, WithoutTelemetryTheSeriesAreNamedOff) {
   EXPECT_EQ(Occurrences(html, "<svg class=\"chart\""), 0u);
 }
 
+// The readings the results rest on are on the page beside them, escaped, each with its key.
+TEST(HtmlReport, TheRunsAssumptionsAreOnThePage) {
+  std::string summary = Summary(1000);
+  summary.insert(summary.find("\"sim_time_ns\""),
+                 "\"assumptions\": [{\"key\": \"switch.asic\", \"assumed\": \"none: <generic>\", "
+                 "\"alternative\": \"spectrum2\"}], ");
+  const std::string html = Page(summary, nullptr);
+  EXPECT_NE(html.find("<h3>What the run takes where the sources disagree or say nothing</h3>"), std::string::npos);
+  EXPECT_NE(html.find("<td>switch.asic</td><td>none: &lt;generic&gt;</td><td>spectrum2</td>"), std::string::npos) << html;
+  EXPECT_EQ(Page(Summary(1000), nullptr).find("sources disagree"), std::string::npos) << "no assumptions, no table";
+}
+
 TEST(HtmlReport, BadSeriesAreRefusedWithFileLineAndColumn) {
   const struct {
     std::string csv, message;

@@ -18,6 +18,7 @@ nav ul{margin:8px 0;padding-left:20px;columns:2}
 table{border-collapse:collapse;margin:6px 0 14px;font-size:.9em;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f6f8fa}
 td{overflow-wrap:anywhere}td.n{text-align:right;white-space:nowrap;overflow-wrap:normal}
+table.keyed td:first-child{white-space:nowrap;overflow-wrap:normal}
 tr.error td:first-child{color:#b42318;font-weight:600}tr.warning td:first-child{color:#b54708;font-weight:600}
 .figure{overflow-x:auto;margin:8px 0 16px}.figure svg{max-width:100%;height:auto}
 svg text{font-family:system-ui,sans-serif;fill:#1d2430}

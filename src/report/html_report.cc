@@ -139,6 +139,13 @@ HtmlSection RunSection(const Run& run, const SeriesData* series) {
     for (const auto& [key, v] : totals) t.AddRow({key, key == "bytes_delivered" ? Count(v.Number()) + " B (" + Bytes(v.Number()) + ")" : Count(v.Number())});
     body += "<h3>Totals</h3>\n" + t.Html();
   }
+  // What the results rest on where the sources disagree or say nothing (run/assumptions.h).
+  const std::vector<Node> assumed = r["assumptions"].Items();
+  if (!assumed.empty()) {
+    HtmlTable t({"key", "this run takes", "or, one key away"}, "keyed");  // keys unbroken
+    for (const Node& a : assumed) t.AddRow({a["key"].String(), a["assumed"].String(), a["alternative"].String()});
+    body += "<h3>What the run takes where the sources disagree or say nothing</h3>\n" + t.Html();
+  }
   return {"run", "Run", body};
 }
 
