@@ -14,11 +14,17 @@ namespace {
 void SwitchAssumptions(const Scenario& sc, std::vector<Assumption>* out) {
   const SwitchSpec& sw = sc.sw;
   if (sw.mmu != SwitchSpec::Mmu::kSharedBuffer) return;
+  // The chip the alternatives name: the one whose figures are all published.
+  const AsicProfile& named = *FindAsicProfile("spectrum2");
+  const std::string named_latency = std::to_string(named.pipeline_latency / kNanosecond);
   const AsicProfile* chip = FindAsicProfile(sw.asic);
   if (!chip && sw.cell == opt::kSwitchCell.def && sw.pipeline_latency == 0)
-    out->push_back({"switch.asic", "none: a generic switch, 256 B cells and no pipeline latency, which is no one chip's",
-                    "spectrum2: NVIDIA Spectrum-2's 144 B cells, 42 MB buffer and 300 ns port to port (or spectrum1, "
-                    "spectrum3-5, trident3; docs/asic-profiles.md)"});
+    out->push_back({"switch.asic",
+                    "none: a generic switch, " + std::to_string(static_cast<uint64_t>(opt::kSwitchCell.def)) +
+                        " B cells and no pipeline latency, which is no one chip's",
+                    std::string(named.name) + ": " + named.chip + "'s " + std::to_string(named.cell) + " B cells, " +
+                        std::to_string(named.buffer >> 20) + " MB buffer and " + named_latency +
+                        " ns port to port (or spectrum1, spectrum3-5, trident3; docs/asic-profiles.md)"});
   // Marking thresholds matter where the senders react to marks.
   const EcnSpec& e = sw.ecn;
   const bool ecn_reacts = sc.nic.cc == NicSpec::Cc::kDcqcn || sc.nic.cc == NicSpec::Cc::kDctcp;
@@ -32,16 +38,15 @@ void SwitchAssumptions(const Scenario& sc, std::vector<Assumption>* out) {
                     "2 MB buffer: 13,588 pause frames instead of 116, the ring 20 % slower"});
   if (!chip) return;
   if (chip->pipeline_latency < 0 && sw.pipeline_latency == 0)
-    out->push_back({"switch.pipeline_latency",
-                    std::string("0s: ") + chip->chip + "'s port-to-port latency is not published",
-                    "300ns: Spectrum and Spectrum-2's, the nearest published"});
-  if (chip->buffer_is_nos_pool && sw.buffer == chip->buffer)
+    out->push_back({"switch.pipeline_latency", std::string("0s: ") + chip->chip + "'s port-to-port latency is not published",
+                    named_latency + "ns: Spectrum and Spectrum-2's, the nearest published"});
+  // The chip's buffer unpublished: SONiC's pool on it, or the scenario's, stands in.
+  const bool pool_stands_in = chip->buffer_is_nos_pool && sw.buffer == chip->buffer;
+  if (pool_stands_in || chip->buffer == 0)
     out->push_back({"switch.buffer",
-                    std::to_string(chip->buffer) + " B: SONiC's egress_lossless_pool on it; " + chip->chip +
-                        "'s packet buffer is not published",
-                    "the chip's own, once known, given as switch.buffer"});
-  if (chip->buffer == 0)
-    out->push_back({"switch.buffer", FormatBytes(sw.buffer) + ": " + chip->chip + "'s packet buffer is not published",
+                    (pool_stands_in ? std::to_string(chip->buffer) + " B: SONiC's egress_lossless_pool on it; "
+                                    : FormatBytes(sw.buffer) + ": ") +
+                        chip->chip + "'s packet buffer is not published",
                     "the chip's own, once known, given as switch.buffer"});
 }
 

@@ -15,8 +15,9 @@ namespace {
 // SONiC's pools on the SN3700 and SN4700, 34,287,552 and 60,817,392 B, fit them); Spectrum-4's
 // is not published: SONiC's SN5600 egress_lossless_pool, 158,229,504 B
 // (device/mellanox/x86_64-nvidia_sn5600-r0/ACS-SN5600/buffers_defaults_t0.j2), is what the
-// switch gives its shared pool and stands in for it; Spectrum-5's: not published, nor a pool. Trident 3: "a fully shared packet buffer of
-// up to 32MB" (Arista 7050X3 datasheet). The vendors' MB are taken as MiB, as `plan ecn` does.
+// switch gives its shared pool and stands in for it; Spectrum-5's: not published, nor a pool.
+// Trident 3: "a fully shared packet buffer of up to 32MB" (Arista 7050X3 datasheet). The
+// vendors' MB are taken as MiB, as `plan ecn` does.
 //
 // Latency: 300 ns port to port on Spectrum ("300 nsec for 100 GbE port-to-port", TechRepublic's
 // review of the SN2700) and on Spectrum-2 ("a single-chip device with 300ns latency", Linley

@@ -3,8 +3,8 @@
 #include <functional>
 #include <set>
 
-#include "scenario/config_reader.h"
 #include "scenario/asic_profile.h"
+#include "scenario/config_reader.h"
 #include "scenario/options.h"
 #include "topo/topology.h"
 #include "util/config_error.h"
