@@ -268,8 +268,8 @@ TEST(FabricDcqcn, EcnMarksItsQueuesWhetherPfcProtectsThemOrNot) {
 
 // The readings the sources dispute are written beside the results, each with the key that takes
 // the other: all four with the mlx5 profile as shipped, none once each is set the other way, and
-// none without congestion control. The generic switch is disclosed too, and its marking thresholds
-// where the senders react to marks.
+// none without congestion control. The generic switch is disclosed too, its marking thresholds
+// where the senders react to marks, and the cables its links were given none.
 TEST(FabricDcqcn, TheDisputedReadingsARunRestsOnAreInItsSummary) {
   auto assumptions = [](const std::string& nic) {
     TestRun r = StartYaml("duration: 1us\ntopology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 2}\nnic: " +
@@ -285,13 +285,16 @@ TEST(FabricDcqcn, TheDisputedReadingsARunRestsOnAreInItsSummary) {
     return keys;
   };
   EXPECT_EQ(assumptions("{cc: dcqcn}"),
-            (std::vector<std::string>{"switch.asic", "switch.ecn", "nic.adaptive_retransmission", "nic.dcqcn.cnp_moderation", "nic.dcqcn.byte_counter",
+            (std::vector<std::string>{"switch.asic", "switch.ecn", "topology.<link>.delay", "nic.adaptive_retransmission",
+                                      "nic.dcqcn.cnp_moderation", "nic.dcqcn.byte_counter",
                                       "nic.dcqcn.g", "nic.dcqcn.min_time_between_cnps"}));
   EXPECT_EQ(assumptions("{cc: dcqcn, dcqcn: {cnp_moderation: qp, byte_counter: 32KB, g: 0.995, "
                         "min_time_between_cnps: 4us}, adaptive_retransmission: {enabled: false}}"),
-            (std::vector<std::string>{"switch.asic", "switch.ecn"}));
-  EXPECT_EQ(assumptions("{cc: none}"), (std::vector<std::string>{"switch.asic", "nic.adaptive_retransmission"}));
-  EXPECT_EQ(assumptions("{cc: none, adaptive_retransmission: {initial_low: 8}}"), std::vector<std::string>{"switch.asic"})
+            (std::vector<std::string>{"switch.asic", "switch.ecn", "topology.<link>.delay"}));
+  EXPECT_EQ(assumptions("{cc: none}"),
+            (std::vector<std::string>{"switch.asic", "topology.<link>.delay", "nic.adaptive_retransmission"}));
+  EXPECT_EQ(assumptions("{cc: none, adaptive_retransmission: {initial_low: 8}}"),
+            (std::vector<std::string>{"switch.asic", "topology.<link>.delay"}))
       << "a profile set is no assumption";
 }
 

@@ -258,7 +258,7 @@ std::string GrayRing(const std::string& recovery) {
   return "duration: 10ms\ntimers: {scale: 0.01}\nmonitor: {refresh: instant, interval: 100ms, phase: 0s}\nrecovery: " + recovery +
          "\n"
          "topology: {type: spine-leaf, spines: 2, leaves: 2, hosts_per_leaf: 4,\n"
-         "           host_link: {rate: 100G}, fabric_link: {rate: 100G}}\n"
+         "           host_link: {rate: 100G, delay: 1us}, fabric_link: {rate: 100G}}\n"  // frames on the cable at the shut
          "switch: {link_down_detection: 5ms, route_convergence: 20ms}\n"
          "nic: {timeout: 13}\n"
          "workload:\n"

@@ -246,7 +246,7 @@ TEST(PfcAgents, HealthyIncastTriggersNothingAtProductionTimers) {
 TEST(PfcAgents, NoFalseStormOnALinkThatFlaps) {
   TestRun f = RunYaml(
       "duration: 40ms\ntimers: {scale: 0.01}\n"
-      "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 3}\n"
+      "topology: {type: spine-leaf, spines: 1, leaves: 1, hosts_per_leaf: 3, host_link: {delay: 1us}}\n"
       "switch: {link_up_time: 100ms}\n"  // each outage (4 ms scaled) within the retry budget (5.4 ms)
       "workload:\n  - {type: flow, src: h1, dst: h0, size: 64MB}\n  - {type: flow, src: h2, dst: h0, size: 64MB}\n"
       "faults:\n  - {kind: link_flap, target: h0-leaf0, at: 1ms, period: 10ms, count: 3, duration: 3ms}\n");

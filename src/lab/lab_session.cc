@@ -322,9 +322,27 @@ std::string LabSession::Devices() const {
   return out + "a host's port is eth0 (RDMA device mlx5_0, port 1)\n";
 }
 
+// A switch's commands: what it shows (SONiC's `show`, `sonic-cfggen`, `mmuconfig`), and what
+// changes it (`config ...`), each kind by its second word.
 std::string LabSession::OnSwitch(const std::string& device, const std::vector<std::string>& w, const std::string& line) {
+  const SwitchCommand c{device, x_->fabric().topology().FindNode(device), w, line};
+  if (w.empty() || w[0] != "config") return SwitchShow(c);
+  using Action = std::string (LabSession::*)(const SwitchCommand&);
+  static const std::pair<const char*, Action> kActions[] = {
+      {"route", &LabSession::ConfigRoute},   {"interface", &LabSession::ConfigInterface},
+      {"qos", &LabSession::ConfigQosReload}, {"ecn", &LabSession::ConfigEcn},
+      {"pfcwd", &LabSession::ConfigPfcwd},
+  };
+  for (const auto& [word, action] : kActions)
+    if (w.size() >= 2 && w[1] == word) return (this->*action)(c);
+  return Usage("config interface shutdown|startup PORT | config qos reload | config ecn -profile ... | config pfcwd start_default");
+}
+
+std::string LabSession::SwitchShow(const SwitchCommand& c) {
   Fabric& f = x_->fabric();
-  const int node = f.topology().FindNode(device);
+  const std::string& device = c.device;
+  const std::vector<std::string>& w = c.w;
+  const int node = c.node;
   Switch& sw = static_cast<Switch&>(f.device(node));
   if (Is(w, {"show", "interfaces", "counters"})) {
     const double span = static_cast<double>(f.now() - before_t_) / kSecond;
@@ -403,24 +421,6 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
     }
     return out;
   }
-  if (w.size() >= 2 && w[0] == "config" && w[1] == "route") {
-    if (!(w.size() == 5 || w.size() == 7) || w[2] != "del" || w[3] != "prefix" || (w.size() == 7 && w[5] != "nexthop"))
-      return Usage("config route del prefix A.B.C.D/32 [nexthop NEXTHOP]");
-    const Topology& topo = f.topology();
-    int host = -1;
-    for (int h = 0; h < static_cast<int>(topo.hosts().size()); ++h)
-      if (HostAddress(h) == w[4]) host = h;
-    if (host < 0) return "no route to " + w[4] + " on " + device + " (show ip route)\n";
-    if (!f.control_plane().convergence().IsStatic(node, host)) return "no static route to " + w[4] + " on " + device + "\n";
-    for (Experiment* e : {x_.get(), twin_.get()}) {
-      Fabric& ef = e->fabric();
-      if (!ef.control_plane().convergence().IsStatic(node, host)) continue;
-      ef.mutable_topology().ClearRoute(node, host);
-      ef.control_plane().convergence().UnmarkStatic(node, host);
-    }
-    Did(device, line);
-    return "";
-  }
   if (Is(w, {"mmuconfig", "-l"})) {
     // The ingress lossless pool, and one lossless PG profile per headroom in force with the ports
     // that have it (a port whose headroom drifted stands out beside its neighbours).
@@ -439,7 +439,40 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
     return ShowMmuConfig(sw.shared_pool(), sw.headroom_pool(), views);
   }
   if (w.size() >= 1 && w[0] == "show") return Usage("show interfaces counters | pfc counters | queue counters [PORT] | priority-group drop counters|watermark shared|headroom | headroom-pool watermark | pfcwd stats|config | ecn");
-  if (w.size() >= 3 && w[0] == "config" && w[1] == "interface" && w[2] == "cable-length") {
+  return device + " is a switch: '" + c.line + "' is none of its commands (type help)\n";
+}
+
+// `config route del prefix A.B.C.D/32 [nexthop NEXTHOP]`: a static route removed.
+std::string LabSession::ConfigRoute(const SwitchCommand& c) {
+  Fabric& f = x_->fabric();
+  const std::string& device = c.device;
+  const std::vector<std::string>& w = c.w;
+  const int node = c.node;
+  if (!(w.size() == 5 || w.size() == 7) || w[2] != "del" || w[3] != "prefix" || (w.size() == 7 && w[5] != "nexthop"))
+    return Usage("config route del prefix A.B.C.D/32 [nexthop NEXTHOP]");
+  const Topology& topo = f.topology();
+  int host = -1;
+  for (int h = 0; h < static_cast<int>(topo.hosts().size()); ++h)
+    if (HostAddress(h) == w[4]) host = h;
+  if (host < 0) return "no route to " + w[4] + " on " + device + " (show ip route)\n";
+  if (!f.control_plane().convergence().IsStatic(node, host)) return "no static route to " + w[4] + " on " + device + "\n";
+  for (Experiment* e : {x_.get(), twin_.get()}) {
+    Fabric& ef = e->fabric();
+    if (!ef.control_plane().convergence().IsStatic(node, host)) continue;
+    ef.mutable_topology().ClearRoute(node, host);
+    ef.control_plane().convergence().UnmarkStatic(node, host);
+  }
+  Did(device, c.line);
+  return "";
+}
+
+// `config interface cable-length PORT LENGTH` and `config interface shutdown|startup PORT`.
+std::string LabSession::ConfigInterface(const SwitchCommand& c) {
+  Fabric& f = x_->fabric();
+  const std::string& device = c.device;
+  const std::vector<std::string>& w = c.w;
+  const int node = c.node;
+  if (w.size() >= 3 && w[2] == "cable-length") {
     // SONiC's `config interface cable-length PORT LENGTH`: the port's CABLE_LENGTH entry, from
     // which the buffer manager sizes its lossless profile again (its headroom now what the
     // scenario's auto headroom gives for that cable).
@@ -456,101 +489,112 @@ std::string LabSession::OnSwitch(const std::string& device, const std::vector<st
       s.SetProfileCable(port, delay);
       s.SetHeadroom(port, e->fabric().AutoHeadroom(node, port, delay));
     }
-    Did(device, line);
+    Did(device, c.line);
     return "";
   }
-  if (w.size() >= 2 && w[0] == "config" && w[1] == "interface") {
-    if (w.size() != 4 || (w[2] != "shutdown" && w[2] != "startup")) return Usage("config interface shutdown|startup PORT");
-    const int port = ResolvePort(f.topology(), node, w[3]);
-    if (port < 0) return "no port " + w[3] + " on " + device + "\n";
-    bool changed = true;
-    for (Experiment* e : {x_.get(), twin_.get()}) {
-      if (w[2] == "shutdown") e->fabric().HoldLinkDown(node, port);
-      else if (!e->fabric().ReleaseLink(node, port) && e == x_.get()) changed = false;
-    }
-    if (!changed) return SwitchPortAlias(port) + " on " + device + " is not shut down\n";
-    Did(device, line);
-    return "";
+  if (w.size() != 4 || (w[2] != "shutdown" && w[2] != "startup")) return Usage("config interface shutdown|startup PORT");
+  const int port = ResolvePort(f.topology(), node, w[3]);
+  if (port < 0) return "no port " + w[3] + " on " + device + "\n";
+  bool changed = true;
+  for (Experiment* e : {x_.get(), twin_.get()}) {
+    if (w[2] == "shutdown") e->fabric().HoldLinkDown(node, port);
+    else if (!e->fabric().ReleaseLink(node, port) && e == x_.get()) changed = false;
   }
-  if (Is(w, {"config", "qos", "reload"})) {
-    bool changed = false;
-    for (Experiment* e : {x_.get(), twin_.get()}) {
-      const bool c = RollBackEcn(e->fabric(), node) | RollBackQos(e->fabric(), node) | RollBackHeadroom(e->fabric(), node);
-      if (e == x_.get()) changed = c;
-    }
-    Did(device, line);
-    return changed ? "Running command: config qos reload: buffers, QoS maps, PFC and WRED/ECN profiles reapplied\n"
-                   : "Running command: config qos reload: nothing differed from the configuration\n";
+  if (!changed) return SwitchPortAlias(port) + " on " + device + " is not shut down\n";
+  Did(device, c.line);
+  return "";
+}
+
+// `config qos reload`: the switch's buffers, QoS maps, PFC and WRED/ECN profiles as configured.
+std::string LabSession::ConfigQosReload(const SwitchCommand& c) {
+  const std::string& device = c.device;
+  const int node = c.node;
+  if (!Is(c.w, {"config", "qos", "reload"})) return Usage("config qos reload");
+  bool changed = false;
+  for (Experiment* e : {x_.get(), twin_.get()}) {
+    const bool reapplied =
+        RollBackEcn(e->fabric(), node) | RollBackQos(e->fabric(), node) | RollBackHeadroom(e->fabric(), node);
+    if (e == x_.get()) changed = reapplied;
   }
-  if (w.size() >= 2 && w[0] == "config" && w[1] == "ecn") {
-    const std::string usage = "config ecn -profile AZURE_LOSSLESS [-gmin BYTES] [-gmax BYTES] [-gdrop PERCENT]";
-    if (w.size() < 4 || w.size() % 2 != 0 || w[2] != "-profile") return Usage(usage);
-    if (w[3] != "AZURE_LOSSLESS") return "no WRED profile " + w[3] + " on " + device + " (it has AZURE_LOSSLESS)\n";
-    std::map<std::string, double> set;
-    for (size_t i = 4; i + 1 < w.size(); i += 2) {
-      double v = 0;
-      std::string err;
-      if ((w[i] != "-gmin" && w[i] != "-gmax" && w[i] != "-gdrop") || !ParseNumber(w[i + 1], &v, &err) || v < 0 ||
-          (w[i] == "-gdrop" && v > 100))
+  Did(device, c.line);
+  return changed ? "Running command: config qos reload: buffers, QoS maps, PFC and WRED/ECN profiles reapplied\n"
+                 : "Running command: config qos reload: nothing differed from the configuration\n";
+}
+
+// `config ecn -profile AZURE_LOSSLESS [-gmin B] [-gmax B] [-gdrop PERCENT]` on every port.
+std::string LabSession::ConfigEcn(const SwitchCommand& c) {
+  const std::string& device = c.device;
+  const std::vector<std::string>& w = c.w;
+  const int node = c.node;
+  const std::string usage = "config ecn -profile AZURE_LOSSLESS [-gmin BYTES] [-gmax BYTES] [-gdrop PERCENT]";
+  if (w.size() < 4 || w.size() % 2 != 0 || w[2] != "-profile") return Usage(usage);
+  if (w[3] != "AZURE_LOSSLESS") return "no WRED profile " + w[3] + " on " + device + " (it has AZURE_LOSSLESS)\n";
+  std::map<std::string, double> set;
+  for (size_t i = 4; i + 1 < w.size(); i += 2) {
+    double v = 0;
+    std::string err;
+    if ((w[i] != "-gmin" && w[i] != "-gmax" && w[i] != "-gdrop") || !ParseNumber(w[i + 1], &v, &err) || v < 0 ||
+        (w[i] == "-gdrop" && v > 100))
+      return Usage(usage);
+    set[w[i]] = v;
+  }
+  for (Experiment* e : {x_.get(), twin_.get()}) {
+    Switch& s = static_cast<Switch&>(e->fabric().device(node));
+    for (int p = 0; p < s.num_ports(); ++p) {
+      EcnSpec ecn = s.port_ecn(p);
+      if (set.count("-gmin")) ecn.kmin = static_cast<uint64_t>(set["-gmin"]);
+      if (set.count("-gmax")) ecn.kmax = static_cast<uint64_t>(set["-gmax"]);
+      if (set.count("-gdrop")) ecn.pmax = set["-gdrop"] / 100.0;
+      s.SetPortEcn(p, ecn);
+    }
+  }
+  Did(device, c.line);
+  return "";
+}
+
+// `config pfcwd start [--action drop|forward|alert] [--restoration-time MS] ports all
+// detection-time MS`, or `start_default` (sonic-utilities pfcwd/main.py): production
+// milliseconds, the run scales them.
+std::string LabSession::ConfigPfcwd(const SwitchCommand& c) {
+  const std::string& device = c.device;
+  const std::vector<std::string>& w = c.w;
+  const std::string usage =
+      "config pfcwd start_default | config pfcwd start --action drop|forward|alert ports all detection-time MS "
+      "[--restoration-time MS]";
+  PfcWatchdogSpec spec;  // start_default: drop, 200 ms, 200 ms
+  spec.enabled = true;
+  if (!Is(w, {"config", "pfcwd", "start_default"})) {
+    if (w.size() < 3 || w[2] != "start") return Usage(usage);
+    bool ports = false, detection = false;
+    for (size_t i = 3; i < w.size(); ++i) {
+      Time ms = 0;
+      auto millis = [&](size_t at) {
+        double v = 0;
+        std::string err;
+        if (at >= w.size() || !ParseNumber(w[at], &v, &err) || v < 100 || v > 60000) return false;
+        ms = static_cast<Time>(v) * kMillisecond;
+        return true;
+      };
+      if (w[i] == "--action" && i + 1 < w.size() && (w[i + 1] == "drop" || w[i + 1] == "forward" || w[i + 1] == "alert")) {
+        spec.action = w[++i];
+      } else if (w[i] == "--restoration-time" && millis(i + 1)) {
+        spec.restoration_time = ms, ++i;
+      } else if (w[i] == "ports" && i + 1 < w.size() && w[i + 1] == "all") {
+        ports = true, ++i;
+      } else if (w[i] == "detection-time" && millis(i + 1)) {
+        spec.detection_time = ms, detection = true, ++i;
+      } else {
         return Usage(usage);
-      set[w[i]] = v;
-    }
-    for (Experiment* e : {x_.get(), twin_.get()}) {
-      Switch& s = static_cast<Switch&>(e->fabric().device(node));
-      for (int p = 0; p < s.num_ports(); ++p) {
-        EcnSpec ecn = s.port_ecn(p);
-        if (set.count("-gmin")) ecn.kmin = static_cast<uint64_t>(set["-gmin"]);
-        if (set.count("-gmax")) ecn.kmax = static_cast<uint64_t>(set["-gmax"]);
-        if (set.count("-gdrop")) ecn.pmax = set["-gdrop"] / 100.0;
-        s.SetPortEcn(p, ecn);
       }
     }
-    Did(device, line);
-    return "";
+    if (!ports || !detection) return Usage(usage);
   }
-  if (w.size() >= 2 && w[0] == "config" && w[1] == "pfcwd") {
-    // pfcwd start [--action drop|forward|alert] [--restoration-time MS] ports all detection-time MS, or
-    // start_default (sonic-utilities pfcwd/main.py): production milliseconds, the run scales them.
-    const std::string usage =
-        "config pfcwd start_default | config pfcwd start --action drop|forward|alert ports all detection-time MS "
-        "[--restoration-time MS]";
-    PfcWatchdogSpec spec;  // start_default: drop, 200 ms, 200 ms
-    spec.enabled = true;
-    if (!Is(w, {"config", "pfcwd", "start_default"})) {
-      if (w.size() < 3 || w[2] != "start") return Usage(usage);
-      bool ports = false, detection = false;
-      for (size_t i = 3; i < w.size(); ++i) {
-        Time ms = 0;
-        auto millis = [&](size_t at) {
-          double v = 0;
-          std::string err;
-          if (at >= w.size() || !ParseNumber(w[at], &v, &err) || v < 100 || v > 60000) return false;
-          ms = static_cast<Time>(v) * kMillisecond;
-          return true;
-        };
-        if (w[i] == "--action" && i + 1 < w.size() && (w[i + 1] == "drop" || w[i + 1] == "forward" || w[i + 1] == "alert")) {
-          spec.action = w[++i];
-        } else if (w[i] == "--restoration-time" && millis(i + 1)) {
-          spec.restoration_time = ms, ++i;
-        } else if (w[i] == "ports" && i + 1 < w.size() && w[i + 1] == "all") {
-          ports = true, ++i;
-        } else if (w[i] == "detection-time" && millis(i + 1)) {
-          spec.detection_time = ms, detection = true, ++i;
-        } else {
-          return Usage(usage);
-        }
-      }
-      if (!ports || !detection) return Usage(usage);
-    }
-    const size_t index = SwitchIndex(f, device);
-    bool started = false;
-    for (Experiment* e : {x_.get(), twin_.get()}) started = e->StartWatchdog(index, spec) || started;
-    if (!started) return "the PFC watchdog already runs on " + device + " (or its PFC is off)\n";
-    Did(device, line);
-    return "";
-  }
-  if (w.size() >= 1 && w[0] == "config") return Usage("config interface shutdown|startup PORT | config qos reload | config ecn -profile ... | config pfcwd start_default");
-  return device + " is a switch: '" + line + "' is none of its commands (type help)\n";
+  const size_t index = SwitchIndex(x_->fabric(), device);
+  bool started = false;
+  for (Experiment* e : {x_.get(), twin_.get()}) started = e->StartWatchdog(index, spec) || started;
+  if (!started) return "the PFC watchdog already runs on " + device + " (or its PFC is off)\n";
+  Did(device, c.line);
+  return "";
 }
 
 std::string LabSession::OnHost(const std::string& device, const std::vector<std::string>& w, const std::string& line) {

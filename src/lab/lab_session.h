@@ -54,6 +54,19 @@ class LabSession {
   };
   std::string Run(const std::vector<std::string>& w);
   std::string OnSwitch(const std::string& device, const std::vector<std::string>& w, const std::string& line);
+  // One command line typed on a switch, split into words.
+  struct SwitchCommand {
+    const std::string& device;
+    int node;
+    const std::vector<std::string>& w;
+    const std::string& line;
+  };
+  std::string SwitchShow(const SwitchCommand& c);
+  std::string ConfigRoute(const SwitchCommand& c);
+  std::string ConfigInterface(const SwitchCommand& c);
+  std::string ConfigQosReload(const SwitchCommand& c);
+  std::string ConfigEcn(const SwitchCommand& c);
+  std::string ConfigPfcwd(const SwitchCommand& c);
   std::string OnHost(const std::string& device, const std::vector<std::string>& w, const std::string& line);
   std::string Diagnose();
   std::string Timeline() const;

@@ -182,8 +182,13 @@ inline constexpr Option kTopologyLinksA =
     Other("topology.links[].a", Unit::kName, "", "one end of the link").Required();
 inline constexpr Option kTopologyLinksB = Other("topology.links[].b", Unit::kName, "", "the other end").Required();
 inline constexpr Option kLinkRate = Rate("topology.<link>.rate", 100e9, "line rate");
+// Without a delay or length a link has the cable SONiC sizes headroom for at its place
+// (sonic-buildimage files/build_templates/buffers_config.j2, ports2cable; topo/topology.cc).
 inline constexpr Option kLinkDelay =
-    Duration("topology.<link>.delay", kMicrosecond, 0, kSecond, "one-way propagation delay");
+    Duration("topology.<link>.delay", -1, 0, kSecond,
+             "one-way propagation delay; auto: SONiC's cable for the link's place, 5m to a host, 40m between "
+             "switches, 300m to a fat tree's core")
+        .Or("auto");
 inline constexpr Option kLinkLength = Make("topology.<link>.length", Unit::kLength, 0, 0, 100000,
                                            "cable length instead of delay, at 5 ns/m")
                                           .DefaultIs("");

@@ -52,7 +52,8 @@ bool ReadCableLength(ConfigReader& r, const Option& o, Time* delay) {
 void ReadLinkKeys(ConfigReader& r, LinkSpec* link) {
   r.Rate(opt::kLinkRate, &link->rate_bps);
   if (r.Has(opt::kLinkDelay) && r.Has(opt::kLinkLength)) r.Fail(opt::kLinkLength, "give either delay or length, not both");
-  r.Duration(opt::kLinkDelay, &link->delay);
+  if (r.IsWord(opt::kLinkDelay)) link->delay = -1;
+  else r.Duration(opt::kLinkDelay, &link->delay);
   ReadCableLength(r, opt::kLinkLength, &link->delay);
   r.Number(opt::kLinkBer, &link->ber);
   r.Finish();

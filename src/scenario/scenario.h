@@ -29,7 +29,7 @@ namespace rocelab {
 
 struct LinkSpec {
   uint64_t rate_bps = opt::kLinkRate.def;
-  Time delay = opt::kLinkDelay.def;  // one-way propagation
+  Time delay = opt::kLinkDelay.def;  // one-way propagation; < 0: the cable for its place (Topology::Build)
   double ber = opt::kLinkBer.def;    // bit-error rate
 };
 

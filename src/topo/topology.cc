@@ -5,10 +5,27 @@
 #include <string>
 
 #include "util/config_error.h"
+#include "util/units.h"
 
 #include "topo/naming.h"
 
 namespace rocelab {
+
+namespace {
+
+// The cable of a link given no delay or length: what SONiC sizes PFC headroom for at that place
+// in the fabric (sonic-buildimage files/build_templates/buffers_config.j2, `ports2cable`): 5 m
+// from a ToR to its servers, 40 m from a ToR to a leaf, 300 m from a leaf to a spine. A
+// spine-leaf fabric's leaves are its ToRs and its spines SONiC's leaf tier; a fat tree's edge,
+// aggregation and core are ToR, leaf and spine.
+constexpr double kServerCableMeters = 5, kTorCableMeters = 40, kSpineCableMeters = 300;
+
+LinkSpec Cabled(LinkSpec link, double meters) {
+  if (link.delay < 0) link.delay = CableDelay(meters);
+  return link;
+}
+
+}  // namespace
 
 int Topology::AddNode(const std::string& name, bool is_switch) {
   TopoNode n;
@@ -112,23 +129,28 @@ Topology Topology::Build(const TopologySpec& spec, Routing routing) {
   if (spec.type == Type::kSpineLeaf) {
     const int hpl = spec.hosts_per_leaf;
     const std::vector<int>&leaf = tiers[0], &spine = tiers[1];
+    const LinkSpec to_host = Cabled(spec.host_link, kServerCableMeters);
+    const LinkSpec to_spine = Cabled(spec.fabric_link, kTorCableMeters);
     // Leaf ports: hosts first (Ethernet0 faces the leaf's first host), then spines.
     for (int l = 0; l < spec.leaves; ++l)
-      for (int i = 0; i < hpl; ++i) t.AddLink(leaf[l], t.hosts_[l * hpl + i], spec.host_link);
+      for (int i = 0; i < hpl; ++i) t.AddLink(leaf[l], t.hosts_[l * hpl + i], to_host);
     for (int l = 0; l < spec.leaves; ++l)
-      for (int s = 0; s < spec.spines; ++s) t.AddLink(leaf[l], spine[s], spec.fabric_link);
+      for (int s = 0; s < spec.spines; ++s) t.AddLink(leaf[l], spine[s], to_spine);
   } else if (spec.type == Type::kFatTree) {
     const int k = spec.k, half = k / 2;
     const std::vector<int>&edge = tiers[0], &agg = tiers[1], &core = tiers[2];
+    const LinkSpec to_host = Cabled(spec.host_link, kServerCableMeters);
+    const LinkSpec to_agg = Cabled(spec.fabric_link, kTorCableMeters);
+    const LinkSpec to_core = Cabled(spec.fabric_link, kSpineCableMeters);
     for (int e = 0; e < k * half; ++e)
-      for (int i = 0; i < half; ++i) t.AddLink(edge[e], t.hosts_[e * half + i], spec.host_link);
+      for (int i = 0; i < half; ++i) t.AddLink(edge[e], t.hosts_[e * half + i], to_host);
     for (int pod = 0; pod < k; ++pod)
       for (int e = 0; e < half; ++e)
-        for (int a = 0; a < half; ++a) t.AddLink(edge[pod * half + e], agg[pod * half + a], spec.fabric_link);
+        for (int a = 0; a < half; ++a) t.AddLink(edge[pod * half + e], agg[pod * half + a], to_agg);
     // Aggregation switch a of each pod connects to cores a*half .. a*half+half-1.
     for (int pod = 0; pod < k; ++pod)
       for (int a = 0; a < half; ++a)
-        for (int c = 0; c < half; ++c) t.AddLink(agg[pod * half + a], core[a * half + c], spec.fabric_link);
+        for (int c = 0; c < half; ++c) t.AddLink(agg[pod * half + a], core[a * half + c], to_core);
   } else {
     for (const auto& n : spec.nodes) {
       const std::string problem = DeviceNameProblem(n.name);
@@ -149,7 +171,8 @@ Topology Topology::Build(const TopologySpec& spec, Routing routing) {
         throw ConfigError("", l.line, l.column, "topology.links", "host '" + l.a.name + "' already has a link (hosts have one NIC port)");
       if (!t.nodes_[b].is_switch && !t.nodes_[b].ports.empty())
         throw ConfigError("", l.line, l.column, "topology.links", "host '" + l.b.name + "' already has a link (hosts have one NIC port)");
-      t.AddLink(a, b, l.spec);
+      const bool to_host = !t.nodes_[a].is_switch || !t.nodes_[b].is_switch;
+      t.AddLink(a, b, Cabled(l.spec, to_host ? kServerCableMeters : kTorCableMeters));
     }
   }
   for (const TopoNode& n : t.nodes_)
