@@ -34,8 +34,8 @@ void SwitchAssumptions(const Scenario& sc, std::vector<Assumption>* out) {
     out->push_back({"switch.ecn", "kmin 100KB, kmax 400KB, pmax 0.2 at every port speed: the HPCC code's thresholds "
                                   "for 25G ports, no switch's shipped profile",
                     "NVIDIA's RoCE default {kmin: 150000B, kmax: 1500000B, pmax: 1}: a ring AllReduce beside an incast "
-                    "3-7 % faster, but a fat tree at 50 % WebSearch load pauses 186 times as often (2,603 frames "
-                    "against 14) and its 802.1Qbb headroom drops lossless frames; SONiC's AZURE_LOSSLESS {kmin: 1MB, "
+                    "3-7 % faster, but a fat tree at 50 % WebSearch load pauses hard in 3 seeds of 8, not 1, and "
+                    "overflows its 802.1Qbb headroom in each; SONiC's AZURE_LOSSLESS {kmin: 1MB, "
                     "kmax: 2MB, pmax: 0.05} marks nothing in a 2 MB buffer: 13,588 pause frames instead of 116, the "
                     "ring 20 % slower"});
   if (!chip) return;
