@@ -63,6 +63,18 @@ TEST(SourcedDefaults, ALinkWithoutDelayHasTheCableSonicSizesForItsPlace) {
   EXPECT_FALSE(Assumes(given, "topology.<link>.delay"));
 }
 
+// A delay that is neither a time nor `auto` is refused with the file, the line and the key.
+TEST(SourcedDefaults, ADelayThatIsNoTimeIsRefusedWithItsKey) {
+  const std::string what = Refusal(
+      "duration: 1ms\n"
+      "topology: {type: spine-leaf, spines: 1, leaves: 2, hosts_per_leaf: 1, host_link: {delay: later}}\n",
+      "cables.yaml");
+  ASSERT_FALSE(what.empty()) << "accepted";
+  EXPECT_NE(what.find("cables.yaml:2"), std::string::npos) << what;
+  EXPECT_NE(what.find("delay"), std::string::npos) << what;
+  EXPECT_NE(what.find("auto"), std::string::npos) << what;
+}
+
 // The frames take the cables' time: a flow across the leaves, each way two host links and two
 // fabric links, finishes 2 x (2 x 975 + 2 x 800) ns sooner on the default cables than on 1 us links.
 TEST(SourcedDefaults, TheFramesTakeTheCablesTime) {

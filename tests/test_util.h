@@ -10,6 +10,7 @@
 #include "report/summary.h"
 #include "run/experiment.h"
 #include "scenario/scenario.h"
+#include "util/config_error.h"
 
 namespace rocelab {
 
@@ -32,6 +33,16 @@ inline Scenario FaultScenarioOnTheClock(const std::string& name) {
 // Built but not started, for tests that step it with RunUntil and look at it mid-run.
 inline TestRun StartYaml(const std::string& yaml) {
   return TestRun{std::make_unique<Experiment>(ParseScenarioText(yaml, "test.yaml"))};
+}
+
+// What the scenario reader said refusing `yaml` read as the file `file`; empty if it took it.
+inline std::string Refusal(const std::string& yaml, const std::string& file = "test.yaml") {
+  try {
+    ParseScenarioText(yaml, file);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 // Run to the end.

@@ -62,12 +62,25 @@ const YamlNode& ConfigReader::Scalar(const Option& o, const YamlNode* n) const {
   return *n;
 }
 
+namespace {
+
+// A word that is not a number, for a key that also takes words (`auto`): say both. A number
+// that did not parse (no unit, say) keeps its own message.
+std::string NeitherNor(const Option& o, const std::string& value, const char* quantity, const std::string& err) {
+  if (!o.values || err.find("is not a number") == std::string::npos) return err;
+  std::string words = o.values;
+  for (size_t i = words.find('|'); i != std::string::npos; i = words.find('|', i)) words.replace(i, 1, " or ");
+  return "'" + value + "' is neither " + quantity + " nor " + words;
+}
+
+}  // namespace
+
 bool ConfigReader::Size(const Option& o, uint64_t* out) {
   const YamlNode* n = Find(o, Unit::kSize);
   if (!n) return false;
   std::string err;
   uint64_t v;
-  if (!ParseSize(Scalar(o, n).scalar, &v, &err)) Fail(o, err);
+  if (!ParseSize(Scalar(o, n).scalar, &v, &err)) Fail(o, NeitherNor(o, n->scalar, "a size such as 64KB", err));
   const double b = static_cast<double>(v);
   if (b < o.min || b > o.max) FailRange(o, n->scalar);
   *out = v;
@@ -87,7 +100,7 @@ bool ConfigReader::Duration(const Option& o, Time* out) {
   if (!n) return false;
   std::string err;
   Time v;
-  if (!ParseTime(Scalar(o, n).scalar, &v, &err)) Fail(o, err);
+  if (!ParseTime(Scalar(o, n).scalar, &v, &err)) Fail(o, NeitherNor(o, n->scalar, "a time such as 1us", err));
   const double ps = static_cast<double>(v);
   if (ps < o.min || ps > o.max) FailRange(o, n->scalar);
   *out = v;
