@@ -1,9 +1,13 @@
 #include "run/assumptions.h"
 
+#include <sstream>
+
 #include "cc/dcqcn_params.h"
 #include "run/memory_estimate.h"
 #include "scenario/asic_profile.h"
 #include "scenario/options.h"
+#include "topo/cables.h"
+#include "util/units.h"
 
 namespace rocelab {
 
@@ -60,11 +64,21 @@ void CableAssumptions(const TopologySpec& t, std::vector<Assumption>* out) {
   } else {
     auto_cable = t.host_link.delay < 0 || t.fabric_link.delay < 0;
   }
-  if (auto_cable)
-    out->push_back({"topology.<link>.delay",
-                    "auto: 5 m of cable to a host (25 ns), 40 m between switches (200 ns), 300 m to a fat tree's "
-                    "core (1.5 us), the cables SONiC sizes PFC headroom for",
-                    "the fabric's own, as length: or delay: (the HPCC code's topologies take 1us, 200 m of fibre)"});
+  if (!auto_cable) return;
+  // "5 m of cable to a host (25 ns)", the delay in ns below a microsecond.
+  const auto cable = [](double meters, const char* where) {
+    const double ns = static_cast<double>(CableDelay(meters)) / kNanosecond;
+    std::ostringstream s;
+    s << meters << " m " << where << " (";
+    if (ns < 1000) s << ns << " ns)";
+    else s << ns / 1000 << " us)";
+    return s.str();
+  };
+  out->push_back({"topology.<link>.delay",
+                  "auto: " + cable(kServerCableMeters, "of cable to a host") + ", " +
+                      cable(kTorCableMeters, "between switches") + ", " + cable(kSpineCableMeters, "to a fat tree's core") +
+                      ", the cables SONiC sizes PFC headroom for",
+                  "the fabric's own, as length: or delay: (the HPCC code's topologies take 1us, 200 m of fibre)"});
 }
 
 }  // namespace

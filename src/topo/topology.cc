@@ -7,19 +7,14 @@
 #include "util/config_error.h"
 #include "util/units.h"
 
+#include "topo/cables.h"
 #include "topo/naming.h"
 
 namespace rocelab {
 
 namespace {
 
-// The cable of a link given no delay or length: what SONiC sizes PFC headroom for at that place
-// in the fabric (sonic-buildimage files/build_templates/buffers_config.j2, `ports2cable`): 5 m
-// from a ToR to its servers, 40 m from a ToR to a leaf, 300 m from a leaf to a spine. A
-// spine-leaf fabric's leaves are its ToRs and its spines SONiC's leaf tier; a fat tree's edge,
-// aggregation and core are ToR, leaf and spine.
-constexpr double kServerCableMeters = 5, kTorCableMeters = 40, kSpineCableMeters = 300;
-
+// A link given no delay or length has the cable for its place (topo/cables.h).
 LinkSpec Cabled(LinkSpec link, double meters) {
   if (link.delay < 0) link.delay = CableDelay(meters);
   return link;
