@@ -619,6 +619,11 @@ TEST(DiagnoseSimulation, HostDiscardsAndLinkDownsAreFlagged) {
   nlohmann::ordered_json s = nlohmann::ordered_json::parse(SummaryJson(*f.run));
   s["hosts"]["h3"]["ethtool"]["rx_discards_phy"] = 1234;
   s["hosts"]["h5"]["ethtool"]["link_down_events_phy"] = 2;
+  // h6's link went down on errors FEC could not correct: the PCS failed it (hi_ber), and it
+  // will again once it is back, so it is no plain link down.
+  s["hosts"]["h6"]["ethtool"]["link_down_events_phy"] = 1;
+  s["hosts"]["h6"]["fec"] = {{"active_fec", "RS"}, {"code", "rs544"}, {"corrected_blocks", 90000},
+                             {"uncorrectable_blocks", 40}, {"corrected_bits", 200000}};
   std::vector<Diagnosis> ds = DiagnoseSummary(s, dir);
   const Diagnosis* discards = Find(ds, "the NIC drops received frames for lack of buffer");
   ASSERT_NE(discards, nullptr) << Dump(ds);
@@ -628,6 +633,14 @@ TEST(DiagnoseSimulation, HostDiscardsAndLinkDownsAreFlagged) {
   ASSERT_NE(down, nullptr) << Dump(ds);
   EXPECT_EQ(down->location, "h5 (mlx5_0/eth0)");
   EXPECT_EQ(down->rule, "physical.link_down");
+  const Diagnosis* hi_ber = Find(ds, "errors past FEC took the link down (hi_ber)");
+  ASSERT_NE(hi_ber, nullptr) << Dump(ds);
+  EXPECT_EQ(hi_ber->location, "h6 (mlx5_0/eth0)");
+  EXPECT_EQ(hi_ber->rule, "physical.hi_ber");
+  EXPECT_EQ(hi_ber->tier, "T3");
+  EXPECT_NE(hi_ber->evidence.find("uncorrectable_blocks +40"), std::string::npos) << hi_ber->evidence;
+  EXPECT_NE(hi_ber->action.find("take it out of service"), std::string::npos) << hi_ber->action;
+  for (const Diagnosis& d : ds) EXPECT_FALSE(d.rule == "physical.link_down" && d.location == hi_ber->location);
 }
 
 TEST(DiagnoseSimulation, MtuTooSmallOnOneHop) {

@@ -285,16 +285,19 @@ TEST(FabricDcqcn, TheDisputedReadingsARunRestsOnAreInItsSummary) {
     return keys;
   };
   EXPECT_EQ(assumptions("{cc: dcqcn}"),
-            (std::vector<std::string>{"switch.asic", "switch.ecn", "topology.<link>.delay", "nic.adaptive_retransmission",
-                                      "nic.dcqcn.cnp_moderation", "nic.dcqcn.byte_counter",
+            (std::vector<std::string>{"switch.asic", "switch.ecn", "switch.pfc.small_packet_percentage", "topology.<link>.delay",
+                                      "nic.adaptive_retransmission",
+                                      "nic.coalesce_acks", "nic.dcqcn.cnp_moderation", "nic.dcqcn.byte_counter",
                                       "nic.dcqcn.g", "nic.dcqcn.min_time_between_cnps"}));
   EXPECT_EQ(assumptions("{cc: dcqcn, dcqcn: {cnp_moderation: qp, byte_counter: 32KB, g: 0.995, "
-                        "min_time_between_cnps: 4us}, adaptive_retransmission: {enabled: false}}"),
-            (std::vector<std::string>{"switch.asic", "switch.ecn", "topology.<link>.delay"}));
+                        "min_time_between_cnps: 4us}, adaptive_retransmission: {enabled: false}, coalesce_acks: true}"),
+            (std::vector<std::string>{"switch.asic", "switch.ecn", "switch.pfc.small_packet_percentage",
+                                      "topology.<link>.delay"}));
   EXPECT_EQ(assumptions("{cc: none}"),
-            (std::vector<std::string>{"switch.asic", "topology.<link>.delay", "nic.adaptive_retransmission"}));
-  EXPECT_EQ(assumptions("{cc: none, adaptive_retransmission: {initial_low: 8}}"),
-            (std::vector<std::string>{"switch.asic", "topology.<link>.delay"}))
+            (std::vector<std::string>{"switch.asic", "switch.pfc.small_packet_percentage", "topology.<link>.delay",
+                                      "nic.adaptive_retransmission", "nic.coalesce_acks"}));
+  EXPECT_EQ(assumptions("{cc: none, adaptive_retransmission: {initial_low: 8}, coalesce_acks: true}"),
+            (std::vector<std::string>{"switch.asic", "switch.pfc.small_packet_percentage", "topology.<link>.delay"}))
       << "a profile set is no assumption";
 }
 

@@ -607,12 +607,16 @@ TEST(FaultLink, ErrorsPastFecFailTheLinkAsThePcsDoes) {
   EXPECT_TRUE(Events(*carried, "carrier_down").empty());
   EXPECT_TRUE(Events(*carried, "pcs_hi_ber").empty());
   EXPECT_GT(carried->sw("leaf0").port(0).counters.crc_errors, 10 * failed->sw("leaf0").port(0).counters.crc_errors);
-  // diagnose names the cause beside the down: codewords FEC could not correct.
+  // diagnose names the cause of the down, codewords FEC could not correct, and no plain link down:
+  // the link comes back and fails again until it is taken out of service.
   const auto ds = DiagnoseOf(failed, "past_fec");
-  const Diagnosis* d = Find(ds, "the link is down");
+  const Diagnosis* d = Find(ds, "errors past FEC took the link down (hi_ber)");
   ASSERT_NE(d, nullptr) << Dump(ds);
+  EXPECT_EQ(d->rule, "physical.hi_ber");
   EXPECT_NE(d->evidence.find("errors past FEC"), std::string::npos) << d->evidence;
+  EXPECT_NE(d->action.find("take it out of service"), std::string::npos) << d->action;
   EXPECT_NE(d->action.find("replace the optic or cable"), std::string::npos) << d->action;
+  EXPECT_EQ(Find(ds, "the link is down"), nullptr) << Dump(ds);
 }
 
 // With error indication bypassed the decoder counts symbol errors itself: over 417 in a block of

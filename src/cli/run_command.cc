@@ -132,10 +132,16 @@ void PrintReport(const Experiment& x) {
                 "docs/asic-profiles.md; each one key away):\n");
   for (const Assumption& a : assumed)
     std::printf("  %s: %s; or %s\n", a.key.c_str(), a.assumed.c_str(), a.alternative.c_str());
-  if (f.scenario().timer_scale != 1)
+  if (f.scenario().timer_scale != 1) {
+    // Pauses are not scaled: one that holds a queue pair's ACKs up longer than its scaled timeout
+    // times out here and would not in production.
+    const Time ack_timeout = LocalAckTimeout(f.scenario().nic.timeout);
     std::printf("timers scaled by %g: the PFC agents', the ACK timeout, link detection, route convergence and the "
-                "monitor's run at %g of production's\n",
-                f.scenario().timer_scale, f.scenario().timer_scale);
+                "monitor's run at %g of production's; the ACK timeout is %s (%s in production), so a pause that "
+                "holds a queue pair up longer times out here and not there\n",
+                f.scenario().timer_scale, f.scenario().timer_scale,
+                Ms(ScaledTimer(ack_timeout, f.scenario().timer_scale)).c_str(), Ms(ack_timeout).c_str());
+  }
   // Each fault, what the monitor made of it, and what it cost (run/lifecycle.h).
   const std::vector<FaultLifecycle> lifecycle = ComputeLifecycle(x);
   for (size_t i = 0; i < x.faults().records().size(); ++i) {

@@ -266,8 +266,9 @@ class Rules {
           const bool on_link = d.location.find(" facing ") == std::string::npos ||
                                d.location.find("facing " + end1) != std::string::npos ||
                                d.location.find("facing " + end2) != std::string::npos;
-          if ((d.rule == "physical.link_down" || d.rule == "physical.link_flap") && !own_link && (dev == end1 || dev == end2) &&
-              on_link)
+          const bool link_gone =
+              d.rule == "physical.link_down" || d.rule == "physical.link_flap" || d.rule == "physical.hi_ber";
+          if (link_gone && !own_link && (dev == end1 || dev == end2) && on_link)
             return "the recovery shut the link " + link + " at " + when + " (" + f.kind + " on " + f.target + ")";
           // An isolated host has no route by design: what is still sent to it dies at the first hop.
           if (d.rule == "drop.ingress_discard" && f.no_route_after_shut_bytes > 0)
@@ -552,11 +553,17 @@ class Rules {
                      "ends: each down loses what was in flight and each return moves the fabric's routes again");
       return;
     }
+    if (past_fec) {
+      // Not a carrier lost but a link failed on its errors (IEEE 802.3 hi_ber): it comes back
+      // and fails again, losing what is in flight each time, until it is taken out of service.
+      Add("physical.hi_ber", "physical", Severity::kError, "errors past FEC took the link down (hi_ber)", Where(p), grew,
+          "take it out of service (shutdown) and " + replace);
+      return;
+    }
     if (p.oper_up == false) {
       Add("physical.link_down", "physical", Severity::kError, "the link is down", Where(p), grew,
-          past_fec ? "the switches route around it; " + replace
-                   : "the switches route around it (ECMP pruned, routes converged); test the optics and cable at both "
-                     "ends before bringing it back; queue pairs whose packets it lost wait out their ACK timeout");
+          "the switches route around it (ECMP pruned, routes converged); test the optics and cable at both "
+          "ends before bringing it back; queue pairs whose packets it lost wait out their ACK timeout");
       return;
     }
     Add("physical.link_down", "physical", Severity::kWarning, "the link went down and came back", Where(p), grew,
@@ -1083,6 +1090,16 @@ class Rules {
            D(nic, kRxPrioPackets.Name(prio)) - D(nic, kRxPrioDiscards.Name(prio)) <= kDrainedNothing;
   }
 
+  // Whether a port's queue and PG counters were polled over the span of its port counters, or
+  // that span and more (a monitor at production polls reads queues every 10 s, ports every 1 s):
+  // only then does a port counter that moved have its queue-side counterpart in hand. Read
+  // together (the same poll, or a summary's one interval), they always are.
+  static bool QueuesCoverPortSpan(const PortEvidence& p) {
+    if (p.queue_span_s == p.span_s && p.queue_read_s == p.read_s) return true;
+    return p.span_s > 0 && p.queue_span_s > 0 && p.read_s <= p.queue_read_s &&
+           p.read_s - p.span_s >= p.queue_read_s - p.queue_span_s;
+  }
+
   double PauseUs(const PortEvidence& p, int prio, bool sent) const {
     if (p.is_switch) return D(p, (sent ? kSaiPortPfcTxPauseDurationUs : kSaiPortPfcRxPauseDurationUs).Name(prio));
     return D(p, (sent ? kTxPrioPauseDuration : kRxPrioPauseDuration).Name(prio));
@@ -1238,8 +1255,7 @@ class Rules {
         // polls): a burst of headroom drops is in the port's counters a poll before the priority
         // groups show it. Counted, not scaled, and only over a port span that lies within the
         // groups' span: discards beyond every drop the groups saw over it are not for buffer.
-        comparable = p.span_s > 0 && p.queue_span_s > 0 && p.read_s <= p.queue_read_s &&
-                     p.read_s - p.span_s >= p.queue_read_s - p.queue_span_s;
+        comparable = QueuesCoverPortSpan(p);
         if (comparable) {
           in_disc *= p.span_s / ev_.interval_s;
           pg_drops *= p.queue_span_s / ev_.interval_s;
@@ -1350,7 +1366,8 @@ class Rules {
     // PFC that fires on a switch whose lossless queues never mark ECN: ECN is off there, or Kmin
     // sits above the XOFF point. In a monitor's window, a port that held its peer paused for less
     // than 1 % of it only let go of a pause (its XON frames count as PFC frames too): a window
-    // that begins as congestion ends sees those and no marks, and says nothing of ECN.
+    // that begins as congestion ends sees those and no marks, and says nothing of ECN. Nor does a
+    // pause its queue counters were not polled over: the marks of that congestion are not read yet.
     std::map<std::string, std::pair<double, double>> per_switch;  // pauses sent, ECN marks
     bool any_marks = false;
     const double min_held_us = 0.01 * ev_.interval_s * 1e6;
@@ -1358,7 +1375,8 @@ class Rules {
       if (!p.is_switch) continue;
       auto& [pauses, marks] = per_switch[p.device];
       for (int prio = 0; prio < 8; ++prio)
-        if (!ev_.windowed || PauseUs(p, prio, true) >= min_held_us) pauses += D(p, kSaiPortPfcTxPkts.Name(prio));
+        if (!ev_.windowed || (PauseUs(p, prio, true) >= min_held_us && QueuesCoverPortSpan(p)))
+          pauses += D(p, kSaiPortPfcTxPkts.Name(prio));
       for (const auto& [q, c] : p.queues) marks += At(c, kSaiQueueWredEcnMarkedPackets.name);
       any_marks |= marks > 0;
     }

@@ -215,6 +215,7 @@ void ApplyNicProfile(const Ns3ConfigFile& cfg, Ns3Run* r) {
   d.min_time_between_cnps = 0;  // it echoes congestion on every ACK; the RP limits cuts by RATE_DECREASE_INTERVAL
   nic.cnp_on_ack = true;  // it echoes CE on the per-packet ACK; there is no separate CNP
   nic.ack_high_priority = cfg.Num("ACK_HIGH_PRIO", 0) != 0;
+  nic.coalesce_acks = false;  // its NIC queues an ACK for every ACKed packet
 
 }
 

@@ -127,6 +127,8 @@ Packet* Nic::ChooseFrame() {
     if (Paused(0, prio) && !spec_.ack_high_priority) continue;
     Packet* p = control_[prio].pop();
     if (control_[prio].empty()) control_waiting_ &= static_cast<uint8_t>(~(1u << prio));
+    if (p->type == PacketType::kAck && p->qp != Packet::kNoQp && (*qps_)[p->qp].ack_waiting == p)
+      (*qps_)[p->qp].ack_waiting = nullptr;
     return p;
   }
   const Time now = Now();
@@ -340,6 +342,23 @@ void Nic::QueueProbe(Packet* pkt) {
 }
 
 void Nic::SendControl(Packet* pkt) {
+  if (pkt->type == PacketType::kAck && pkt->qp != Packet::kNoQp && spec_.coalesce_acks) {
+    Packet*& waiting = (*qps_)[pkt->qp].ack_waiting;
+    if (waiting && waiting->frame_bytes == pkt->frame_bytes) {
+      // An RC ACK is cumulative: the newer one says all the waiting one says, and more (the
+      // IBTA lets a responder coalesce ACKs). It takes the waiting one's place in line.
+      Packet* const next = waiting->next;
+      const uint32_t echoed = waiting->ce_echoed;
+      const uint8_t echo = waiting->flags & Packet::kFlagEcnEcho;
+      *waiting = *pkt;
+      waiting->next = next;
+      waiting->ce_echoed += echoed;
+      waiting->flags |= echo;
+      ctx_->pool.Put(pkt);
+      return;
+    }
+    waiting = pkt;
+  }
   control_[pkt->priority].push(pkt);
   control_waiting_ |= static_cast<uint8_t>(1u << pkt->priority);
   Kick(0);

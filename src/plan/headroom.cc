@@ -26,7 +26,7 @@ Time PeerResponseTime(uint64_t rate_bps) {
 }
 
 HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uint32_t max_frame, uint32_t cell,
-                                      uint32_t response_quanta, uint32_t fill_frame) {
+                                      uint32_t response_quanta, uint32_t fill_frame, int small_percent) {
   HeadroomBreakdown h;
   h.our_frame = max_frame + kWireOverhead;
   h.pfc_frame = kPauseFrame + kWireOverhead;
@@ -36,9 +36,16 @@ HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uin
   h.peer_response = static_cast<uint64_t>(response_quanta) * 512 / 8;
   h.peer_frame = max_frame + kWireOverhead;
   uint64_t sum = h.our_frame + h.pfc_frame + h.cable_round_trip + h.peer_response + h.peer_frame;
-  if (fill_frame > 0 && cell > 0) {
-    const uint64_t filled = (fill_frame + cell - 1) / cell * cell;
-    h.cell_overhead = (sum * (filled - fill_frame) + fill_frame - 1) / fill_frame;
+  if (cell > 0 && (fill_frame > 0 || small_percent > 0)) {
+    // The buffer the round trip's bytes take, frame mix by frame mix: per hundred frames,
+    // `small_percent` 64 B ones (a cell each, 84 B of wire time with preamble and gap) and the
+    // rest data frames (their cells; their bytes alone where no data frame is given).
+    const uint64_t small = static_cast<uint64_t>(small_percent), data = 100 - small;
+    const uint64_t data_frame = fill_frame > 0 ? fill_frame : max_frame;
+    const uint64_t data_cells = fill_frame > 0 ? (fill_frame + cell - 1) / cell * cell : max_frame;
+    const uint64_t buffer = small * ((kMinFrame + cell - 1) / cell * cell) + data * data_cells;
+    const uint64_t wire = small * (kMinFrame + kWireOverhead) + data * data_frame;
+    h.cell_overhead = (sum * buffer + wire - 1) / wire - sum;
     sum += h.cell_overhead;
   }
   const uint64_t rounded = cell ? (sum + cell - 1) / cell * cell : sum;
@@ -87,7 +94,7 @@ uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_de
   }
   // The port MTU is an IP MTU; the largest frame adds Ethernet header and FCS.
   return Ieee8021QbbHeadroom(rate_bps, one_way_delay, spec.mtu + kEthHeader + kFcs, spec.cell,
-                             PeerResponseQuanta(rate_bps), fill_frame).total;
+                             PeerResponseQuanta(rate_bps), fill_frame, spec.pfc.small_packet_percentage).total;
 }
 
 uint64_t ReservedHeadroom(uint64_t sum, double over_subscribe_ratio, uint32_t cell) {

@@ -30,16 +30,19 @@ struct HeadroomBreakdown {
   uint64_t peer_response = 0;
   uint64_t peer_frame = 0;
   // The buffer charges whole cells per frame: a stream of F-byte frames fills
-  // ceil(F / cell) x cell bytes. This term covers that waste for the smallest full
-  // RoCE data frame the fabric sends (0 when no frame size is given).
+  // ceil(F / cell) x cell bytes. This term covers that waste for the frames the round trip
+  // is taken to carry: a share of 64 B ones, a cell each, the rest the full RoCE data frame
+  // that wastes most (0 when neither is given).
   uint64_t cell_overhead = 0;
   uint64_t cell_rounding = 0;
   uint64_t total = 0;
 };
 
-// `fill_frame`: the frame whose cell waste the headroom must cover (0: bytes only).
+// `fill_frame`: the data frame whose cell waste the headroom must cover (0: bytes only);
+// `small_percent`: the share of the round trip's frames taken to be 64 B ones (SONiC's
+// small_packet_percentage), the rest `fill_frame` (or the largest frame).
 HeadroomBreakdown Ieee8021QbbHeadroom(uint64_t rate_bps, Time one_way_delay, uint32_t max_frame, uint32_t cell,
-                                      uint32_t response_quanta, uint32_t fill_frame = 0);
+                                      uint32_t response_quanta, uint32_t fill_frame = 0, int small_percent = 0);
 
 // A line-rate burst of minimum-size frames (RoCE ACKs are 66 B: ACKs queued behind a pause
 // leave together when it ends) charges a whole cell per frame, so it fills a headroom sized
@@ -62,8 +65,8 @@ struct SwitchSpec;
 // blend sized for less overflows under an incast of such frames.
 uint32_t WorstCellFillFrame(const Scenario& sc, uint32_t cell);
 // The headroom a switch reserves per lossless PG on a port of this speed and cable:
-// configured, or (headroom: auto) the 802.1Qbb sum for the port MTU, in cells of
-// `fill_frame` frames.
+// configured, or (headroom: auto) the 802.1Qbb sum for the port MTU, in the cells of its
+// small_packet_percentage of 64 B frames and the rest `fill_frame` frames.
 uint64_t PortHeadroom(const SwitchSpec& spec, uint64_t rate_bps, Time one_way_delay, uint32_t fill_frame);
 
 // What a switch takes out of its buffer for the headroom of all its lossless PGs, whose sum is

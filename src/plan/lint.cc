@@ -337,9 +337,10 @@ class Linter {
   // behind a pause leave together when it ends, and each takes a whole cell, so such a burst
   // fills the headroom faster than its bytes say (plan/headroom.h SmallFrameBurstOf). Seen in
   // the simulator: a spine's PG dropping lossless frames under a slow receiver's tree
-  // (docs/faults.md). Information, not a warning: the 802.1Qbb sum every switch here uses by
-  // default leaves it open whenever cells are larger than such frames. One finding per link
-  // class (speed and cable), so switches that share it share the finding.
+  // (docs/faults.md). Information, not a warning: a headroom given, or sized with fewer than all
+  // small frames (switch.pfc.small_packet_percentage), leaves it open whenever cells are larger
+  // than such frames. One finding per link class (speed and cable), so switches that share it
+  // share the finding.
   void CheckSmallFrameHeadroom(const TopoNode& node, const SwitchSpec& s) {
     const uint32_t fill = WorstCellFillFrame(sc_, s.cell);
     std::set<std::pair<uint64_t, Time>> seen;
@@ -360,8 +361,8 @@ class Linter {
       char fix[320];
       std::snprintf(fix, sizeof fix,
                     "where ACK bursts meet a pause, give the lossless PGs %llu B of headroom (rocelab plan headroom "
-                    "--speed %.0fG --cable %.0fm --mtu %u --roce-mtu %u --cell %uB; SONiC sizes it with "
-                    "small_packet_percentage)",
+                    "--speed %.0fG --cable %.0fm --mtu %u --roce-mtu %u --cell %uB), or headroom: auto with "
+                    "small_packet_percentage: 100 (SONiC's LOSSLESS_TRAFFIC_PATTERN)",
                     static_cast<unsigned long long>(burst.all_small_total), tp.link.rate_bps / 1e9,
                     CableMeters(tp.link.delay), s.mtu + kEthHeader + kFcs, fill > kRoceHeaders ? fill - kRoceHeaders : 0, s.cell);
       Add(Severity::kInfo, "headroom-small-frames", node.name, "", KeyFor(node.name, true, "pfc.headroom"), buf, fix);

@@ -42,6 +42,12 @@ void SwitchAssumptions(const Scenario& sc, std::vector<Assumption>* out) {
                     "overflows its 802.1Qbb headroom in each; SONiC's AZURE_LOSSLESS {kmin: 1MB, "
                     "kmax: 2MB, pmax: 0.05} marks nothing in a 2 MB buffer: 13,588 pause frames instead of 116, the "
                     "ring 20 % slower"});
+  if (sw.pfc.headroom_auto && sw.pfc.small_packet_percentage == opt::kSwitchPfcSmallPacketPercentage.def)
+    out->push_back({"switch.pfc.small_packet_percentage",
+                    "0: the auto headroom is 802.1Qbb's in data frames, which ACKs released back to back when a "
+                    "pause ends overflow on 256 B cells (lossless drops)",
+                    "100: a pause's round trip of 64 B frames, a cell each, as SONiC's configuration reference and "
+                    "dynamic-headroom design set it: three times the headroom, none of those drops"});
   if (!chip) return;
   if (chip->pipeline_latency < 0 && sw.pipeline_latency == 0)
     out->push_back({"switch.pipeline_latency", std::string("0s: ") + chip->chip + "'s port-to-port latency is not published",
@@ -97,6 +103,13 @@ std::vector<Assumption> OutcomeAssumptions(const Scenario& sc) {
                      "timeout; the firmware's default profile is not published",
                      "enabled: false: the IBTA timer alone (4.096 us x 2^timeout), every expiry a retry"});
   }
+  if (!nic.coalesce_acks && !nic.ack_high_priority)
+    out.push_back({"nic.coalesce_acks",
+                   "false: every ACK queued, as the HPCC code does: a responder paused while it receives sends a "
+                   "line-rate burst of 66 B ACKs when the pause ends, a switch cell each, that can overflow its "
+                   "ToR's headroom",
+                   "true: an ACK waiting behind a pause gives way to its queue pair's newer one (RC ACKs are "
+                   "cumulative and the IBTA lets a responder coalesce them; when ConnectX does is not published)"});
   if (nic.cc == NicSpec::Cc::kHpcc)
     out.push_back(
         {"nic.hpcc.int_format",

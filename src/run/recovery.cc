@@ -410,6 +410,7 @@ void Recovery::OnDetection(const Monitor::Detection& d) {
   if (d.rule == "network.probe_loss") return ShutLink(d, "probes through it are lost", false);
   if (d.rule == "physical.crc_errors") return ShutLink(d, "frames lost to bit errors", true);
   if (d.rule == "physical.link_flap") return ShutLink(d, "it flaps; held down until someone tests it (errdisable)", true);
+  if (d.rule == "physical.hi_ber") return ShutLink(d, "errors past FEC take it down, and will again once it is back", true);
   // A link down is out of the fabric already: the switches route around it on their own, and it
   // rejoins when it comes back up. Only a flap (downs counted over the flap window) is shut.
   if (d.rule == "physical.link_down") return;
@@ -550,7 +551,8 @@ void Recovery::OnWindow(const Evidence& w) {
 
 std::string Recovery::ActionTier(const Monitor::Detection& d) {
   static const char* const kActedOn[] = {
-      "network.gray_drop",  "network.probe_loss", "physical.crc_errors",       "physical.link_flap", "pfc.deadlock",
+      "network.gray_drop",  "network.probe_loss", "physical.crc_errors",       "physical.link_flap", "physical.hi_ber",
+      "pfc.deadlock",
       "pfc.pause_storm",    "pfc.slow_receiver",         "pfc.congestion_tree", "ecn.off",
       "ecn.turned_off",     "ecn.pfc_without_ecn",       "qos.roce_in_lossy_queue", "pfc.off_on_hop",
       "link.mtu_oversize",  "drop.lossless_pg_headroom", "cc.cnp_ignored"};

@@ -72,6 +72,8 @@ void ReadPfc(ConfigReader& p, PfcSpec* pfc) {
   p.Bool(opt::kSwitchPfcEnabled, &pfc->enabled);
   if (p.IsWord(opt::kSwitchPfcHeadroom)) pfc->headroom_auto = true;
   else if (p.Size(opt::kSwitchPfcHeadroom, &pfc->headroom)) pfc->headroom_auto = false;
+  if (p.Int(opt::kSwitchPfcSmallPacketPercentage, &pfc->small_packet_percentage) && !pfc->headroom_auto)
+    p.Fail(opt::kSwitchPfcSmallPacketPercentage, "sizes the auto headroom only: the headroom given is taken as it is");
   p.Number(opt::kSwitchPfcAlpha, &pfc->alpha);
   p.Size(opt::kSwitchPfcXonOffset, &pfc->xon_offset);
   p.Size(opt::kSwitchPfcXon, &pfc->xon);
@@ -256,6 +258,7 @@ void ReadNic(ConfigReader& r, NicSpec* n) {
       r.Fail(*section, "is read only under nic.cc: " + std::string(CcName(algorithm)) + " (the NIC runs " +
                            CcName(n->cc) + ")");
   r.Int(opt::kNicAckEvery, &n->ack_every);
+  r.Bool(opt::kNicCoalesceAcks, &n->coalesce_acks);
   std::string profile;
   if (r.Choice(opt::kNicProfile, &profile)) {
     n->timeout = profile == "nccl" ? opt::kNcclIbTimeout : static_cast<int>(opt::kNicTimeout.def);

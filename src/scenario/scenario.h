@@ -73,6 +73,7 @@ struct PfcSpec {
   bool enabled = opt::kSwitchPfcEnabled.def;
   bool headroom_auto = opt::kSwitchPfcHeadroom.Is("auto");
   uint64_t headroom = opt::kSwitchPfcHeadroom.def;  // per lossless PG, when not auto
+  int small_packet_percentage = opt::kSwitchPfcSmallPacketPercentage.def;  // auto: 64 B frames' share
   double alpha = opt::kSwitchPfcAlpha.def;          // dynamic threshold of a PG on the free shared pool
   uint64_t xon_offset = opt::kSwitchPfcXonOffset.def;  // resume this far below the XOFF point
   uint64_t xon = opt::kSwitchPfcXon.def;                // static XON floor (0: none)
@@ -150,6 +151,7 @@ struct NicSpec {
   bool cnp_on_ack = false;     // echo CE on the ACK instead of sending CNPs (ns-3 profile)
   bool ack_high_priority = false;  // ACKs and NAKs leave the NIC even while paused (ns-3 ACK_HIGH_PRIO)
   uint8_t cnp_dscp = opt::kNicCnpDscp.def;     // mlx5 cnp_dscp 48 (NVIDIA DCQCN parameters)
+  bool coalesce_acks = opt::kNicCoalesceAcks.def;  // a waiting ACK gives way to the QP's newer one
   int ack_every = opt::kNicAckEvery.def;  // responder ACK coalescing (packets per ACK)
   int timeout = opt::kNicTimeout.def;  // local ACK timeout exponent: 4.096 us * 2^timeout
   // Header accounting (bytes in the frame). The defaults are RoCEv2's; the ns-3 compatibility

@@ -134,6 +134,8 @@ struct alignas(64) QueuePair {
   uint64_t line_rate_bps = 0;
 
   // ---- The rest of the responder.
+  // Its ACK still waiting in the NIC for the wire (nic.coalesce_acks): a newer one replaces it.
+  Packet* ack_waiting = nullptr;
   uint32_t last_nak_psn = UINT32_MAX;  // with nic.nak_interval: the PSN last NAKed and when
   Time next_nak = 0;                   // the same PSN may be NAKed again
   struct ReadJob {
