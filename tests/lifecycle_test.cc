@@ -426,6 +426,27 @@ TEST_P(FaultScenarios, DetectedLocalizedRecoveredAndLeftAloneItStays) {
 INSTANTIATE_TEST_SUITE_P(Lifecycle, FaultScenarios, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<FaultCase>& i) { return i.param.name; });
 
+// On seed 2 the bit errors fail leaf0-spine1 in the first window (hi_ber) before its frames show
+// a bad FCS: a link down beside codewords FEC could not correct, which comes back and fails again.
+// It is no link down to wait out: recovery shuts it as soon as the rule fires.
+TEST(LinkErrors, ALinkFailedOnErrorsPastFecIsShutAtOnce) {
+  Scenario sc = LoadScenarioFile(std::string(ROCELAB_SOURCE_DIR) + "/scenarios/faults/link_errors.yaml");
+  sc.seed = 2;
+  sc.duration = 12 * kMillisecond;
+  TestRun r{std::make_unique<Experiment>(sc)};
+  r.run->Run();
+  const Monitor::Detection* d = r.run->FaultLocalization(0);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->rule, "physical.hi_ber");
+  EXPECT_EQ(d->location.rfind("leaf0:Ethernet28", 0), 0u) << d->location;
+  const std::vector<Recovery::Action> actions = r.run->FaultActions(0);
+  ASSERT_FALSE(actions.empty());
+  EXPECT_EQ(actions.front().kind, "shut_link");
+  EXPECT_EQ(actions.front().rule, "physical.hi_ber");
+  EXPECT_EQ(actions.front().t, d->t);
+  EXPECT_GT(r.run->FaultRecovered(0), d->t);
+}
+
 // Every scenario in the folder is one of the cases above, and every case has its scenario.
 TEST(FaultScenarioFolder, EveryScenarioIsTested) {
   std::set<std::string> files, cases;
