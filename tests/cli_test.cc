@@ -214,4 +214,21 @@ TEST(Cli, PlanHeadroomExplainsTheSmallPacketShare) {
   EXPECT_NE(all.output.find("a whole 96 B cell"), std::string::npos) << all.output;
 }
 
+// The 802.1Qbb plan takes the share of 64 B frames as the switch's auto headroom does
+// (switch.pfc.small_packet_percentage): at 100 it is the switch's 209,920 B for 100G over 200 m of
+// cable (1 us) with 256 B cells, and covers the burst it warns of at 0.
+TEST(Cli, PlanHeadroomIeeeTakesTheSwitchsShareOfSmallFrames) {
+  const std::string base = "plan headroom --speed 100G --cable 200m --mtu 9234 --cell 256B --roce-mtu 4096 --json";
+  CommandResult data = RunCli(base), small = RunCli(base + " --small-packet-percentage 100");
+  ASSERT_EQ(data.status, 0) << data.output;
+  ASSERT_EQ(small.status, 0) << small.output;
+  const nlohmann::json d = nlohmann::json::parse(data.output), s = nlohmann::json::parse(small.output);
+  EXPECT_EQ(d["xoff"], 72192);
+  EXPECT_EQ(d["small_frame_burst"]["overflows"], true);
+  EXPECT_EQ(s["xoff"], 209920);
+  EXPECT_EQ(s["small_packet_percentage"], 100);
+  EXPECT_EQ(s["small_frame_burst"]["overflows"], false);
+  EXPECT_EQ(RunCli(base + " --small-packet-percentage 101").status, 2);
+}
+
 }  // namespace rocelab

@@ -75,8 +75,10 @@ HeadroomPlan IeeeHeadroomPlan(const Args& a, uint64_t speed, double cable_m, uin
   // The RoCE frames whose cell waste the headroom covers (the simulator's headroom: auto).
   const uint32_t roce_mtu = static_cast<uint32_t>(IntArg(a, "--roce-mtu", 0, 0, 9000));
   const uint32_t fill_frame = roce_mtu ? std::max(kMinFrame, kRoceHeaders + roce_mtu) : 0;
+  // The share of the round trip's frames taken to be 64 B ones (switch.pfc.small_packet_percentage).
+  const int small_percent = static_cast<int>(IntArg(a, "--small-packet-percentage", 0, 0, 100));
   const Time delay = CableDelay(cable_m);
-  const HeadroomBreakdown h = Ieee8021QbbHeadroom(speed, delay, mtu, cell, quanta, fill_frame);
+  const HeadroomBreakdown h = Ieee8021QbbHeadroom(speed, delay, mtu, cell, quanta, fill_frame, small_percent);
   HeadroomPlan p;
   p.xoff = h.total;
   p.xon = static_cast<uint64_t>(std::ceil(2.0 * mtu / cell)) * cell;
@@ -85,6 +87,7 @@ HeadroomPlan IeeeHeadroomPlan(const Args& a, uint64_t speed, double cable_m, uin
   w.BeginObject();
   w.String("model", "ieee-802.1qbb").Uint("speed_bps", speed).Double("cable_m", cable_m, 3).Uint("mtu", mtu);
   w.Uint("cell", cell).Uint("response_quanta", quanta).Uint("roce_mtu", roce_mtu);
+  w.Uint("small_packet_percentage", static_cast<uint64_t>(small_percent));
   w.BeginObject("terms");
   w.Uint("our_frame_in_flight", h.our_frame).Uint("pfc_frame", h.pfc_frame);
   w.Uint("cable_round_trip", h.cable_round_trip).Uint("peer_response", h.peer_response);
@@ -110,7 +113,14 @@ HeadroomPlan IeeeHeadroomPlan(const Args& a, uint64_t speed, double cable_m, uin
   p.text += "  peer response            " + Bytes(h.peer_response) + " B  (" + std::to_string(quanta) +
             " quanta x 512 bit, IEEE 802.3 31B.3.7)\n";
   p.text += "  peer frame in flight     " + Bytes(h.peer_frame) + " B  (the frame the peer has started)\n";
-  if (fill_frame)
+  if (small_percent > 0)
+    p.text += "  cell overhead            " + Bytes(h.cell_overhead) + " B  (" + std::to_string(small_percent) +
+              " % of the frames 64 B ones, a cell each" +
+              (small_percent == 100 ? std::string()
+               : fill_frame         ? "; the rest " + std::to_string(fill_frame) + " B RoCE frames"
+                                    : std::string("; the rest their bytes")) +
+              ")\n";
+  else if (fill_frame)
     p.text += "  cell overhead            " + Bytes(h.cell_overhead) + " B  (" + std::to_string(fill_frame) +
               " B RoCE frames fill whole cells)\n";
   p.text += "  cell rounding            " + Bytes(h.cell_rounding) + " B\n";
@@ -125,7 +135,7 @@ HeadroomPlan IeeeHeadroomPlan(const Args& a, uint64_t speed, double cable_m, uin
   p.text += buf;
   if (burst.overflows())
     p.text += "  an xoff of " + std::to_string(burst.all_small_total) +
-              " B covers it (all small frames; --model sonic-mellanox --small-packet-percentage 100)\n";
+              " B covers it (all small frames: --small-packet-percentage 100)\n";
   return p;
 }
 
@@ -391,7 +401,9 @@ void AddPlanCommand(CLI::App* root) {
   AddValue(h, "--model", "ieee|sonic-mellanox", "the IEEE 802.1Qbb sum (default) or SONiC's Mellanox formula");
   AddValue(h, "--asic", "spectrumN", "sonic-mellanox: spectrum1 to spectrum5 (default spectrum2)");
   AddValue(h, "--lossless-mtu", "BYTES", "sonic-mellanox: the lossless MTU (default 1024)");
-  AddValue(h, "--small-packet-percentage", "PCT", "sonic-mellanox: share of small packets (default 50)");
+  AddValue(h, "--small-packet-percentage", "PCT",
+           "share of 64 B packets: of the round trip's frames (ieee, as switch.pfc.small_packet_percentage; "
+           "default 0), or in SONiC's formula (sonic-mellanox; default 50)");
   AddValue(h, "--gearbox-delay", "TIME", "sonic-mellanox: gearbox delay (default 0ns)");
   AddFlag(h, "--shared-headroom-pool", "sonic-mellanox: the shared headroom pool is on");
   AddValue(h, "--format", "text|sonic", "text (default), or SONiC config_db BUFFER_PROFILE and BUFFER_PG");
