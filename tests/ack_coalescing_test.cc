@@ -23,8 +23,8 @@ nlohmann::json PausedResponder(bool coalesce) {
   const std::string nic = std::string("{mtu: 4096, cc: none, coalesce_acks: ") + (coalesce ? "true" : "false") + "}";
   // The switch's headroom sized for data frames (small_packet_percentage 0): one sized for small
   // frames would hold the burst too.
-  TestRun r = RunYaml("duration: 3ms\n" + ExampleFabric("  pfc: {small_packet_percentage: 0}\n", nic) + "workload:\n" + flows +
-                      "faults:\n  - {kind: slow_receiver, target: h1, at: 0us, drain_rate: 10G}\n");
+  TestRun r = RunYaml("duration: 3ms\n" + ExampleFabric("  pfc: {small_packet_percentage: 0}\n", nic) +
+                      "workload:\n" + flows + "faults:\n  - {kind: slow_receiver, target: h1, at: 0us, drain_rate: 10G}\n");
   return nlohmann::json::parse(SummaryJson(*r.run));
 }
 
